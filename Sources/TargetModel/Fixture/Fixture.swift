@@ -1,0 +1,133 @@
+/// One stub as data: what request it answers, what it answers, and when.
+///
+/// This is the common form of a Swift target and a fixture file entry; the route table is
+/// compiled from a list of these, whatever their origin. Equality ignores `name` and `source`
+/// (provenance), so a table built from targets equals one loaded from exported files.
+public struct Fixture: Sendable, CustomStringConvertible {
+    /// A human name: the target's case (`userProfile(login: "octocat")`) or the fixture's `name`.
+    public var name: String
+    /// Where it came from: `fixtures/github.json routes[3]` or `swift GitHubAPI.zen`.
+    public var source: String
+    /// Which requests this stub answers.
+    public var request: RequestPattern
+    /// What it answers.
+    public var outcome: StubOutcome
+    /// Seconds to wait before answering; nil answers at once (Moya's `.immediate`).
+    public var delay: Double?
+
+    /// Creates a fixture.
+    public init(name: String, source: String, request: RequestPattern, outcome: StubOutcome, delay: Double? = nil) {
+        self.name = name
+        self.source = source
+        self.request = request
+        self.outcome = outcome
+        self.delay = delay
+    }
+
+    /// `name (source)`, the way errors and listings name a route.
+    public var description: String { "\(name) (\(source))" }
+}
+
+extension Fixture: Equatable {
+    /// Same request, answer and timing; provenance is ignored.
+    public static func == (lhs: Fixture, rhs: Fixture) -> Bool {
+        lhs.request == rhs.request && lhs.outcome == rhs.outcome && lhs.delay == rhs.delay
+    }
+}
+
+/// One name/value pair, percent-decoded: a query parameter, a form field or a header.
+public struct NameValue: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The decoded name.
+    public var name: String
+    /// The decoded value.
+    public var value: String
+
+    /// Creates a pair.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    public static func < (lhs: NameValue, rhs: NameValue) -> Bool {
+        (lhs.name, lhs.value) < (rhs.name, rhs.value)
+    }
+
+    /// `name=value`.
+    public var description: String { "\(name)=\(value)" }
+}
+
+/// What a request must look like to get this stub.
+///
+/// Paths and query pairs are held decoded; query and form pairs are a multiset (held sorted),
+/// because Alamofire's nested-dictionary order is random per process. Header names are
+/// lower-cased; only the headers listed here are checked.
+public struct RequestPattern: Sendable, Hashable {
+    /// The method, exactly as on the request line (`GET`).
+    public var method: String
+    /// The percent-decoded path, starting with `/`.
+    public var path: String
+    /// Required query pairs, decoded and sorted; the request must carry exactly these.
+    public var query: [NameValue]
+    /// Required headers, names lower-cased, sorted; other request headers are ignored.
+    public var headers: [NameValue]
+    /// What the body must be.
+    public var body: BodyPattern
+
+    /// Creates a pattern, normalising query and header order and header-name case.
+    public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
+        self.method = method
+        self.path = path
+        self.query = query.sorted()
+        self.headers = headers.map { NameValue($0.name.lowercased(), $0.value) }.sorted()
+        self.body = body
+    }
+}
+
+/// How a request body is compared.
+public enum BodyPattern: Sendable, Hashable {
+    /// Not checked (the target sends no body, or an upload whose bytes stubd does not compare).
+    case any
+    /// Parsed as JSON and compared by meaning (key order and `1` vs `1.0` do not matter).
+    case json(JSONValue)
+    /// Parsed as `application/x-www-form-urlencoded` and compared as a multiset of decoded pairs.
+    case form([NameValue])
+    /// Compared byte for byte.
+    case bytes([UInt8])
+}
+
+/// What a stub answers with.
+public enum StubOutcome: Sendable, Equatable {
+    /// An HTTP response.
+    case response(StubHTTPResponse)
+    /// Moya's `.networkError(NSError)`: answered with the wire fault the README's table gives for
+    /// this error (`Fault.forNetworkError(domain:code:)`).
+    case networkError(domain: String, code: Int)
+    /// A wire fault named directly.
+    case fault(Fault)
+
+    /// The fault the server produces, if the outcome is not an HTTP response.
+    public var fault: Fault? {
+        switch self {
+        case .response: return nil
+        case .networkError(let domain, let code): return Fault.forNetworkError(domain: domain, code: code)
+        case .fault(let fault): return fault
+        }
+    }
+}
+
+/// A status, headers and body.
+public struct StubHTTPResponse: Sendable, Equatable {
+    /// The status code (100–599).
+    public var status: Int
+    /// Headers to send, in order. Empty for Moya's `.networkResponse`, which has none.
+    public var headers: [NameValue]
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [NameValue] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

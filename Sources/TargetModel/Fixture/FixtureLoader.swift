@@ -1,0 +1,84 @@
+import Foundation
+
+/// Finds and reads fixture files: every `*.json` under a fixtures root (sorted, recursively),
+/// except the `__files/` folder, which holds the bodies that `bodyFile` names.
+///
+/// All problems across all files are collected and thrown together, so `stubd check` can list
+/// them in one run, and nothing is served half-loaded.
+public enum FixtureLoader {
+    /// The folder, under each root, that `bodyFile` paths are relative to.
+    public static let bodyFolder = "__files"
+
+    /// Loads every fixture under each path; a path may be a folder (a root) or a single file
+    /// (whose folder is then the root).
+    public static func load(paths: [String]) throws(FixtureErrors) -> [Fixture] {
+        var fixtures: [Fixture] = []
+        var errors: [FixtureError] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                errors.append(FixtureError(file: path, field: "", problem: "no such file or folder; pass a fixtures folder or a .json file"))
+                continue
+            }
+            let root = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+            let files = isDirectory.boolValue ? fixtureFiles(under: path) : [path]
+            if isDirectory.boolValue && files.isEmpty {
+                errors.append(FixtureError(file: path, field: "", problem: "no fixture files (*.json) in this folder"))
+            }
+            for file in files {
+                do {
+                    fixtures += try load(file: file, root: root.isEmpty ? "." : root)
+                } catch {
+                    errors.append(error)
+                }
+            }
+        }
+        if !errors.isEmpty { throw FixtureErrors(errors: errors) }
+        return fixtures
+    }
+
+    /// Reads one fixture file whose `bodyFile`s resolve under `root/__files`.
+    public static func load(file: String, root: String) throws(FixtureError) -> [Fixture] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw FixtureError(file: file, field: "", problem: "cannot be read; check its permissions")
+        }
+        let reader = FixtureReader(file: file) { relative throws(FixtureReader.FixtureProblem) in
+            try readBodyFile(relative, root: root)
+        }
+        return try reader.read([UInt8](data))
+    }
+
+    /// The `*.json` files under `root`, sorted by path, skipping `__files/` and hidden entries.
+    static func fixtureFiles(under root: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let components = relative.split(separator: "/")
+            if components.first.map(String.init) == bodyFolder || components.contains(where: { $0.hasPrefix(".") }) {
+                continue
+            }
+            if relative.hasSuffix(".json") {
+                files.append((root as NSString).appendingPathComponent(relative))
+            }
+        }
+        return files.sorted()
+    }
+
+    /// The bytes of `root/__files/relative`, refusing absolute paths and anything that resolves
+    /// (after `..` and symlinks) outside `root`.
+    static func readBodyFile(_ relative: String, root: String) throws(FixtureReader.FixtureProblem) -> [UInt8] {
+        guard !relative.isEmpty, !relative.hasPrefix("/") else {
+            throw .init("\"\(relative)\" must be a path relative to \(root)/\(bodyFolder)/")
+        }
+        let rootURL = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath()
+        let fileURL = rootURL.appendingPathComponent(bodyFolder).appendingPathComponent(relative)
+            .standardizedFileURL.resolvingSymlinksInPath()
+        guard fileURL.path.hasPrefix(rootURL.path + "/") else {
+            throw .init("\"\(relative)\" resolves outside the fixtures root \(root); keep body files under \(root)/\(bodyFolder)/")
+        }
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
+            throw .init("\"\(relative)\" not found; expected it at \(root)/\(bodyFolder)/\(relative)")
+        }
+        return [UInt8](data)
+    }
+}

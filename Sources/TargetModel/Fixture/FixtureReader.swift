@@ -1,0 +1,217 @@
+import Foundation
+
+/// Turns the JSON of one fixture file into fixtures, rejecting unknown fields and wrong types
+/// with the exact field path. The format is documented in the README ("Fixture format").
+public struct FixtureReader {
+    /// Loads the bytes of a `bodyFile` (a path relative to the fixtures root's `__files/`);
+    /// throws a problem sentence if the file is missing or outside the root.
+    public typealias BodyFileLoader = (_ relativePath: String) throws(FixtureProblem) -> [UInt8]
+
+    /// A problem sentence raised while reading a field; the reader adds file and field.
+    public struct FixtureProblem: Error {
+        /// What is wrong.
+        public let message: String
+        /// Creates a problem.
+        public init(_ message: String) { self.message = message }
+    }
+
+    private let file: String
+    private let loadBodyFile: BodyFileLoader
+
+    /// A reader for `file` (used in errors and as each fixture's source).
+    public init(file: String, loadBodyFile: @escaping BodyFileLoader) {
+        self.file = file
+        self.loadBodyFile = loadBodyFile
+    }
+
+    /// The fixtures in a file: `{"routes": [ … ]}`, or a single route object.
+    public func read(_ bytes: [UInt8]) throws(FixtureError) -> [Fixture] {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")
+        }
+        if case .object = document, document["routes"] != nil {
+            let root = try object(document, at: "", allowed: ["routes"])
+            guard case .array(let routes)? = root["routes"] else {
+                throw fail("routes", "expected an array of routes, found \(root["routes"]!.kindName)")
+            }
+            return try routes.enumerated().map { index, route throws(FixtureError) in
+                try readRoute(route, at: "routes[\(index)]")
+            }
+        }
+        return [try readRoute(document, at: "")]
+    }
+
+    private func fail(_ field: String, _ problem: String) -> FixtureError {
+        FixtureError(file: file, field: field, problem: problem)
+    }
+
+    private func join(_ base: String, _ key: String) -> String { base.isEmpty ? key : "\(base).\(key)" }
+
+    private func object(_ value: JSONValue, at field: String, allowed: [String]) throws(FixtureError) -> [String: JSONValue] {
+        guard case .object(let members) = value else {
+            throw fail(field, "expected an object, found \(value.kindName)")
+        }
+        var result: [String: JSONValue] = [:]
+        for member in members {
+            guard allowed.contains(member.key) else {
+                throw fail(join(field, member.key), "unknown field; allowed here: \(allowed.joined(separator: ", "))")
+            }
+            result[member.key] = member.value
+        }
+        return result
+    }
+
+    private func string(_ value: JSONValue?, at field: String) throws(FixtureError) -> String? {
+        guard let value else { return nil }
+        guard case .string(let text) = value else { throw fail(field, "expected a string, found \(value.kindName)") }
+        return text
+    }
+
+    private func readRoute(_ value: JSONValue, at field: String) throws(FixtureError) -> Fixture {
+        let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "delay"])
+        let outcomes = ["response", "networkError", "fault"].filter { route[$0] != nil }
+        guard outcomes.count == 1 else {
+            throw fail(field.isEmpty ? "route" : field,
+                       outcomes.isEmpty ? "missing an answer; give one of response, networkError or fault"
+                                        : "give only one of response, networkError or fault (found \(outcomes.joined(separator: " and ")))")
+        }
+        guard let requestValue = route["request"] else { throw fail(join(field, "request"), "missing; every route needs a request") }
+        let request = try readRequest(requestValue, at: join(field, "request"))
+        let outcome: StubOutcome
+        if let response = route["response"] {
+            outcome = .response(try readResponse(response, at: join(field, "response")))
+        } else if let error = route["networkError"] {
+            outcome = try readNetworkError(error, at: join(field, "networkError"))
+        } else {
+            let name = try string(route["fault"], at: join(field, "fault"))!
+            guard let fault = Fault(rawValue: name) else {
+                throw fail(join(field, "fault"), "unknown fault \"\(name)\"; use one of \(Fault.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            outcome = .fault(fault)
+        }
+        var delay: Double?
+        if let value = route["delay"] {
+            guard case .number(let seconds) = value, seconds >= 0, seconds <= 3600 else {
+                throw fail(join(field, "delay"), "expected seconds as a number from 0 to 3600, found \(value)")
+            }
+            delay = seconds
+        }
+        let name = try string(route["name"], at: join(field, "name")) ?? "\(request.method) \(request.path)"
+        let location = field.isEmpty ? file : "\(file) \(field)"
+        return Fixture(name: name, source: location, request: request, outcome: outcome, delay: delay)
+    }
+
+    private func readRequest(_ value: JSONValue, at field: String) throws(FixtureError) -> RequestPattern {
+        let request = try object(value, at: field, allowed: ["method", "path", "query", "headers", "body"])
+        guard let method = try string(request["method"], at: join(field, "method")) else {
+            throw fail(join(field, "method"), "missing; give the HTTP method, e.g. \"GET\"")
+        }
+        guard !method.isEmpty, method.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "-" || $0.isNumber) }) else {
+            throw fail(join(field, "method"), "\"\(method)\" is not an HTTP method; use upper case, e.g. \"GET\" or \"POST\"")
+        }
+        guard let path = try string(request["path"], at: join(field, "path")) else {
+            throw fail(join(field, "path"), "missing; give the request path, e.g. \"/users/octocat\"")
+        }
+        guard path.hasPrefix("/") else {
+            throw fail(join(field, "path"), "\"\(path)\" must start with \"/\"")
+        }
+        if path.contains("?") {
+            throw fail(join(field, "path"), "\"\(path)\" contains '?'; put query parameters in \"query\" (a literal '?' in a Moya path is written %3F)")
+        }
+        let query = try readPairs(request["query"], at: join(field, "query"))
+        let headers = try readPairs(request["headers"], at: join(field, "headers"))
+        let body = try readRequestBody(request["body"], at: join(field, "body"))
+        return RequestPattern(method: method, path: FormCoding.decode(Substring(path)), query: query, headers: headers, body: body)
+    }
+
+    private func readPairs(_ value: JSONValue?, at field: String) throws(FixtureError) -> [NameValue] {
+        guard let value else { return [] }
+        guard case .object(let members) = value else {
+            throw fail(field, "expected an object of name: value (or name: [values]), found \(value.kindName)")
+        }
+        var pairs: [NameValue] = []
+        for member in members {
+            switch member.value {
+            case .string(let text): pairs.append(NameValue(member.key, text))
+            case .array(let elements):
+                for (index, element) in elements.enumerated() {
+                    guard case .string(let text) = element else {
+                        throw fail("\(join(field, member.key))[\(index)]", "expected a string, found \(element.kindName)")
+                    }
+                    pairs.append(NameValue(member.key, text))
+                }
+            default:
+                throw fail(join(field, member.key), "expected a string or an array of strings, found \(member.value.kindName) (write numbers as text: \"30\")")
+            }
+        }
+        return pairs
+    }
+
+    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> BodyPattern {
+        guard let value else { return .any }
+        let body = try object(value, at: field, allowed: ["json", "form", "text", "base64"])
+        guard body.count == 1, let (kind, content) = body.first else {
+            throw fail(field, "give exactly one of json, form, text or base64")
+        }
+        switch kind {
+        case "json": return .json(content)
+        case "form": return .form(try readPairs(content, at: join(field, "form")))
+        case "text": return .bytes(Array(try string(content, at: join(field, "text"))!.utf8))
+        default: return .bytes(try base64(content, at: join(field, "base64")))
+        }
+    }
+
+    private func base64(_ value: JSONValue, at field: String) throws(FixtureError) -> [UInt8] {
+        let text = try string(value, at: field)!
+        guard let data = Data(base64Encoded: text) else { throw fail(field, "not valid base64") }
+        return [UInt8](data)
+    }
+
+    private func readResponse(_ value: JSONValue, at field: String) throws(FixtureError) -> StubHTTPResponse {
+        let response = try object(value, at: field, allowed: ["status", "headers", "json", "text", "base64", "bodyFile"])
+        var status = 200
+        if let value = response["status"] {
+            guard case .number(let number) = value, number == number.rounded(), (100...599).contains(number) else {
+                throw fail(join(field, "status"), "expected an integer from 100 to 599, found \(value)")
+            }
+            status = Int(number)
+        }
+        var headers = try readPairs(response["headers"], at: join(field, "headers"))
+        for header in headers where ["content-length", "transfer-encoding", "connection"].contains(header.name.lowercased()) {
+            throw fail(join(field, "headers.\(header.name)"), "stubd sets \(header.name) itself; remove it")
+        }
+        headers = headers.filter { !$0.name.isEmpty }
+        let bodies = ["json", "text", "base64", "bodyFile"].filter { response[$0] != nil }
+        guard bodies.count <= 1 else {
+            throw fail(field, "give at most one body: json, text, base64 or bodyFile (found \(bodies.joined(separator: " and ")))")
+        }
+        var body: [UInt8] = []
+        if let kind = bodies.first, let content = response[kind] {
+            switch kind {
+            case "json": body = Array(JSONWriter.write(content, pretty: false).utf8)
+            case "text": body = Array(try string(content, at: join(field, "text"))!.utf8)
+            case "base64": body = try base64(content, at: join(field, "base64"))
+            default:
+                let path = try string(content, at: join(field, "bodyFile"))!
+                do {
+                    body = try loadBodyFile(path)
+                } catch {
+                    throw fail(join(field, "bodyFile"), error.message)
+                }
+            }
+        }
+        return StubHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    private func readNetworkError(_ value: JSONValue, at field: String) throws(FixtureError) -> StubOutcome {
+        let error = try object(value, at: field, allowed: ["domain", "code"])
+        let domain = try string(error["domain"], at: join(field, "domain")) ?? "NSURLErrorDomain"
+        guard case .number(let code)? = error["code"], code == code.rounded() else {
+            throw fail(join(field, "code"), "expected the integer error code, e.g. -1001 (NSURLErrorTimedOut)")
+        }
+        return .networkError(domain: domain, code: Int(code))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Writes fixtures in the fixture file format, so targets can be exported and served (or edited)
+/// without Swift. Reading what it writes gives equal fixtures (tested).
+///
+/// Bodies are written as `json` only when re-serialising the parsed JSON gives the very same
+/// bytes, else as `text` when they are UTF-8, else as `base64` — so no byte changes on the way.
+public enum FixtureWriter {
+    /// The document for a list of fixtures: `{"routes": [ … ]}`.
+    public static func document(for fixtures: [Fixture]) -> JSONValue {
+        .object([("routes", .array(fixtures.map(route)))])
+    }
+
+    /// Pretty JSON text for a list of fixtures, ending in a newline.
+    public static func text(for fixtures: [Fixture]) -> String {
+        JSONWriter.write(document(for: fixtures), pretty: true) + "\n"
+    }
+
+    static func route(_ fixture: Fixture) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("name", .string(fixture.name))]
+        members.append(("request", request(fixture.request)))
+        switch fixture.outcome {
+        case .response(let response):
+            var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(response.status)))]
+            if !response.headers.isEmpty { fields.append(("headers", pairs(response.headers))) }
+            if let body = body(response.body) { fields.append(body) }
+            members.append(("response", .object(fields)))
+        case .networkError(let domain, let code):
+            members.append(("networkError", .object([("domain", .string(domain)), ("code", .number(Double(code)))])))
+        case .fault(let fault):
+            members.append(("fault", .string(fault.rawValue)))
+        }
+        if let delay = fixture.delay { members.append(("delay", .number(delay))) }
+        return .object(members)
+    }
+
+    static func request(_ pattern: RequestPattern) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("method", .string(pattern.method))]
+        members.append(("path", .string(encodePath(pattern.path))))
+        if !pattern.query.isEmpty { members.append(("query", pairs(pattern.query))) }
+        if !pattern.headers.isEmpty { members.append(("headers", pairs(pattern.headers))) }
+        switch pattern.body {
+        case .any: break
+        case .json(let json): members.append(("body", .object([("json", json)])))
+        case .form(let form): members.append(("body", .object([("form", pairs(form))])))
+        case .bytes(let bytes):
+            if let text = String(validating: bytes, as: UTF8.self) {
+                members.append(("body", .object([("text", .string(text))])))
+            } else {
+                members.append(("body", .object([("base64", .string(Data(bytes).base64EncodedString()))])))
+            }
+        }
+        return .object(members)
+    }
+
+    /// Pairs grouped by name (first-appearance order); repeated names become arrays.
+    static func pairs(_ pairs: [NameValue]) -> JSONValue {
+        var order: [String] = []
+        var values: [String: [String]] = [:]
+        for pair in pairs {
+            if values[pair.name] == nil { order.append(pair.name) }
+            values[pair.name, default: []].append(pair.value)
+        }
+        return .object(order.map { name in
+            let list = values[name]!
+            return (name, list.count == 1 ? .string(list[0]) : .array(list.map { .string($0) }))
+        })
+    }
+
+    static func body(_ bytes: [UInt8]) -> (key: String, value: JSONValue)? {
+        if bytes.isEmpty { return nil }
+        if let json = try? JSONParser.parse(bytes), Array(JSONWriter.write(json, pretty: false).utf8) == bytes,
+           case .object = json {
+            return ("json", json)
+        }
+        if let json = try? JSONParser.parse(bytes), Array(JSONWriter.write(json, pretty: false).utf8) == bytes,
+           case .array = json {
+            return ("json", json)
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return ("text", .string(text)) }
+        return ("base64", .string(Data(bytes).base64EncodedString()))
+    }
+
+    /// Re-encodes the characters a fixture path cannot hold literally (`%`, `?`, `#`, space…).
+    static func encodePath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One API call, described the Moya 15 way; a Moya conformance compiles against this protocol with
+/// only `import Moya` changed to `import TargetModel`.
+///
+/// stubd adds two requirements with defaults, so existing targets need no change:
+/// `sampleResponse` (what to answer; default `.networkResponse(200, sampleData)`) and
+/// `stubBehavior` (when; default `.immediate`, `.never` leaves the target unserved).
+public protocol TargetType {
+    /// The server's base URL, e.g. `https://api.github.com`; its path and query are kept.
+    var baseURL: URL { get }
+    /// The path appended to `baseURL` (percent-encoded by Foundation; an empty path keeps baseURL).
+    var path: String { get }
+    /// The HTTP method.
+    var method: Method { get }
+    /// The stub body; default empty.
+    var sampleData: Data { get }
+    /// How the request is built.
+    var task: Task { get }
+    /// Which status codes the client accepts; default `.none`.
+    var validationType: ValidationType { get }
+    /// Headers the request carries; `nil` means none.
+    var headers: [String: String]? { get }
+    /// The full stub answer; default `.networkResponse(200, sampleData)`.
+    var sampleResponse: EndpointSampleResponse { get }
+    /// When the stub answers; default `.immediate`.
+    var stubBehavior: StubBehavior { get }
+}
+
+extension TargetType {
+    /// Moya's default: an empty body.
+    public var sampleData: Data { Data() }
+    /// Moya's default: no validation.
+    public var validationType: ValidationType { .none }
+    /// Moya's default endpoint mapping: status 200 with `sampleData`.
+    public var sampleResponse: EndpointSampleResponse { .networkResponse(200, sampleData) }
+    /// Moya's `immediatelyStub`.
+    public var stubBehavior: StubBehavior { .immediate }
+}
+
+extension URL {
+    /// The URL Moya builds for a target: `baseURL` itself for an empty path, otherwise
+    /// `baseURL.appendingPathComponent(path)` (so `?` in a path becomes `%3F`).
+    public init<T: TargetType>(target: T) {
+        let targetPath = target.path
+        if targetPath.isEmpty {
+            self = target.baseURL
+        } else {
+            self = target.baseURL.appendingPathComponent(targetPath)
+        }
+    }
+}
+
+/// Wraps any target so targets of different types can live in one list, as Moya's `MultiTarget`.
+public enum MultiTarget: TargetType {
+    /// The wrapped target.
+    case target(any TargetType)
+
+    /// Creates a wrapper around `target`.
+    public init(_ target: any TargetType) { self = .target(target) }
+
+    /// The wrapped target.
+    public var target: any TargetType {
+        switch self { case .target(let target): return target }
+    }
+
+    /// Passes through.
+    public var baseURL: URL { target.baseURL }
+    /// Passes through.
+    public var path: String { target.path }
+    /// Passes through.
+    public var method: Method { target.method }
+    /// Passes through.
+    public var sampleData: Data { target.sampleData }
+    /// Passes through.
+    public var task: Task { target.task }
+    /// Passes through.
+    public var validationType: ValidationType { target.validationType }
+    /// Passes through.
+    public var headers: [String: String]? { target.headers }
+    /// Passes through.
+    public var sampleResponse: EndpointSampleResponse { target.sampleResponse }
+    /// Passes through.
+    public var stubBehavior: StubBehavior { target.stubBehavior }
+}
