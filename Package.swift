@@ -8,7 +8,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "stubd",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),

@@ -45,7 +45,7 @@ public enum JSONWriter {
     }
 
     /// Integers in the exact range print as integers; everything else uses Swift's shortest form.
-    static func format(_ n: Double) -> String {
+    public static func format(_ n: Double) -> String {
         if n == n.rounded(), abs(n) < 9.007_199_254_740_992e15 { return String(Int64(n)) }
         return "\(n)"
     }

@@ -1,0 +1,144 @@
+import CLibevent
+import Foundation
+import TargetModel
+
+/// One event loop: an `event_base` plus an `evhttp` accepting from the shared listening socket.
+///
+/// Confined to its own thread: created, run and freed there. libevent objects never leave it;
+/// the only cross-thread call is `requestStop()`, which activates an event (safe because
+/// `evthread_use_pthreads()` ran before any base was created).
+final class Worker {
+    let base: OpaquePointer
+    let http: OpaquePointer
+    let responder: any RequestResponder
+    let configuration: EngineConfiguration
+    private(set) var stopEvent: OpaquePointer?
+    /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
+    var pending: [ObjectIdentifier: PendingExchange] = [:]
+
+    init(listenerFD: Int32, configuration: EngineConfiguration, responder: any RequestResponder) throws(EngineError) {
+        guard let base = event_base_new() else { throw .libevent(operation: "create an event base") }
+        guard let http = evhttp_new(base) else {
+            event_base_free(base)
+            throw .libevent(operation: "create an HTTP server")
+        }
+        self.base = base
+        self.http = http
+        self.responder = responder
+        self.configuration = configuration
+        var timeout = timeval(seconds: configuration.idleTimeoutSeconds)
+        evhttp_set_timeout_tv(http, &timeout)
+        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
+        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+        evhttp_set_allowed_methods(http, 0x1FF)
+        evhttp_set_default_content_type(http, nil)
+        evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
+        let fd = dup(listenerFD)
+        guard fd >= 0, evhttp_accept_socket_with_handle(http, fd) != nil else {
+            if fd >= 0 { close(fd) }
+            evhttp_free(http)
+            event_base_free(base)
+            throw .libevent(operation: "accept on the listening socket")
+        }
+        stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Runs the loop until `requestStop()`, then frees everything this worker owns.
+    func run() {
+        event_base_dispatch(base)
+        for exchange in pending.values { event_free(exchange.timer) }
+        pending.removeAll()
+        evhttp_free(http)
+        if let stopEvent { event_free(stopEvent) }
+        event_base_free(base)
+    }
+
+    func handle(_ req: OpaquePointer) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let request = IncomingRequest(engineRequest: req)
+        let plan = responder.respond(to: request)
+        if let delay = plan.delay, delay > 0 {
+            schedule(PendingExchange(request: req, plan: plan, start: start, kind: .deliver), after: delay)
+        } else {
+            execute(req, plan, start: start)
+        }
+    }
+
+    func execute(_ req: OpaquePointer, _ plan: ResponsePlan, start: UInt64) {
+        switch plan.action {
+        case .reply(let reply):
+            Reply.send(reply, on: req, headOnly: plan.headOnly)
+        case .fault(.hang):
+            schedule(PendingExchange(request: req, plan: plan, start: start, kind: .closeAfterHang),
+                     after: configuration.hangCapSeconds)
+        case .fault(let fault):
+            LibeventFaultInjector.inject(fault, on: req)
+        }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        responder.finished(plan, latencySeconds: elapsed)
+    }
+
+    func schedule(_ exchange: PendingExchange, after seconds: Double) {
+        exchange.worker = self
+        exchange.timer = clev_timer_new(base, onTimer, Unmanaged.passUnretained(exchange).toOpaque())
+        pending[ObjectIdentifier(exchange)] = exchange
+        var delay = timeval(seconds: seconds)
+        event_add(exchange.timer, &delay)
+    }
+
+    func fire(_ exchange: PendingExchange) {
+        pending[ObjectIdentifier(exchange)] = nil
+        event_free(exchange.timer)
+        switch exchange.kind {
+        case .deliver:
+            execute(exchange.request, exchange.plan, start: exchange.start)
+        case .closeAfterHang:
+            if let connection = evhttp_request_get_connection(exchange.request) {
+                evhttp_connection_free(connection)
+            }
+        }
+    }
+}
+
+/// A request held by a worker until its timer fires. Owned by `Worker.pending`; the timer's
+/// argument is an unretained pointer to it, valid because the entry is removed only when the
+/// timer fires (once) or when the worker frees the timer at shutdown.
+final class PendingExchange {
+    enum Kind { case deliver, closeAfterHang }
+    let request: OpaquePointer
+    let plan: ResponsePlan
+    let start: UInt64
+    let kind: Kind
+    var timer: OpaquePointer?
+    weak var worker: Worker?
+
+    init(request: OpaquePointer, plan: ResponsePlan, start: UInt64, kind: Kind) {
+        self.request = request
+        self.plan = plan
+        self.start = start
+        self.kind = kind
+    }
+}
+
+private func onRequest(_ req: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let req, let arg else { return }
+    Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().handle(req)
+}
+
+private func onTimer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    let exchange = Unmanaged<PendingExchange>.fromOpaque(arg).takeUnretainedValue()
+    exchange.worker?.fire(exchange)
+}
+
+private func onStop(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    event_base_loopbreak(Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().base)
+}
+
+extension timeval {
+    init(seconds: Double) {
+        let whole = seconds.rounded(.down)
+        self.init(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+    }
+}

@@ -1,0 +1,79 @@
+import TargetModel
+
+/// A compiled stub: the fixture plus everything the hit path needs, computed once.
+public struct Route: Sendable {
+    /// The stub as declared.
+    public let fixture: Fixture
+    /// Position in declaration order; the tie-breaker of the precedence rule.
+    public let order: Int
+    /// How many optional constraints the pattern has (headers, body); more wins.
+    public let specificity: Int
+    /// What to do when it matches.
+    public let action: RouteAction
+
+    init(fixture: Fixture, order: Int) {
+        self.fixture = fixture
+        self.order = order
+        var specificity = fixture.request.headers.count
+        if fixture.request.body != .any { specificity += 1 }
+        self.specificity = specificity
+        if let fault = fixture.outcome.fault {
+            action = .fault(fault)
+        } else if case .response(let response) = fixture.outcome {
+            action = .reply(PreparedReply(response))
+        } else {
+            preconditionFailure("an outcome is either a response or a fault")
+        }
+    }
+
+    /// The label used in logs and listings: the fixture's name.
+    public var name: String { fixture.name }
+
+    /// `delayed(0.5s)` or `immediate`, for listings.
+    public var behaviourLabel: String {
+        fixture.delay.map { "delayed(\(JSONWriter.format($0))s)" } ?? "immediate"
+    }
+
+    /// The status or fault, for listings (`200`, `fault:reset`).
+    public var outcomeLabel: String {
+        switch action {
+        case .reply(let reply): return String(reply.status)
+        case .fault(let fault): return "fault:\(fault.rawValue)"
+        }
+    }
+}
+
+/// What the server does for a matched route.
+public enum RouteAction: Sendable {
+    /// Send this response.
+    case reply(PreparedReply)
+    /// Fail on the wire.
+    case fault(Fault)
+}
+
+/// A response ready to write: status, headers and body, built once per route rather than per
+/// request.
+public struct PreparedReply: Sendable {
+    /// The status code.
+    public let status: Int
+    /// Headers in send order.
+    public let headers: [NameValue]
+    /// The body; empty for statuses that cannot carry one (1xx, 204, 304).
+    public let body: [UInt8]
+
+    /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
+    public init(status: Int, headers: [NameValue], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = PreparedReply.statusAllowsBody(status) ? body : []
+    }
+
+    init(_ response: StubHTTPResponse) {
+        self.init(status: response.status, headers: response.headers, body: response.body)
+    }
+
+    /// 1xx, 204 and 304 responses have no body in HTTP/1.1.
+    public static func statusAllowsBody(_ status: Int) -> Bool {
+        !(100..<200).contains(status) && status != 204 && status != 304
+    }
+}

@@ -1,0 +1,76 @@
+import TargetModel
+
+/// The result of looking a request up.
+public enum LookupResult: Sendable {
+    /// A route matched.
+    case hit(Route)
+    /// Nothing matched; the closest routes and how each differs.
+    case miss([NearMiss])
+}
+
+/// A route that almost matched a request, and what differed.
+public struct NearMiss: Sendable {
+    /// The route.
+    public let route: Route
+    /// One sentence per difference (`query page: expected "2", got "3"`).
+    public let differences: [String]
+}
+
+extension RouteTable {
+    /// Finds the route for a request: candidates under method + decoded path, most specific
+    /// first, then declaration order. A HEAD with no HEAD route is answered by the GET route.
+    /// Near misses are computed only on a miss.
+    public func lookup(_ request: IncomingRequest) -> LookupResult {
+        let decoded = RequestMatcher.DecodedRequest(request)
+        if let route = match(decoded, method: request.method) { return .hit(route) }
+        if request.method == "HEAD", let route = match(decoded, method: "GET") { return .hit(route) }
+        return .miss(nearMisses(decoded, limit: 3))
+    }
+
+    private func match(_ decoded: RequestMatcher.DecodedRequest, method: String) -> Route? {
+        guard let candidates = index[Key(method: method, path: decoded.path)] else { return nil }
+        for position in candidates {
+            var pattern = routes[position].fixture.request
+            pattern.method = decoded.request.method
+            if RequestMatcher.differences(decoded, pattern).isEmpty { return routes[position] }
+        }
+        return nil
+    }
+
+    /// The `limit` routes closest to the request: fewest differences, then closest path.
+    func nearMisses(_ decoded: RequestMatcher.DecodedRequest, limit: Int) -> [NearMiss] {
+        guard !routes.isEmpty else { return [] }
+        var scored: [(score: Int, miss: NearMiss)] = []
+        for route in routes {
+            let differences = RequestMatcher.differences(decoded, route.fixture.request)
+            let distance = EditDistance.between(decoded.path, route.fixture.request.path, cap: 64)
+            let methodPenalty = route.fixture.request.method == decoded.request.method ? 0 : 8
+            let score = distance * 4 + methodPenalty + differences.count
+            scored.append((score, NearMiss(route: route, differences: differences)))
+        }
+        scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.miss.route.order < $1.miss.route.order }
+        return scored.prefix(limit).map(\.miss)
+    }
+}
+
+/// Levenshtein distance over Unicode scalars, stopped early at `cap` (near-miss ranking only).
+enum EditDistance {
+    static func between(_ a: String, _ b: String, cap: Int) -> Int {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        if abs(x.count - y.count) >= cap { return cap }
+        var previous = Array(0...y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            current[0] = i
+            var rowMinimum = i
+            for j in stride(from: 1, through: y.count, by: 1) {
+                let substitution = previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                rowMinimum = min(rowMinimum, current[j])
+            }
+            if rowMinimum >= cap { return cap }
+            swap(&previous, &current)
+        }
+        return min(x.isEmpty ? y.count : previous[y.count], cap)
+    }
+}

@@ -1,0 +1,112 @@
+import TargetModel
+
+/// The compiled, immutable set of stubs that every event loop reads.
+///
+/// Lookup hashes on method + decoded path and then checks only the few routes under that key,
+/// so it costs the same with 1 route or 100,000. A change (reload, runtime edit) builds a new
+/// table and swaps it; a table is never mutated.
+public struct RouteTable: Sendable {
+    struct Key: Hashable, Sendable {
+        let method: String
+        let path: String
+    }
+
+    /// Every route, in declaration order.
+    public let routes: [Route]
+    /// Things that load but will not behave as the author expects (unreachable routes, dropped
+    /// bodies); `stubd check` and `stubd serve` print them.
+    public let warnings: [String]
+    let index: [Key: [Int]]
+
+    /// Compiles fixtures, rejecting two stubs that answer the same request differently.
+    ///
+    /// Identical duplicates (same request, same answer) are kept once, with a warning.
+    public init(fixtures: [Fixture]) throws(RouteTableError) {
+        var routes: [Route] = []
+        var index: [Key: [Int]] = [:]
+        var firstByPattern: [RequestPattern: Int] = [:]
+        var warnings: [String] = []
+        var conflicts: [RouteTableError.Conflict] = []
+        for fixture in fixtures {
+            if let existing = firstByPattern[fixture.request] {
+                let first = routes[existing].fixture
+                if first == fixture {
+                    warnings.append("\(fixture): duplicate of \(first); the duplicate is ignored")
+                } else {
+                    conflicts.append(.init(first: first, second: fixture))
+                }
+                continue
+            }
+            let route = Route(fixture: fixture, order: routes.count)
+            firstByPattern[fixture.request] = routes.count
+            index[Key(method: fixture.request.method, path: fixture.request.path), default: []].append(routes.count)
+            warnings += RouteTable.warnings(for: fixture)
+            routes.append(route)
+        }
+        if !conflicts.isEmpty { throw RouteTableError(conflicts: conflicts) }
+        for key in index.keys {
+            index[key]!.sort { routes[$0].specificity != routes[$1].specificity
+                ? routes[$0].specificity > routes[$1].specificity : $0 < $1 }
+        }
+        self.routes = routes
+        self.index = index
+        self.warnings = warnings
+    }
+
+    /// An empty table (every request is a miss).
+    public static let empty = try! RouteTable(fixtures: [])
+
+    /// Compiles Swift targets (those with `stubBehavior` other than `.never`).
+    public init(targets: [any TargetType]) throws(RouteTableError) {
+        var fixtures: [Fixture] = []
+        for target in targets {
+            do {
+                if let fixture = try Fixture(target: target) { fixtures.append(fixture) }
+            } catch {
+                throw RouteTableError(targetErrors: [error])
+            }
+        }
+        try self.init(fixtures: fixtures)
+    }
+
+    static let servableMethods: Set<String> = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PATCH"]
+
+    static func warnings(for fixture: Fixture) -> [String] {
+        var warnings: [String] = []
+        let request = fixture.request
+        if !servableMethods.contains(request.method) {
+            warnings.append("\(fixture): method \(request.method) cannot be received by libevent 2.1 (it answers 501); this route is unreachable")
+        }
+        if ["GET", "HEAD"].contains(request.method), request.body != .any {
+            warnings.append("\(fixture): a \(request.method) with a body is never sent by Alamofire (it fails with bodyDataInGETRequest); this route is unreachable from Moya clients")
+        }
+        if case .response(let response) = fixture.outcome, !response.body.isEmpty, !PreparedReply.statusAllowsBody(response.status) {
+            warnings.append("\(fixture): status \(response.status) cannot carry a body over HTTP; the \(response.body.count)-byte body is not sent")
+        }
+        return warnings
+    }
+}
+
+/// Why a set of stubs cannot be compiled into one table.
+public struct RouteTableError: Error, CustomStringConvertible {
+    /// Two stubs for the same request with different answers.
+    public struct Conflict: Sendable {
+        /// The stub declared first.
+        public let first: Fixture
+        /// The stub declared later.
+        public let second: Fixture
+    }
+
+    /// Conflicting pairs.
+    public var conflicts: [Conflict] = []
+    /// Targets that could not be turned into requests.
+    public var targetErrors: [TargetCompileError] = []
+
+    /// One line per problem, naming both stubs of a conflict.
+    public var description: String {
+        let lines = conflicts.map {
+            "\($0.second) answers the same request as \($0.first) (\($0.first.request.method) \($0.first.request.path)) with a different response; remove one, or make their requests differ"
+        } + targetErrors.map(\.description)
+        return lines.joined(separator: "\n")
+    }
+}

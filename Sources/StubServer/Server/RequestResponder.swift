@@ -1,0 +1,36 @@
+import TargetModel
+
+/// Decides what to do with each request; the engine calls it on its event-loop thread and
+/// carries the plan out (now, after a delay, or as a fault).
+///
+/// Implementations must be cheap and non-blocking: they run on the serving path.
+public protocol RequestResponder: Sendable {
+    /// The plan for one request.
+    func respond(to request: IncomingRequest) -> ResponsePlan
+    /// Called once the plan has been carried out (reply written to libevent, or fault applied),
+    /// with the time since the request arrived.
+    func finished(_ plan: ResponsePlan, latencySeconds: Double)
+}
+
+/// What the engine does for one request.
+public struct ResponsePlan: Sendable {
+    /// Reply or fault.
+    public var action: RouteAction
+    /// Seconds to wait first, on an event-loop timer; nil or 0 acts at once.
+    public var delay: Double?
+    /// True for HEAD: send the headers (with the body's Content-Length) and no body.
+    public var headOnly: Bool
+    /// `GET /zen`, for the log line.
+    public var requestLine: String
+    /// The matched route's name, or `MISS`.
+    public var routeLabel: String
+
+    /// Creates a plan.
+    public init(action: RouteAction, delay: Double? = nil, headOnly: Bool = false, requestLine: String, routeLabel: String) {
+        self.action = action
+        self.delay = delay
+        self.headOnly = headOnly
+        self.requestLine = requestLine
+        self.routeLabel = routeLabel
+    }
+}

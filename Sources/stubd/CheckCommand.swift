@@ -1,0 +1,22 @@
+import ArgumentParser
+import StubServer
+
+/// `stubd check`: validate fixtures without serving them.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate fixtures; exit 1 with 'file: field: problem' lines if any is wrong.",
+        discussion: """
+              $ stubd check fixtures
+              fixtures: 7 routes OK
+            """
+    )
+
+    @OptionGroup var fixtureArguments: FixtureArguments
+
+    func run() throws {
+        let table = try fixtureArguments.loadTable()
+        let warnings = table.warnings.isEmpty ? "" : ", \(table.warnings.count) warning(s)"
+        print("\(fixtureArguments.paths.joined(separator: " ")): \(table.routes.count) routes OK\(warnings)")
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import StubServer
+
+/// `stubd serve`: serve fixtures until SIGINT or SIGTERM.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve fixtures over HTTP (the default command).",
+        discussion: """
+              $ stubd serve fixtures --port 0
+              stubd: serving 7 routes from fixtures on http://127.0.0.1:41237
+            """
+    )
+
+    @OptionGroup var fixtureArguments: FixtureArguments
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free port and prints it.")
+    var port: Int = 8080
+
+    @Option(help: "Event-loop threads sharing the port.")
+    var workers: Int = 1
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed.")
+    var idleTimeout: Double = 30
+
+    @Option(name: .customLong("hang-cap"), help: "Seconds a 'hang' fault holds a connection before closing it.")
+    var hangCap: Double = 75
+
+    @Flag(help: "Do not log one line per request.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
+        guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
+    }
+
+    func run() throws {
+        let table = try fixtureArguments.loadTable()
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let logger = quiet ? nil : Logger(label: "stubd")
+        var configuration = EngineConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.workers = workers
+        configuration.idleTimeoutSeconds = idleTimeout
+        configuration.hangCapSeconds = hangCap
+        let server: StubdServer
+        do {
+            server = try StubdServer.start(table: table, configuration: configuration, logger: logger)
+        } catch {
+            printError("stubd: error: \(error.description)")
+            throw ExitCode(1)
+        }
+        printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.paths.joined(separator: " ")) on \(server.baseURL)")
+        let signal = SignalWaiter.waitForTermination()
+        server.stop()
+        printOut("stubd: \(signal) received, stopped")
+    }
+}
+
+/// Blocks the main thread until SIGINT or SIGTERM, without a signal handler running Swift code.
+enum SignalWaiter {
+    static func waitForTermination() -> String {
+        let received = DispatchSemaphore(value: 0)
+        let name = LockedName()
+        var sources: [any DispatchSourceSignal] = []
+        for (number, label) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                name.set(label)
+                received.signal()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        received.wait()
+        sources.forEach { $0.cancel() }
+        return name.get()
+    }
+
+    private final class LockedName: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = "signal"
+        func set(_ newValue: String) { lock.lock(); value = newValue; lock.unlock() }
+        func get() -> String { lock.lock(); defer { lock.unlock() }; return value }
+    }
+}
