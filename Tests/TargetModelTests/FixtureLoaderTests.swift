@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TargetModel
+
+/// A fixtures root in a fresh temporary folder.
+struct TemporaryFixtures {
+    let root: String
+
+    init(_ files: [String: String]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-fixtures-\(UUID().uuidString)").path
+        for (path, content) in files {
+            let url = URL(fileURLWithPath: root).appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(content.utf8).write(to: url)
+        }
+    }
+
+    /// The single error loading this root gives, as printed.
+    func loadError() -> String? {
+        do {
+            _ = try FixtureLoader.load(paths: [root])
+            return nil
+        } catch {
+            return error.description.replacingOccurrences(of: root, with: "ROOT")
+        }
+    }
+}
+
+struct FixtureLoaderTests {
+    @Test func loadsRoutesWithBodyFilesAndSkipsTheBodyFolder() throws {
+        let fixtures = try TemporaryFixtures([
+            "api.json": #"{"routes": [{"name": "a", "request": {"method": "GET", "path": "/a", "query": {"ids[]": ["1", "2"]}}, "response": {"bodyFile": "a.json"}}]}"#,
+            "__files/a.json": #"{"not": "a fixture"}"#,
+        ])
+        let loaded = try FixtureLoader.load(paths: [fixtures.root])
+        #expect(loaded.count == 1)
+        #expect(loaded[0].request.query == [NameValue("ids[]", "1"), NameValue("ids[]", "2")])
+        #expect(loaded[0].outcome == .response(StubHTTPResponse(status: 200, body: Array(#"{"not": "a fixture"}"#.utf8))))
+    }
+
+    @Test func aSingleRouteObjectIsAFixtureFileToo() throws {
+        let fixtures = try TemporaryFixtures(["one.json": #"{"request": {"method": "GET", "path": "/x"}, "fault": "reset", "delay": 0.25}"#])
+        let loaded = try FixtureLoader.load(paths: [fixtures.root])
+        #expect(loaded.map(\.outcome) == [.fault(.reset)])
+        #expect(loaded[0].delay == 0.25)
+        #expect(loaded[0].name == "GET /x")
+    }
+
+    @Test(arguments: [
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "respnse": {}}]}"#,
+         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, delay"),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": "200"}}]}"#,
+         #"ROOT/bad.json: routes[0].response.status: expected an integer from 100 to 599, found "200""#),
+        (#"{"routes": [{"request": {"method": "get", "path": "/a"}, "response": {}}]}"#,
+         #"ROOT/bad.json: routes[0].request.method: "get" is not an HTTP method; use upper case, e.g. "GET" or "POST""#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "a"}, "response": {}}]}"#,
+         #"ROOT/bad.json: routes[0].request.path: "a" must start with "/""#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a?x=1"}, "response": {}}]}"#,
+         #"ROOT/bad.json: routes[0].request.path: "/a?x=1" contains '?'; put query parameters in "query" (a literal '?' in a Moya path is written %3F)"#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}}]}"#,
+         "ROOT/bad.json: routes[0]: missing an answer; give one of response, networkError or fault"),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {}, "fault": "reset"}]}"#,
+         "ROOT/bad.json: routes[0]: give only one of response, networkError or fault (found response and fault)"),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "fault": "explode"}]}"#,
+         #"ROOT/bad.json: routes[0].fault: unknown fault "explode"; use one of reset, empty, garbage, hang"#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a", "query": {"n": 1}}, "response": {}}]}"#,
+         #"ROOT/bad.json: routes[0].request.query.n: expected a string or an array of strings, found a number (write numbers as text: "30")"#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"headers": {"Content-Length": "3"}}}]}"#,
+         "ROOT/bad.json: routes[0].response.headers.Content-Length: stubd sets Content-Length itself; remove it"),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {}, "delay": -1}]}"#,
+         "ROOT/bad.json: routes[0].delay: expected seconds as a number from 0 to 3600, found -1"),
+        ("{\"routes\": [\n  {\"request\": {\"method\": \"GET\" \"path\": \"/a\"}}\n]}",
+         "ROOT/bad.json: invalid JSON at line 2, column 32: expected ',' or '}' in object"),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"bodyFile": "../../etc/passwd"}}]}"#,
+         #"ROOT/bad.json: routes[0].response.bodyFile: "../../etc/passwd" resolves outside the fixtures root ROOT; keep body files under ROOT/__files/"#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"bodyFile": "/etc/passwd"}}]}"#,
+         #"ROOT/bad.json: routes[0].response.bodyFile: "/etc/passwd" must be a path relative to ROOT/__files/"#),
+        (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"bodyFile": "missing.json"}}]}"#,
+         #"ROOT/bad.json: routes[0].response.bodyFile: "missing.json" not found; expected it at ROOT/__files/missing.json"#),
+    ])
+    func badFixturesNameTheFileFieldAndFix(content: String, expected: String) throws {
+        let fixtures = try TemporaryFixtures(["bad.json": content])
+        #expect(fixtures.loadError() == expected)
+    }
+
+    @Test func everyBadFileIsReportedNotOnlyTheFirst() throws {
+        let fixtures = try TemporaryFixtures([
+            "a.json": "{",
+            "b.json": #"{"request": {"method": "GET", "path": "/b"}, "fault": "nope"}"#,
+            "c.json": #"{"request": {"method": "GET", "path": "/c"}, "fault": "reset"}"#,
+        ])
+        let lines = fixtures.loadError()?.split(separator: "\n") ?? []
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("ROOT/a.json: invalid JSON") == true)
+        #expect(lines.last?.hasPrefix("ROOT/b.json: fault: unknown fault") == true)
+    }
+
+    @Test func aMissingPathIsReported() {
+        #expect(throws: FixtureErrors.self) { try FixtureLoader.load(paths: ["/nonexistent/stubd-fixtures"]) }
+    }
+
+    @Test func writerOutputReadsBackEqual() throws {
+        let original = [
+            Fixture(name: "a", source: "t", request: RequestPattern(method: "POST", path: "/a b/%", query: [NameValue("q", "x y")],
+                                                                     headers: [NameValue("X-Key", "1")], body: .form([NameValue("f", "1")])),
+                    outcome: .response(StubHTTPResponse(status: 201, headers: [NameValue("Content-Type", "application/json")],
+                                                        body: Array(#"{"id":1}"#.utf8))), delay: 0.5),
+            Fixture(name: "b", source: "t", request: RequestPattern(method: "PUT", path: "/b", body: .bytes([0xff, 0x00])),
+                    outcome: .response(StubHTTPResponse(status: 200, body: [0xfe, 0x01]))),
+            Fixture(name: "c", source: "t", request: RequestPattern(method: "GET", path: "/c", body: .json(.array([.number(1)]))),
+                    outcome: .networkError(domain: "NSURLErrorDomain", code: -1001)),
+            Fixture(name: "d", source: "t", request: RequestPattern(method: "GET", path: "/d"), outcome: .fault(.garbage)),
+        ]
+        let fixtures = try TemporaryFixtures(["out.json": FixtureWriter.text(for: original)])
+        #expect(try FixtureLoader.load(paths: [fixtures.root]) == original)
+    }
+}

@@ -1,0 +1,35 @@
+import Testing
+@testable import TargetModel
+
+struct JSONParserTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try JSONParser.parse(#"{"a": [1, 2.5, -3e2, true, false, null, "x\u00e9\n\/"]}"#)
+        #expect(value == .object([("a", .array([.number(1), .number(2.5), .number(-300), .bool(true), .bool(false), .null, .string("xé\n/")]))]))
+    }
+
+    @Test func objectsCompareWithoutKeyOrderAndNumbersByValue() throws {
+        #expect(try JSONParser.parse(#"{"a":1,"b":[1.0]}"#) == JSONParser.parse(#"{"b":[1],"a":1.0}"#))
+        #expect(try JSONParser.parse(#"{"a":1}"#) != JSONParser.parse(#"{"a":true}"#))
+    }
+
+    @Test func errorsGiveLineAndColumn() {
+        #expect(throws: JSONSyntaxError(line: 2, column: 3, message: "expected ',' or '}' in object")) {
+            try JSONParser.parse("{\"a\": 1\n  \"b\": 2}")
+        }
+    }
+
+    @Test func duplicateKeysAreRejected() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(#"{"a":1,"a":2}"#) }
+    }
+
+    @Test func surrogatePairsDecode() throws {
+        #expect(try JSONParser.parse(#""\ud83d\ude03""#) == .string("😃"))
+    }
+
+    @Test func writerRoundTrips() throws {
+        let text = #"{"b":[1,2.5,"\/x"],"a":{"c":null}}"#
+        let value = try JSONParser.parse(text)
+        #expect(JSONWriter.write(value, pretty: false) == #"{"b":[1,2.5,"/x"],"a":{"c":null}}"#)
+        #expect(try JSONParser.parse(JSONWriter.write(value, pretty: true)) == value)
+    }
+}
