@@ -7,8 +7,10 @@ import TargetModel
 ///
 /// Every path frees the connection (and with it the request); nothing touches `req` afterwards.
 enum LibeventFaultInjector {
-    /// The bytes sent by `garbage`: not an HTTP status line, so clients reject the response.
-    static let garbageBytes: [UInt8] = Array("%%% stubd garbage fault: this is not HTTP %%%\r\n\r\n".utf8)
+    /// The bytes sent by `garbage`: a status line followed by a header line that is not a header,
+    /// so clients fail while parsing the response (curl 8 "Weird server reply") rather than
+    /// calling it an HTTP/0.9 reply (curl 1, which URLSession on Linux reports as "unsupported URL").
+    static let garbageBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nstubd garbage fault, not a header line\r\n\r\n".utf8)
 
     static func inject(_ fault: Fault, on req: OpaquePointer) {
         guard let connection = evhttp_request_get_connection(req) else { return }

@@ -116,6 +116,9 @@ public enum StubOutcome: Sendable, Equatable {
 }
 
 /// A status, headers and body.
+///
+/// Equality treats headers as HTTP does: names case-insensitively, order across names ignored
+/// (Foundation's `HTTPURLResponse` re-cases `ETag` as `Etag` and forgets the order).
 public struct StubHTTPResponse: Sendable, Equatable {
     /// The status code (100–599).
     public var status: Int
@@ -129,5 +132,13 @@ public struct StubHTTPResponse: Sendable, Equatable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    public static func == (lhs: StubHTTPResponse, rhs: StubHTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body && canonical(lhs.headers) == canonical(rhs.headers)
+    }
+
+    private static func canonical(_ headers: [NameValue]) -> [NameValue] {
+        headers.map { NameValue($0.name.lowercased(), $0.value) }.sorted()
     }
 }

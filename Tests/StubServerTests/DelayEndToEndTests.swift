@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import TargetModel
+@testable import StubServer
+
+@Suite(.serialized) struct DelayEndToEndTests {
+    @Test func aDelayedRouteAnswersNoSoonerThanItsDelay() async throws {
+        let server = try TestServer(fixtures: [route("/slow", outcome: ok("late"), delay: 0.4), route("/fast", outcome: ok("now"))])
+        defer { server.stop() }
+        let start = Date()
+        let fetched = await HTTPFetch.get(server.url("/slow"))
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(fetched.text == "late")
+        #expect(elapsed >= 0.4)
+        #expect(elapsed < 2.0)
+    }
+
+    @Test func aDelayDoesNotBlockOtherRequestsOnTheSameLoop() async throws {
+        let server = try TestServer(fixtures: [route("/slow", outcome: ok("late"), delay: 1.0), route("/fast", outcome: ok("now"))])
+        defer { server.stop() }
+        async let slow = HTTPFetch.get(server.url("/slow"))
+        try await _Concurrency.Task.sleep(nanoseconds: 100_000_000)
+        let start = Date()
+        let fast = await HTTPFetch.get(server.url("/fast"))
+        #expect(fast.text == "now")
+        #expect(Date().timeIntervalSince(start) < 0.5)
+        #expect(await slow.text == "late")
+    }
+
+    @Test func aThousandConcurrentHalfSecondDelaysFinishTogether() throws {
+        let server = try TestServer(fixtures: [route("/delayed", outcome: ok("{}"), delay: 0.5)])
+        defer { server.stop() }
+        let outcome = RawHTTP.concurrent(count: 1000, port: server.port,
+                                         request: "GET /delayed HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(outcome.statuses.count == 1000)
+        #expect(outcome.statuses.allSatisfy { $0 == 200 })
+        #expect(outcome.seconds >= 0.5)
+        // Serially this would take 500 s; a few seconds of slack keeps the test about behaviour, not speed.
+        #expect(outcome.seconds < 5)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TargetModel
+@testable import StubServer
+
+/// Each fault as curl and URLSession see it (the README's fault table).
+@Suite(.serialized) struct FaultEndToEndTests {
+    static let fixtures = [
+        route("/reset", outcome: .fault(.reset)),
+        route("/empty", outcome: .fault(.empty)),
+        route("/garbage", outcome: .fault(.garbage)),
+        route("/hang", outcome: .fault(.hang)),
+        route("/lost", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorNetworkConnectionLost)),
+        route("/timeout", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)),
+        route("/late-reset", outcome: .fault(.reset), delay: 0.3),
+    ]
+
+    @Test(arguments: [("/reset", Int32(56)), ("/empty", 52), ("/garbage", 8), ("/lost", 56)])
+    func curlReportsEachFault(path: String, exitCode: Int32) throws {
+        let server = try TestServer(fixtures: Self.fixtures)
+        defer { server.stop() }
+        let result = try Curl.run([server.url(path)])
+        #expect(result.status == exitCode, "\(path): \(result.stderr)")
+    }
+
+    @Test func hangHoldsUntilTheClientGivesUp() throws {
+        let server = try TestServer(fixtures: Self.fixtures)
+        defer { server.stop() }
+        let start = Date()
+        let result = try Curl.run([server.url("/timeout")], maxTime: 1)
+        #expect(result.status == 28)
+        #expect(Date().timeIntervalSince(start) >= 1)
+    }
+
+    @Test func hangIsClosedByTheServerAtItsCap() throws {
+        let server = try TestServer(fixtures: Self.fixtures) { $0.hangCapSeconds = 0.5 }
+        defer { server.stop() }
+        let start = Date()
+        let result = try Curl.run([server.url("/hang")], maxTime: 5)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == 52)
+        #expect(elapsed >= 0.5 && elapsed < 4)
+    }
+
+    @Test func aDelayedFaultWaitsFirst() throws {
+        let server = try TestServer(fixtures: Self.fixtures)
+        defer { server.stop() }
+        let start = Date()
+        let result = try Curl.run([server.url("/late-reset")])
+        #expect(result.status == 56)
+        #expect(Date().timeIntervalSince(start) >= 0.3)
+    }
+
+    @Test(arguments: [
+        ("/reset", NSURLErrorNetworkConnectionLost),
+        ("/lost", NSURLErrorNetworkConnectionLost),
+        ("/empty", NSURLErrorBadServerResponse),
+        ("/garbage", NSURLErrorUnknown),
+        ("/timeout", NSURLErrorTimedOut),
+    ])
+    func urlSessionReportsEachFault(path: String, code: Int) async throws {
+        let server = try TestServer(fixtures: Self.fixtures)
+        defer { server.stop() }
+        let fetched = await HTTPFetch.get(server.url(path), timeout: 1)
+        #expect(fetched.status == nil)
+        #expect((fetched.error as NSError?)?.domain == NSURLErrorDomain)
+        #expect(fetched.errorCode == code, "\(path): \(String(describing: fetched.error))")
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import TargetModel
+@testable import StubServer
+
+/// The demo API served from its Swift targets, hit with URLSession and curl over real sockets.
+@Suite(.serialized) struct ResponseEndToEndTests {
+    /// The request a Moya client would send for `target`, pointed at the test server.
+    static func moyaRequest(_ target: GitHubAPI, server: TestServer) throws -> URLRequest {
+        var request = try Endpoint(target: target).urlRequest()
+        var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
+        components.scheme = "http"
+        components.host = "127.0.0.1"
+        components.port = server.port
+        request.url = components.url
+        return request
+    }
+
+    @Test func everyDemoTargetSentByURLSessionGetsItsSampleResponse() async throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        for target in GitHubAPI.all where target.stubBehavior == .immediate {
+            let fetched = await HTTPFetch.send(try Self.moyaRequest(target, server: server))
+            switch target.sampleResponse {
+            case .networkResponse(let status, let data):
+                #expect(fetched.status == status, "\(target)")
+                #expect(fetched.body == data, "\(target)")
+            case .response(let response, let data):
+                #expect(fetched.status == response.statusCode, "\(target)")
+                #expect(fetched.body == data, "\(target)")
+                for (name, value) in response.allHeaderFields {
+                    #expect(fetched.response?.value(forHTTPHeaderField: "\(name)") == "\(value)", "\(target) \(name)")
+                }
+            case .networkError:
+                #expect(fetched.error != nil, "\(target)")
+            }
+        }
+    }
+
+    @Test func networkResponseSendsOnlyTheHeadersHTTPNeeds() throws {
+        let server = try TestServer(fixtures: [route("/plain", outcome: ok("hello"))])
+        defer { server.stop() }
+        let result = try Curl.run(["--include", server.url("/plain")])
+        let lines = result.stdout.components(separatedBy: "\r\n")
+        #expect(lines.first == "HTTP/1.1 200 OK")
+        let names = Set(lines.dropFirst().prefix { !$0.isEmpty }.map { $0.split(separator: ":")[0].lowercased() })
+        #expect(names == ["content-length", "date"])
+        #expect(result.stdout.hasSuffix("\r\n\r\nhello"))
+    }
+
+    @Test func aJSONBodyMatchesWhateverTheKeyOrderAndAChangedFieldGetsTheNearMiss() throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let url = server.url("/repos/octocat/hello-world/issues")
+        let reordered = #"{"labels":["bug"],"body":"I'm having a problem with this.","title":"Found a bug"}"#
+        let hit = try Curl.run(["-X", "POST", "-H", "Authorization: token demo-token", "-H", "Content-Type: application/json",
+                                "--data", reordered, "-w", "%{http_code}", "-o", "/dev/null", url])
+        #expect(hit.stdout == "201")
+        let changed = reordered.replacingOccurrences(of: "Found a bug", with: "Found two bugs")
+        let miss = try Curl.run(["-X", "POST", "-H", "Authorization: token demo-token", "-H", "Content-Type: application/json",
+                                 "--data", changed, url])
+        let report = try JSONParser.parse(miss.stdout)
+        guard case .array(let closest)? = report["closest"], case .array(let differences)? = closest.first?["differences"] else {
+            Issue.record("no closest routes in \(miss.stdout)")
+            return
+        }
+        #expect("\(closest.first?["name"] ?? .null)".hasPrefix("\"createIssue(owner: "))
+        #expect(differences.count == 1)
+        #expect(differences.first.map { "\($0)" }?.contains("body: expected JSON") == true)
+    }
+
+    @Test func unknownRoutesGetA404NamingTheRequestAndTheClosestRoutes() async throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let fetched = await HTTPFetch.get(server.url("/users/octocats?x=1"))
+        #expect(fetched.status == 404)
+        #expect(fetched.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let report = try JSONParser.parse(Array(fetched.body))
+        #expect(report["error"] == .string("no stub matches GET /users/octocats"))
+        #expect(report["query"] == .string("x=1"))
+        guard case .array(let closest)? = report["closest"] else { Issue.record("no closest"); return }
+        #expect(closest.count == 3)
+        #expect(closest.first?["path"] == .string("/users/octocat"))
+    }
+
+    @Test func headGetsTheContentLengthOfGetAndNoBodyAndKeepsTheConnectionUsable() throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let request = "HEAD /zen HTTP/1.1\r\nHost: x\r\n\r\nGET /zen HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        let reply = String(decoding: RawHTTP.exchange(port: server.port, bytes: Array(request.utf8)), as: UTF8.self)
+        let responses = reply.components(separatedBy: "HTTP/1.1 200 OK")
+        #expect(responses.count == 3)
+        #expect(responses[1].contains("Content-Length: 19\r\n"))
+        #expect(responses[1].hasSuffix("\r\n\r\n"))
+        #expect(responses[2].hasSuffix("\r\n\r\nDesign for failure."))
+    }
+
+    @Test func keepAliveReusesOneConnectionForSeveralRequests() throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let result = try Curl.run(["--verbose", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
+                                   server.url("/zen"), server.url("/rate_limit"), server.url("/users/octocat")])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("Re-using existing connection"))
+        #expect(result.stderr.components(separatedBy: "Connected to").count == 2)
+    }
+
+    @Test func statusesWithoutBodiesAreSentWithoutOne() throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let result = try Curl.run(["--include", "-X", "PUT", "-H", "Authorization: token demo-token",
+                                   server.url("/user/starred/octocat/hello-world")])
+        #expect(result.stdout.hasPrefix("HTTP/1.1 204 No Content\r\n"))
+        #expect(result.stdout.hasSuffix("\r\n\r\n"))
+        #expect(!result.stdout.lowercased().contains("content-length"))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A URLSession round trip: the response and body, or the error URLSession reported.
+struct Fetched {
+    let response: HTTPURLResponse?
+    let body: Data
+    let error: (any Error)?
+
+    var status: Int? { response?.statusCode }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var errorCode: Int? { (error as NSError?)?.code }
+}
+
+enum HTTPFetch {
+    /// An ephemeral session (no cookies, no cache) so tests never share state.
+    static func session(timeout: Double = 10) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }
+
+    /// Sends `request` with URLSession and waits for the outcome.
+    static func send(_ request: URLRequest, timeout: Double = 10) async -> Fetched {
+        let session = session(timeout: timeout)
+        defer { session.finishTasksAndInvalidate() }
+        do {
+            let (data, response) = try await session.data(for: request)
+            return Fetched(response: response as? HTTPURLResponse, body: data, error: nil)
+        } catch {
+            return Fetched(response: nil, body: Data(), error: error)
+        }
+    }
+
+    static func get(_ url: String, timeout: Double = 10) async -> Fetched {
+        await send(URLRequest(url: URL(string: url)!), timeout: timeout)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Many HTTP/1.1 requests at once over plain sockets, driven by poll(2) on one thread, for
+/// concurrency checks that URLSession's per-host connection limit would hide.
+enum RawHTTP {
+    struct Outcome {
+        /// Status code per connection; nil if the connection failed or timed out.
+        let statuses: [Int?]
+        /// Wall time from the first send to the last complete response.
+        let seconds: Double
+    }
+
+    /// Opens `count` connections to 127.0.0.1:`port`, sends `request` on each (it must ask for
+    /// `Connection: close`), reads until every peer closes or `deadline` seconds pass.
+    static func concurrent(count: Int, port: Int, request: String, deadline: Double = 20) -> Outcome {
+        var fds: [Int32] = []
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+            fds.append(connected ? fd : -1)
+            if !connected { close(fd) }
+        }
+        let start = Date()
+        let bytes = Array(request.utf8)
+        for fd in fds where fd >= 0 { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        var received = [[UInt8]](repeating: [], count: count)
+        var open = Set(fds.indices.filter { fds[$0] >= 0 })
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty, Date().timeIntervalSince(start) < deadline {
+            var pollfds = open.map { pollfd(fd: fds[$0], events: Int16(POLLIN), revents: 0) }
+            let indices = Array(open)
+            let ready = poll(&pollfds, nfds_t(pollfds.count), 100)
+            if ready <= 0 { continue }
+            for (position, entry) in pollfds.enumerated() where entry.revents != 0 {
+                let index = indices[position]
+                let n = recv(entry.fd, &buffer, buffer.count, 0)
+                if n > 0 {
+                    received[index] += buffer[0..<n]
+                } else {
+                    open.remove(index)
+                }
+            }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        for fd in fds where fd >= 0 { close(fd) }
+        return Outcome(statuses: received.map(statusCode), seconds: seconds)
+    }
+
+    /// Sends raw bytes on one connection and returns everything read until the peer closes.
+    static func exchange(port: Int, bytes: [UInt8], timeout: Double = 5) -> [UInt8] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { return [] }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            result += buffer[0..<n]
+        }
+        return result
+    }
+
+    private static func statusCode(_ bytes: [UInt8]) -> Int? {
+        let head = String(decoding: bytes.prefix(32), as: UTF8.self)
+        guard head.hasPrefix("HTTP/1.1 ") else { return nil }
+        return Int(head.dropFirst(9).prefix(3))
+    }
+}

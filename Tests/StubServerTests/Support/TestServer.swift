@@ -1,0 +1,36 @@
+import Foundation
+import StubServer
+import TargetModel
+
+/// A stubd server on 127.0.0.1 with an ephemeral port, for one test.
+struct TestServer {
+    let server: StubdServer
+
+    init(fixtures: [Fixture], configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
+        var configuration = EngineConfiguration()
+        configuration.port = 0
+        configure(&configuration)
+        server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration)
+    }
+
+    init(targets: [any TargetType]) throws {
+        server = try StubdServer.start(table: try RouteTable(targets: targets), port: 0)
+    }
+
+    var port: Int { server.port }
+
+    func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(server.port)\(pathAndQuery)" }
+
+    func stop() { server.stop() }
+}
+
+/// Shorthand for test fixtures.
+func route(_ path: String, method: String = "GET", query: [NameValue] = [], headers: [NameValue] = [],
+           body: BodyPattern = .any, name: String? = nil, outcome: StubOutcome, delay: Double? = nil) -> Fixture {
+    Fixture(name: name ?? "\(method) \(path)", source: "test", request: RequestPattern(method: method, path: path, query: query,
+            headers: headers, body: body), outcome: outcome, delay: delay)
+}
+
+func ok(_ text: String, status: Int = 200, headers: [NameValue] = []) -> StubOutcome {
+    .response(StubHTTPResponse(status: status, headers: headers, body: Array(text.utf8)))
+}
