@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// The `stubd` binary, end to end: exit codes, messages and serving.
+@Suite(.serialized) struct StubdCommandTests {
+    @Test func checkAcceptsTheDemoFixtures() throws {
+        let result = try StubdProcess.run(["check"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "fixtures: 8 routes OK\n")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func checkListsEveryProblemAsFileFieldProblemAndExits1() throws {
+        let root = try StubdProcess.temporaryFolder([
+            "a.json": #"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": 999}}]}"#,
+            "b.json": #"{"request": {"method": "GET", "path": "/b", "verb": "x"}, "fault": "reset"}"#,
+        ])
+        let result = try StubdProcess.run(["check", root])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "\(root)/a.json: routes[0].response.status: expected an integer from 100 to 599, found 999",
+            "\(root)/b.json: request.verb: unknown field; allowed here: method, path, query, headers, body",
+            "stubd: 2 problem(s) in \(root); nothing was served",
+        ])
+    }
+
+    @Test func checkNamesBothRoutesOfAConflict() throws {
+        let root = try StubdProcess.temporaryFolder([
+            "a.json": #"{"name": "first", "request": {"method": "GET", "path": "/x"}, "response": {"text": "1"}}"#,
+            "b.json": #"{"name": "second", "request": {"method": "GET", "path": "/x"}, "response": {"text": "2"}}"#,
+        ])
+        let result = try StubdProcess.run(["check", root])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("second (\(root)/b.json) answers the same request as first (\(root)/a.json) (GET /x)"))
+    }
+
+    @Test func routesListsMethodPathStatusBehaviourAndSource() throws {
+        let result = try StubdProcess.run(["routes"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(lines.first == ["METHOD", "PATH", "STATUS", "BEHAVIOUR", "NAME", "SOURCE"])
+        #expect(lines.contains(["GET", "/zen", "200", "immediate", "zen", "fixtures/github.json", "routes[0]"]))
+        #expect(lines.contains(["GET", "/search/repositories?page=1&q=swift", "stub", "200", "delayed(0.8s)",
+                                "searchRepositories", "fixtures/github.json", "routes[4]"]))
+        #expect(lines.contains(["GET", "/events", "fault:reset", "immediate", "events", "fixtures/github.json", "routes[7]"]))
+    }
+
+    @Test func serveServesTheDefaultFixturesLogsEachRequestAndStopsCleanlyOnSIGTERM() throws {
+        let stubd = try ServingStubd(["--port", "0"])
+        #expect(stubd.banner.hasPrefix("stubd: serving 8 routes from fixtures on http://127.0.0.1:"))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["--silent", "--max-time", "5", "--output", "/dev/null", stubd.baseURL + "/zen", stubd.baseURL + "/nope"]
+        try curl.run()
+        curl.waitUntilExit()
+        let stopped = stubd.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.stdout == "stubd: SIGTERM received, stopped\n")
+        #expect(stopped.stderr.contains("GET /zen 200 zen "))
+        #expect(stopped.stderr.contains("GET /nope 404 MISS closest: "))
+    }
+
+    @Test func sigintStopsTooAndQuietLogsNothing() throws {
+        let stubd = try ServingStubd(["--port", "0", "--quiet"])
+        let stopped = stubd.stop(signal: SIGINT)
+        #expect(stopped.status == 0)
+        #expect(stopped.stdout == "stubd: SIGINT received, stopped\n")
+        #expect(stopped.stderr.isEmpty)
+    }
+
+    @Test func serveOnAPortInUseExits1NamingTheFlag() throws {
+        let first = try ServingStubd(["--port", "0", "--quiet"])
+        defer { _ = first.stop() }
+        let port = first.baseURL.split(separator: ":").last.map(String.init) ?? ""
+        let second = try StubdProcess.run(["serve", "--port", port])
+        #expect(second.status == 1)
+        #expect(second.stderr == "stubd: error: --port \(port): 127.0.0.1:\(port) is already in use; stop the other server or pick another port (--port 0 picks a free one)\n")
+    }
+
+    @Test func serveRefusesBrokenFixturesAndServesNothing() throws {
+        let root = try StubdProcess.temporaryFolder(["a.json": "{ nope"])
+        let result = try StubdProcess.run(["serve", root, "--port", "0"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("\(root)/a.json: invalid JSON at line 1, column 3: expected a quoted key"))
+    }
+
+    @Test func aMissingFixturesFolderIsNamed() throws {
+        let result = try StubdProcess.run(["check", "/nonexistent/fixtures"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("/nonexistent/fixtures: no such file or folder; pass a fixtures folder or a .json file\n"))
+    }
+
+    @Test func badFlagsAreRejectedWithTheFlagName() throws {
+        let result = try StubdProcess.run(["serve", "--port", "70000"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--port must be from 0 to 65535, got 70000"))
+    }
+}

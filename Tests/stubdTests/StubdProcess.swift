@@ -1,0 +1,86 @@
+import Foundation
+
+/// Runs the built `stubd` executable (next to this test binary) as a user would.
+struct StubdProcess {
+    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("stubd")
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Finished {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs to completion (killed after `timeout` seconds) and captures the output.
+    static func run(_ arguments: [String], timeout: Double = 20) throws -> Finished {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        return Finished(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                        stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A temporary folder holding the given files.
+    static func temporaryFolder(_ files: [String: String]) throws -> String {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-cli-\(UUID().uuidString)")
+        for (path, content) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(content.utf8).write(to: url)
+        }
+        return root.path
+    }
+}
+
+/// A `stubd serve` running in the background, stopped with a signal.
+final class ServingStubd {
+    let process = Process()
+    private let out = Pipe()
+    private let err = Pipe()
+    /// The "stubd: serving …" line.
+    let banner: String
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = StubdProcess.executable
+        process.arguments = ["serve"] + arguments
+        process.currentDirectoryURL = StubdProcess.repositoryRoot
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var line = Data()
+        let handle = out.fileHandleForReading
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        banner = String(decoding: line, as: UTF8.self)
+    }
+
+    /// The URL from the banner (`http://127.0.0.1:PORT`).
+    var baseURL: String { banner.components(separatedBy: " on ").last ?? "" }
+
+    /// Sends `signal`, waits for exit, and returns status, remaining stdout and all stderr.
+    func stop(signal: Int32 = SIGTERM) -> (status: Int32, stdout: String, stderr: String) {
+        kill(process.processIdentifier, signal)
+        let rest = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: rest, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+}
