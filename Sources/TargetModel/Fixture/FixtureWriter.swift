@@ -69,13 +69,11 @@ public enum FixtureWriter {
 
     static func body(_ bytes: [UInt8]) -> (key: String, value: JSONValue)? {
         if bytes.isEmpty { return nil }
-        if let json = try? JSONParser.parse(bytes), Array(JSONWriter.write(json, pretty: false).utf8) == bytes,
-           case .object = json {
-            return ("json", json)
-        }
-        if let json = try? JSONParser.parse(bytes), Array(JSONWriter.write(json, pretty: false).utf8) == bytes,
-           case .array = json {
-            return ("json", json)
+        if let json = try? JSONParser.parse(bytes), Array(JSONWriter.write(json, pretty: false).utf8) == bytes {
+            switch json {
+            case .object, .array: return ("json", json)
+            default: break
+            }
         }
         if let text = String(validating: bytes, as: UTF8.self) { return ("text", .string(text)) }
         return ("base64", .string(Data(bytes).base64EncodedString()))

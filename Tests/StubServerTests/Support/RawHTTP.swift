@@ -14,20 +14,7 @@ enum RawHTTP {
     /// `Connection: close`), reads until every peer closes or `deadline` seconds pass.
     static func concurrent(count: Int, port: Int, request: String, deadline: Double = 20) -> Outcome {
         var fds: [Int32] = []
-        for _ in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            fds.append(connected ? fd : -1)
-            if !connected { close(fd) }
-        }
+        for _ in 0..<count { fds.append(connectLoopback(port: port)) }
         let start = Date()
         let bytes = Array(request.utf8)
         for fd in fds where fd >= 0 { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
@@ -56,18 +43,11 @@ enum RawHTTP {
 
     /// Sends raw bytes on one connection and returns everything read until the peer closes.
     static func exchange(port: Int, bytes: [UInt8], timeout: Double = 5) -> [UInt8] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = connectLoopback(port: port)
+        guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else { return [] }
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -77,6 +57,21 @@ enum RawHTTP {
             result += buffer[0..<n]
         }
         return result
+    }
+
+    /// A blocking TCP connection to 127.0.0.1:`port`, or -1.
+    static func connectLoopback(port: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        if connected { return fd }
+        close(fd)
+        return -1
     }
 
     private static func statusCode(_ bytes: [UInt8]) -> Int? {
