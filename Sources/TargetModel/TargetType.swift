@@ -28,6 +28,9 @@ public protocol TargetType {
     var sampleResponse: EndpointSampleResponse { get }
     /// When the stub answers; default `.immediate`.
     var stubBehavior: StubBehavior { get }
+    /// Opt-in: serve this target for every path that fits a template relative to `baseURL`, e.g.
+    /// `/users/{login}`, instead of only its own path. Default nil (exact path).
+    var pathTemplate: String? { get }
 }
 
 extension TargetType {
@@ -39,6 +42,8 @@ extension TargetType {
     public var sampleResponse: EndpointSampleResponse { .networkResponse(200, sampleData) }
     /// Moya's `immediatelyStub`.
     public var stubBehavior: StubBehavior { .immediate }
+    /// Exact path only.
+    public var pathTemplate: String? { nil }
 }
 
 extension URL {
@@ -85,4 +90,6 @@ public enum MultiTarget: TargetType {
     public var sampleResponse: EndpointSampleResponse { target.sampleResponse }
     /// Passes through.
     public var stubBehavior: StubBehavior { target.stubBehavior }
+    /// Passes through.
+    public var pathTemplate: String? { target.pathTemplate }
 }

@@ -28,7 +28,7 @@ enum RouteListing {
         var rows = [["METHOD", "PATH", "STATUS", "BEHAVIOUR", "NAME", "SOURCE"]]
         for route in table.routes {
             let request = route.fixture.request
-            var path = request.path
+            var path = request.path.description
             if !request.query.isEmpty { path += "?" + request.query.map(\.description).joined(separator: "&") }
             rows.append([request.method, path, route.outcomeLabel, route.behaviourLabel, route.name, route.fixture.source])
         }

@@ -52,6 +52,7 @@ struct ServeCommand: ParsableCommand {
         configuration.workers = workers
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.hangCapSeconds = hangCap
+        let termination = SignalWaiter()
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, configuration: configuration, logger: logger)
@@ -60,37 +61,43 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.paths.joined(separator: " ")) on \(server.baseURL)")
-        let signal = SignalWaiter.waitForTermination()
+        let signal = termination.wait()
         server.stop()
         printOut("stubd: \(signal) received, stopped")
     }
 }
 
-/// Blocks the main thread until SIGINT or SIGTERM, without a signal handler running Swift code.
-enum SignalWaiter {
-    static func waitForTermination() -> String {
-        let received = DispatchSemaphore(value: 0)
-        let name = LockedName()
-        var sources: [any DispatchSourceSignal] = []
+/// Waits for SIGINT or SIGTERM without running Swift code in a signal handler.
+///
+/// Created before the server announces itself, so a signal sent as soon as the banner appears is
+/// never lost (between `SIG_IGN` and the source's `resume()` it would be).
+final class SignalWaiter: @unchecked Sendable {
+    private let received = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var name = "signal"
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
         for (number, label) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                name.set(label)
+            source.setEventHandler { [self] in
+                lock.lock()
+                name = label
+                lock.unlock()
                 received.signal()
             }
             source.resume()
             sources.append(source)
         }
-        received.wait()
-        sources.forEach { $0.cancel() }
-        return name.get()
     }
 
-    private final class LockedName: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = "signal"
-        func set(_ newValue: String) { lock.lock(); value = newValue; lock.unlock() }
-        func get() -> String { lock.lock(); defer { lock.unlock() }; return value }
+    /// Blocks until a signal arrives; returns its name.
+    func wait() -> String {
+        received.wait()
+        sources.forEach { $0.cancel() }
+        lock.lock()
+        defer { lock.unlock() }
+        return name
     }
 }

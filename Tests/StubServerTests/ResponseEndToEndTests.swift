@@ -69,7 +69,7 @@ import TargetModel
         }
         #expect("\(closest.first?["name"] ?? .null)".hasPrefix("\"createIssue(owner: "))
         #expect(differences.count == 1)
-        #expect(differences.first.map { "\($0)" }?.contains("body: expected JSON") == true)
+        #expect(differences.first == .string(#"body field $.title: expected "Found a bug", got "Found two bugs""#))
     }
 
     @Test func unknownRoutesGetA404NamingTheRequestAndTheClosestRoutes() async throws {

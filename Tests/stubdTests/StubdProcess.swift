@@ -78,6 +78,10 @@ final class ServingStubd {
     /// Sends `signal`, waits for exit, and returns status, remaining stdout and all stderr.
     func stop(signal: Int32 = SIGTERM) -> (status: Int32, stdout: String, stderr: String) {
         kill(process.processIdentifier, signal)
+        let process = self.process
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 15, execute: killer)
+        defer { killer.cancel() }
         let rest = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -42,9 +42,6 @@ public struct IncomingRequest: Sendable {
         self.init(method: method, rawPath: rest.isEmpty ? "/" : String(rest), rawQuery: query, headers: headers, body: body)
     }
 
-    /// The decoded path, the route table's key.
-    public var decodedPath: String { FormCoding.decode(Substring(rawPath)) }
-
     /// The first value of a header, by case-insensitive name.
     public func header(_ name: String) -> String? {
         headers.first { $0.name.equalsIgnoringCase(name) }?.value

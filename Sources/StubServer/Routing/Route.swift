@@ -4,19 +4,17 @@ import TargetModel
 public struct Route: Sendable {
     /// The stub as declared.
     public let fixture: Fixture
-    /// Position in declaration order; the tie-breaker of the precedence rule.
+    /// Position in declaration order.
     public let order: Int
-    /// How many optional constraints the pattern has (headers, body); more wins.
-    public let specificity: Int
+    /// Where the route stands when several match one request.
+    let precedence: Precedence
     /// What to do when it matches.
     public let action: RouteAction
 
     init(fixture: Fixture, order: Int) {
         self.fixture = fixture
         self.order = order
-        var specificity = fixture.request.headers.count
-        if fixture.request.body != .any { specificity += 1 }
-        self.specificity = specificity
+        self.precedence = Precedence(fixture: fixture, order: order)
         if let fault = fixture.outcome.fault {
             action = .fault(fault)
         } else if case .response(let response) = fixture.outcome {

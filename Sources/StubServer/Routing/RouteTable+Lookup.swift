@@ -17,9 +17,9 @@ public struct NearMiss: Sendable {
 }
 
 extension RouteTable {
-    /// Finds the route for a request: candidates under method + decoded path, most specific
-    /// first, then declaration order. A HEAD with no HEAD route is answered by the GET route.
-    /// Near misses are computed only on a miss.
+    /// Finds the route for a request: exact-path candidates by hash, template candidates from the
+    /// trie, then the first that fully matches in `Precedence` order. A HEAD with no HEAD route is
+    /// answered by the GET route. Near misses are computed only on a miss.
     public func lookup(_ request: IncomingRequest) -> LookupResult {
         let decoded = RequestMatcher.DecodedRequest(request)
         if let route = match(decoded, method: request.method) { return .hit(route) }
@@ -28,11 +28,17 @@ extension RouteTable {
     }
 
     private func match(_ decoded: RequestMatcher.DecodedRequest, method: String) -> Route? {
-        guard let candidates = index[Key(method: method, path: decoded.path)] else { return nil }
-        for position in candidates {
-            var pattern = routes[position].fixture.request
-            pattern.method = decoded.request.method
-            if RequestMatcher.differences(decoded, pattern).isEmpty { return routes[position] }
+        let exact = index[Key(method: method, path: decoded.path)] ?? []
+        var candidates = exact
+        if let trie = templates[method] {
+            let fitting = trie.candidates(for: decoded.path)
+            if !fitting.isEmpty {
+                candidates = (exact + fitting).sorted { routes[$0].precedence < routes[$1].precedence }
+            }
+        }
+        for position in candidates
+        where RequestMatcher.differences(decoded, routes[position].fixture.request, checkMethodAndPath: false).isEmpty {
+            return routes[position]
         }
         return nil
     }
@@ -43,7 +49,7 @@ extension RouteTable {
         var scored: [(score: Int, miss: NearMiss)] = []
         for route in routes {
             let differences = RequestMatcher.differences(decoded, route.fixture.request)
-            let distance = EditDistance.between(decoded.path, route.fixture.request.path, cap: 64)
+            let distance = EditDistance.between(decoded.path.description, route.fixture.request.path.description, cap: 64)
             let methodPenalty = route.fixture.request.method == decoded.request.method ? 0 : 8
             let score = distance * 4 + methodPenalty + differences.count
             scored.append((score, NearMiss(route: route, differences: differences)))

@@ -2,13 +2,14 @@ import TargetModel
 
 /// The compiled, immutable set of stubs that every event loop reads.
 ///
-/// Lookup hashes on method + decoded path and then checks only the few routes under that key,
-/// so it costs the same with 1 route or 100,000. A change (reload, runtime edit) builds a new
-/// table and swaps it; a table is never mutated.
+/// Lookup hashes on method + decoded path segments for exact routes and walks a per-method trie
+/// for templates, then checks only the few routes found, so it costs the same with 1 route or
+/// 100,000. A change (reload, runtime edit) builds a new table and swaps it; a table is never
+/// mutated.
 public struct RouteTable: Sendable {
     struct Key: Hashable, Sendable {
         let method: String
-        let path: String
+        let path: PathSegments
     }
 
     /// Every route, in declaration order.
@@ -17,6 +18,7 @@ public struct RouteTable: Sendable {
     /// bodies); `stubd check` and `stubd serve` print them.
     public let warnings: [String]
     let index: [Key: [Int]]
+    let templates: [String: TemplateTrie]
 
     /// Compiles fixtures, rejecting two stubs that answer the same request differently.
     ///
@@ -24,6 +26,7 @@ public struct RouteTable: Sendable {
     public init(fixtures: [Fixture]) throws(RouteTableError) {
         var routes: [Route] = []
         var index: [Key: [Int]] = [:]
+        var templates: [String: TemplateTrie] = [:]
         var firstByPattern: [RequestPattern: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
@@ -39,17 +42,22 @@ public struct RouteTable: Sendable {
             }
             let route = Route(fixture: fixture, order: routes.count)
             firstByPattern[fixture.request] = routes.count
-            index[Key(method: fixture.request.method, path: fixture.request.path), default: []].append(routes.count)
+            switch fixture.request.path {
+            case .literal(let path):
+                index[Key(method: fixture.request.method, path: path), default: []].append(routes.count)
+            case .template(let template):
+                templates[fixture.request.method, default: TemplateTrie()].insert(template, route: routes.count)
+            }
             warnings += RouteTable.warnings(for: fixture)
             routes.append(route)
         }
         if !conflicts.isEmpty { throw RouteTableError(conflicts: conflicts) }
         for key in index.keys {
-            index[key]!.sort { routes[$0].specificity != routes[$1].specificity
-                ? routes[$0].specificity > routes[$1].specificity : $0 < $1 }
+            index[key]!.sort { routes[$0].precedence < routes[$1].precedence }
         }
         self.routes = routes
         self.index = index
+        self.templates = templates
         self.warnings = warnings
     }
 
@@ -79,6 +87,9 @@ public struct RouteTable: Sendable {
         }
         if ["GET", "HEAD"].contains(request.method), request.body != .any {
             warnings.append("\(fixture): a \(request.method) with a body is never sent by Alamofire (it fails with bodyDataInGETRequest); this route is unreachable from Moya clients")
+        }
+        if case .multipart = request.body, !Method(rawValue: request.method).supportsMultipart {
+            warnings.append("\(fixture): Moya refuses multipart uploads with \(request.method) (only POST, PUT, PATCH, CONNECT); this route is unreachable from Moya clients")
         }
         if case .response(let response) = fixture.outcome, !response.body.isEmpty, !PreparedReply.statusAllowsBody(response.status) {
             warnings.append("\(fixture): status \(response.status) cannot carry a body over HTTP; the \(response.body.count)-byte body is not sent")

@@ -5,7 +5,7 @@ import TargetModel
 enum MissReport {
     static func reply(for request: IncomingRequest, nearMisses: [NearMiss]) -> PreparedReply {
         var members: [(key: String, value: JSONValue)] = [
-            ("error", .string("no stub matches \(request.method) \(request.decodedPath)")),
+            ("error", .string("no stub matches \(request.method) \(PathSegments(raw: request.rawPath))")),
             ("method", .string(request.method)),
             ("path", .string(request.rawPath)),
         ]
@@ -16,7 +16,7 @@ enum MissReport {
                 ("name", .string(miss.route.name)),
                 ("source", .string(miss.route.fixture.source)),
                 ("method", .string(pattern.method)),
-                ("path", .string(pattern.path)),
+                ("path", .string(pattern.path.description)),
                 ("differences", .array(miss.differences.map { .string($0) })),
             ])
         })))

@@ -35,30 +35,58 @@ extension Fixture {
         } catch {
             throw TargetCompileError(target: name, problem: "\(error)")
         }
-        let pattern = try RequestPattern(request: request, task: target.task, targetName: name)
+        let pattern = try RequestPattern(request: request, target: target, targetName: name)
         self.init(name: name, source: "swift \(T.self)", request: pattern,
                   outcome: StubOutcome(sample: target.sampleResponse), delay: delay)
     }
 }
 
 extension RequestPattern {
-    /// The pattern for a request built by Moya; the task decides whether the body is compared.
-    init(request: URLRequest, task: Task, targetName: String) throws(TargetCompileError) {
+    /// The pattern for a request built by Moya. The task decides what the body is: uploads are
+    /// read (the file, or the multipart parts, compared with any boundary), and for multipart the
+    /// Content-Type is left to the body pattern because Alamofire sets it with a random boundary.
+    init<T: TargetType>(request: URLRequest, target: T, targetName: String) throws(TargetCompileError) {
         guard let url = request.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw TargetCompileError(target: targetName, problem: "the request has no parsable URL")
         }
-        let rawPath = components.percentEncodedPath
-        let path = rawPath.isEmpty ? "/" : (rawPath.removingPercentEncoding ?? rawPath)
+        let path = try RequestPattern.pathPattern(components.percentEncodedPath, target: target, targetName: targetName)
         let query = FormCoding.decodePairs(components.percentEncodedQuery ?? "")
-        let headers = (request.allHTTPHeaderFields ?? [:]).map { NameValue($0.key, $0.value) }
+        var headers = (request.allHTTPHeaderFields ?? [:]).map { NameValue($0.key, $0.value) }
         let body: BodyPattern
-        switch task {
-        case .uploadFile, .uploadMultipart, .uploadCompositeMultipart:
-            body = .any
+        switch target.task {
+        case .uploadFile(let file):
+            do {
+                body = .bytes([UInt8](try Data(contentsOf: file)))
+            } catch {
+                throw TargetCompileError(target: targetName, problem: "uploadFile \(file.path) cannot be read (\(error.localizedDescription))")
+            }
+        case .uploadMultipart(let parts), .uploadCompositeMultipart(let parts, _):
+            do {
+                body = .multipart(try MultipartEncoding.parts(parts))
+            } catch {
+                throw TargetCompileError(target: targetName, problem: "a multipart file cannot be read (\(error.localizedDescription))")
+            }
+            headers.removeAll { $0.name.lowercased() == "content-type" }
         default:
             body = BodyPattern(body: request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"))
         }
         self.init(method: request.httpMethod ?? "GET", path: path, query: query, headers: headers, body: body)
+    }
+
+    /// The literal path Moya built, or the target's `pathTemplate` placed on the same base URL.
+    private static func pathPattern<T: TargetType>(_ rawPath: String, target: T, targetName: String) throws(TargetCompileError) -> PathPattern {
+        guard let template = target.pathTemplate else { return .literal(PathSegments(raw: rawPath)) }
+        let url = template.isEmpty ? target.baseURL : target.baseURL.appendingPathComponent(template)
+        let raw = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? template
+        switch PathTemplate.parse(raw) {
+        case .success(let parsed):
+            guard parsed.matches(PathSegments(raw: rawPath)) else {
+                throw TargetCompileError(target: targetName, problem: "pathTemplate \"\(template)\" does not match the target's own path \(PathSegments(raw: rawPath)); make the template describe path")
+            }
+            return .template(parsed)
+        case .failure(let problem):
+            throw TargetCompileError(target: targetName, problem: "pathTemplate \"\(template)\" \(problem.message)")
+        }
     }
 }
 

@@ -14,14 +14,22 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var outcome: StubOutcome
     /// Seconds to wait before answering; nil answers at once (Moya's `.immediate`).
     public var delay: Double?
+    /// 1 is the highest; routes without one have `defaultPriority`. Decides first between routes
+    /// that all match a request (see the README's precedence rules).
+    public var priority: Int
+
+    /// The priority of a route that names none (WireMock's convention: 1 highest, 5 default).
+    public static let defaultPriority = 5
 
     /// Creates a fixture.
-    public init(name: String, source: String, request: RequestPattern, outcome: StubOutcome, delay: Double? = nil) {
+    public init(name: String, source: String, request: RequestPattern, outcome: StubOutcome, delay: Double? = nil,
+                priority: Int = Fixture.defaultPriority) {
         self.name = name
         self.source = source
         self.request = request
         self.outcome = outcome
         self.delay = delay
+        self.priority = priority
     }
 
     /// `name (source)`, the way errors and listings name a route.
@@ -31,7 +39,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
 extension Fixture: Equatable {
     /// Same request, answer and timing; provenance is ignored.
     public static func == (lhs: Fixture, rhs: Fixture) -> Bool {
-        lhs.request == rhs.request && lhs.outcome == rhs.outcome && lhs.delay == rhs.delay
+        lhs.request == rhs.request && lhs.outcome == rhs.outcome && lhs.delay == rhs.delay && lhs.priority == rhs.priority
     }
 }
 
@@ -58,14 +66,15 @@ public struct NameValue: Sendable, Hashable, Comparable, CustomStringConvertible
 
 /// What a request must look like to get this stub.
 ///
-/// Paths and query pairs are held decoded; query and form pairs are a multiset (held sorted),
+/// Paths are compared segment by segment after decoding (`PathPattern`); query and form pairs
+/// are held decoded as a multiset (sorted),
 /// because Alamofire's nested-dictionary order is random per process. Header names are
 /// lower-cased; only the headers listed here are checked.
 public struct RequestPattern: Sendable, Hashable {
     /// The method, exactly as on the request line (`GET`).
     public var method: String
-    /// The percent-decoded path, starting with `/`.
-    public var path: String
+    /// The path, exact or a template.
+    public var path: PathPattern
     /// Required query pairs, decoded and sorted; the request must carry exactly these.
     public var query: [NameValue]
     /// Required headers, names lower-cased, sorted; other request headers are ignored.
@@ -73,8 +82,13 @@ public struct RequestPattern: Sendable, Hashable {
     /// What the body must be.
     public var body: BodyPattern
 
-    /// Creates a pattern, normalising query and header order and header-name case.
+    /// Creates a pattern for an exact path given in wire form (`/users/John%20Doe`).
     public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
+        self.init(method: method, path: .literal(PathSegments(raw: path)), query: query, headers: headers, body: body)
+    }
+
+    /// Creates a pattern, normalising query and header order and header-name case.
+    public init(method: String, path: PathPattern, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
         self.method = method
         self.path = path
         self.query = query.sorted()
@@ -93,6 +107,9 @@ public enum BodyPattern: Sendable, Hashable {
     case form([NameValue])
     /// Compared byte for byte.
     case bytes([UInt8])
+    /// A multipart/form-data body with any boundary, compared part by part (name, file name,
+    /// Content-Type, bytes) in order.
+    case multipart([MultipartPart])
 }
 
 /// What a stub answers with.

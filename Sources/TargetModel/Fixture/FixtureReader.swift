@@ -71,7 +71,7 @@ public struct FixtureReader {
     }
 
     private func readRoute(_ value: JSONValue, at field: String) throws(FixtureError) -> Fixture {
-        let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "delay"])
+        let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "delay", "priority"])
         let outcomes = ["response", "networkError", "fault"].filter { route[$0] != nil }
         guard outcomes.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
@@ -99,32 +99,51 @@ public struct FixtureReader {
             }
             delay = seconds
         }
+        var priority = Fixture.defaultPriority
+        if let value = route["priority"] {
+            guard case .number(let number) = value, number == number.rounded(), number >= 1, number <= 1_000_000 else {
+                throw fail(join(field, "priority"), "expected an integer from 1 (highest) upward, found \(value); routes without one have \(Fixture.defaultPriority)")
+            }
+            priority = Int(number)
+        }
         let name = try string(route["name"], at: join(field, "name")) ?? "\(request.method) \(request.path)"
         let location = field.isEmpty ? file : "\(file) \(field)"
-        return Fixture(name: name, source: location, request: request, outcome: outcome, delay: delay)
+        return Fixture(name: name, source: location, request: request, outcome: outcome, delay: delay, priority: priority)
     }
 
     private func readRequest(_ value: JSONValue, at field: String) throws(FixtureError) -> RequestPattern {
-        let request = try object(value, at: field, allowed: ["method", "path", "query", "headers", "body"])
+        let request = try object(value, at: field, allowed: ["method", "path", "pathTemplate", "query", "headers", "body"])
         guard let method = try string(request["method"], at: join(field, "method")) else {
             throw fail(join(field, "method"), "missing; give the HTTP method, e.g. \"GET\"")
         }
         guard !method.isEmpty, method.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "-" || $0.isNumber) }) else {
             throw fail(join(field, "method"), "\"\(method)\" is not an HTTP method; use upper case, e.g. \"GET\" or \"POST\"")
         }
-        guard let path = try string(request["path"], at: join(field, "path")) else {
-            throw fail(join(field, "path"), "missing; give the request path, e.g. \"/users/octocat\"")
-        }
-        guard path.hasPrefix("/") else {
-            throw fail(join(field, "path"), "\"\(path)\" must start with \"/\"")
-        }
-        if path.contains("?") {
-            throw fail(join(field, "path"), "\"\(path)\" contains '?'; put query parameters in \"query\" (a literal '?' in a Moya path is written %3F)")
-        }
+        let path = try readPath(request, at: field)
         let query = try readPairs(request["query"], at: join(field, "query"))
         let headers = try readPairs(request["headers"], at: join(field, "headers"))
         let body = try readRequestBody(request["body"], at: join(field, "body"))
-        return RequestPattern(method: method, path: FormCoding.decode(Substring(path)), query: query, headers: headers, body: body)
+        return RequestPattern(method: method, path: path, query: query, headers: headers, body: body)
+    }
+
+    private func readPath(_ request: [String: JSONValue], at field: String) throws(FixtureError) -> PathPattern {
+        let given = ["path", "pathTemplate"].filter { request[$0] != nil }
+        guard given.count == 1, let key = given.first else {
+            throw fail(join(field, "path"), given.isEmpty ? "missing; give the request path, e.g. \"/users/octocat\", or a pathTemplate such as \"/users/{login}\""
+                                                          : "give either path or pathTemplate, not both")
+        }
+        let path = try string(request[key], at: join(field, key))!
+        guard path.hasPrefix("/") else {
+            throw fail(join(field, key), "\"\(path)\" must start with \"/\"")
+        }
+        if path.contains("?") {
+            throw fail(join(field, key), "\"\(path)\" contains '?'; put query parameters in \"query\" (a literal '?' in a Moya path is written %3F)")
+        }
+        guard key == "pathTemplate" else { return .literal(PathSegments(raw: path)) }
+        switch PathTemplate.parse(path) {
+        case .success(let template): return .template(template)
+        case .failure(let problem): throw fail(join(field, key), "\"\(path)\" \(problem.message)")
+        }
     }
 
     private func readPairs(_ value: JSONValue?, at field: String) throws(FixtureError) -> [NameValue] {
@@ -152,16 +171,34 @@ public struct FixtureReader {
 
     private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> BodyPattern {
         guard let value else { return .any }
-        let body = try object(value, at: field, allowed: ["json", "form", "text", "base64"])
+        let body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart"])
         guard body.count == 1, let (kind, content) = body.first else {
-            throw fail(field, "give exactly one of json, form, text or base64")
+            throw fail(field, "give exactly one of json, form, text, base64 or multipart")
         }
         switch kind {
         case "json": return .json(content)
         case "form": return .form(try readPairs(content, at: join(field, "form")))
         case "text": return .bytes(Array(try string(content, at: join(field, "text"))!.utf8))
+        case "multipart": return .multipart(try readParts(content, at: join(field, "multipart")))
         default: return .bytes(try base64(content, at: join(field, "base64")))
         }
+    }
+
+    private func readParts(_ value: JSONValue, at field: String) throws(FixtureError) -> [MultipartPart] {
+        guard case .array(let elements) = value else { throw fail(field, "expected an array of parts, found \(value.kindName)") }
+        var parts: [MultipartPart] = []
+        for (index, element) in elements.enumerated() {
+            let at = "\(field)[\(index)]"
+            let part = try object(element, at: at, allowed: ["name", "fileName", "contentType", "text", "base64"])
+            guard let name = try string(part["name"], at: join(at, "name")) else { throw fail(join(at, "name"), "missing; give the form field name") }
+            var body: [UInt8] = []
+            if part["text"] != nil && part["base64"] != nil { throw fail(at, "give text or base64, not both") }
+            if let text = try string(part["text"], at: join(at, "text")) { body = Array(text.utf8) }
+            if let encoded = part["base64"] { body = try base64(encoded, at: join(at, "base64")) }
+            parts.append(MultipartPart(name: name, fileName: try string(part["fileName"], at: join(at, "fileName")),
+                                       contentType: try string(part["contentType"], at: join(at, "contentType")), body: body))
+        }
+        return parts
     }
 
     private func base64(_ value: JSONValue, at field: String) throws(FixtureError) -> [UInt8] {

@@ -31,12 +31,16 @@ public enum FixtureWriter {
             members.append(("fault", .string(fault.rawValue)))
         }
         if let delay = fixture.delay { members.append(("delay", .number(delay))) }
+        if fixture.priority != Fixture.defaultPriority { members.append(("priority", .number(Double(fixture.priority)))) }
         return .object(members)
     }
 
     static func request(_ pattern: RequestPattern) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("method", .string(pattern.method))]
-        members.append(("path", .string(encodePath(pattern.path))))
+        switch pattern.path {
+        case .literal(let path): members.append(("path", .string(path.wireForm)))
+        case .template(let template): members.append(("pathTemplate", .string(template.wireForm)))
+        }
         if !pattern.query.isEmpty { members.append(("query", pairs(pattern.query))) }
         if !pattern.headers.isEmpty { members.append(("headers", pairs(pattern.headers))) }
         switch pattern.body {
@@ -44,11 +48,15 @@ public enum FixtureWriter {
         case .json(let json): members.append(("body", .object([("json", json)])))
         case .form(let form): members.append(("body", .object([("form", pairs(form))])))
         case .bytes(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) {
-                members.append(("body", .object([("text", .string(text))])))
-            } else {
-                members.append(("body", .object([("base64", .string(Data(bytes).base64EncodedString()))])))
-            }
+            members.append(("body", .object([textOrBase64(bytes)])))
+        case .multipart(let parts):
+            members.append(("body", .object([("multipart", .array(parts.map { part in
+                var fields: [(key: String, value: JSONValue)] = [("name", .string(part.name))]
+                if let fileName = part.fileName { fields.append(("fileName", .string(fileName))) }
+                if let contentType = part.contentType { fields.append(("contentType", .string(contentType))) }
+                fields.append(textOrBase64(part.body))
+                return .object(fields)
+            }))])))
         }
         return .object(members)
     }
@@ -75,14 +83,11 @@ public enum FixtureWriter {
             default: break
             }
         }
-        if let text = String(validating: bytes, as: UTF8.self) { return ("text", .string(text)) }
-        return ("base64", .string(Data(bytes).base64EncodedString()))
+        return textOrBase64(bytes)
     }
 
-    /// Re-encodes the characters a fixture path cannot hold literally (`%`, `?`, `#`, space…).
-    static func encodePath(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#%")
-        return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+    static func textOrBase64(_ bytes: [UInt8]) -> (key: String, value: JSONValue) {
+        if let text = String(validating: bytes, as: UTF8.self) { return ("text", .string(text)) }
+        return ("base64", .string(Data(bytes).base64EncodedString()))
     }
 }

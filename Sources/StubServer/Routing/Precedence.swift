@@ -1,0 +1,42 @@
+import TargetModel
+
+/// The one order in which routes that all match a request are preferred (first wins):
+///
+/// 1. lower `priority` (1 is highest; default 5);
+/// 2. an exact path before a template;
+/// 3. between templates, the one with a literal segment where the other has a parameter, at the
+///    first position where they differ (`/users/me` style before `/users/{login}`);
+/// 4. more constraints: each required header and a body pattern count one;
+/// 5. declared first (files in path order, routes in file order).
+struct Precedence: Comparable, Sendable {
+    let priority: Int
+    let isTemplate: Bool
+    /// One entry per path segment: 0 literal, 1 parameter (templates only).
+    let shape: [UInt8]
+    let specificity: Int
+    let order: Int
+
+    init(fixture: Fixture, order: Int) {
+        priority = fixture.priority
+        switch fixture.request.path {
+        case .literal:
+            isTemplate = false
+            shape = []
+        case .template(let template):
+            isTemplate = true
+            shape = template.segments.map { if case .parameter = $0 { return 1 } else { return 0 } }
+        }
+        var constraints = fixture.request.headers.count
+        if fixture.request.body != .any { constraints += 1 }
+        specificity = constraints
+        self.order = order
+    }
+
+    static func < (lhs: Precedence, rhs: Precedence) -> Bool {
+        if lhs.priority != rhs.priority { return lhs.priority < rhs.priority }
+        if lhs.isTemplate != rhs.isTemplate { return !lhs.isTemplate }
+        if lhs.shape != rhs.shape { return lhs.shape.lexicographicallyPrecedes(rhs.shape) }
+        if lhs.specificity != rhs.specificity { return lhs.specificity > rhs.specificity }
+        return lhs.order < rhs.order
+    }
+}

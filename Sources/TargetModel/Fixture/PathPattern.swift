@@ -1,0 +1,140 @@
+import Foundation
+
+/// How a route's path is matched: one exact path, or a template such as `/users/{login}`.
+///
+/// Both compare *segments after percent-decoding*, with empty segments dropped, so the forms that
+/// different Foundation versions produce for the same target meet: `/v1//users` (legacy CFURL
+/// joining `https://h/v1/` and `/users`) equals `/v1/users` (swift-foundation), and `a;b` equals
+/// `a%3Bb`. A trailing slash is significant (`/users/` is not `/users`), as it is on the wire.
+public enum PathPattern: Sendable, Hashable, CustomStringConvertible {
+    /// An exact path, held as decoded segments.
+    case literal(PathSegments)
+    /// A template; `{name}` segments match any one non-empty segment.
+    case template(PathTemplate)
+
+    /// Whether this is a template.
+    public var isTemplate: Bool {
+        if case .template = self { return true }
+        return false
+    }
+
+    /// The path as it reads in listings and reports (decoded; `{name}` for parameters).
+    public var description: String {
+        switch self {
+        case .literal(let path): return path.description
+        case .template(let template): return template.description
+        }
+    }
+}
+
+/// A path split into percent-decoded segments, empty segments dropped.
+public struct PathSegments: Sendable, Hashable, CustomStringConvertible {
+    /// The decoded segments, without empty ones.
+    public let segments: [String]
+    /// Whether the path ended in `/` (after at least one segment).
+    public let trailingSlash: Bool
+
+    /// Splits a raw (percent-encoded) path as sent on the wire.
+    public init(raw: Substring) {
+        var segments: [String] = []
+        for piece in raw.split(separator: "/", omittingEmptySubsequences: true) {
+            segments.append(FormCoding.decode(piece))
+        }
+        self.segments = segments
+        self.trailingSlash = !segments.isEmpty && raw.hasSuffix("/")
+    }
+
+    /// Splits a raw path.
+    public init(raw: String) { self.init(raw: Substring(raw)) }
+
+    /// The decoded path (`/users/John Doe`), for people.
+    public var description: String {
+        "/" + segments.joined(separator: "/") + (trailingSlash ? "/" : "")
+    }
+
+    /// The path percent-encoded for the wire: each segment escaped on its own, so a decoded `/`
+    /// inside a segment becomes `%2F` again.
+    public var wireForm: String {
+        "/" + segments.map(PathSegments.encode).joined(separator: "/") + (trailingSlash ? "/" : "")
+    }
+
+    static func encode(_ segment: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#%;")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}
+
+/// A path with `{name}` parameter segments, e.g. `/repos/{owner}/{repo}/issues`.
+public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
+    /// One segment of a template.
+    public enum Segment: Sendable, Hashable {
+        /// Must equal this decoded text.
+        case literal(String)
+        /// Matches any one non-empty segment.
+        case parameter(String)
+    }
+
+    /// The segments.
+    public let segments: [Segment]
+    /// Whether the template ends in `/`.
+    public let trailingSlash: Bool
+
+    /// Parses a template from its raw (wire) form; a segment is a parameter when it is exactly
+    /// `{name}`. Returns a problem sentence when the template is malformed.
+    public static func parse(_ raw: String) -> Result<PathTemplate, TemplateProblem> {
+        let path = PathSegments(raw: raw)
+        var names = Set<String>()
+        var segments: [Segment] = []
+        for segment in path.segments {
+            if segment.hasPrefix("{") && segment.hasSuffix("}") && segment.count > 2 {
+                let name = String(segment.dropFirst().dropLast())
+                guard !name.contains("{"), !name.contains("}") else { return .failure(.init("segment \"\(segment)\" is not a {name} parameter")) }
+                guard names.insert(name).inserted else { return .failure(.init("parameter {\(name)} appears twice")) }
+                segments.append(.parameter(name))
+            } else if segment.contains("{") || segment.contains("}") {
+                return .failure(.init("segment \"\(segment)\" mixes text and braces; a parameter must be a whole segment, e.g. /users/{login}"))
+            } else {
+                segments.append(.literal(segment))
+            }
+        }
+        guard !names.isEmpty else { return .failure(.init("has no {name} parameter; use \"path\" for a fixed path")) }
+        return .success(PathTemplate(segments: segments, trailingSlash: path.trailingSlash))
+    }
+
+    /// A problem with a template.
+    public struct TemplateProblem: Error {
+        /// What is wrong.
+        public let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// `/users/{login}`.
+    public var description: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let text): return text
+            case .parameter(let name): return "{\(name)}"
+            }
+        }.joined(separator: "/") + (trailingSlash ? "/" : "")
+    }
+
+    /// The template for the wire: literal segments percent-encoded, parameters as `{name}`.
+    public var wireForm: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let text): return PathSegments.encode(text)
+            case .parameter(let name): return "{\(name)}"
+            }
+        }.joined(separator: "/") + (trailingSlash ? "/" : "")
+    }
+
+    /// Whether a concrete path fits the template.
+    public func matches(_ path: PathSegments) -> Bool {
+        guard path.segments.count == segments.count, path.trailingSlash == trailingSlash else { return false }
+        for (segment, actual) in zip(segments, path.segments) {
+            if case .literal(let text) = segment, text != actual { return false }
+        }
+        return true
+    }
+}
