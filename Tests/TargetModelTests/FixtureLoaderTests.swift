@@ -110,8 +110,41 @@ struct FixtureLoaderTests {
             Fixture(name: "c", source: "t", request: RequestPattern(method: "GET", path: "/c", body: .json(.array([.number(1)]))),
                     outcome: .networkError(domain: "NSURLErrorDomain", code: -1001)),
             Fixture(name: "d", source: "t", request: RequestPattern(method: "GET", path: "/d"), outcome: .fault(.garbage)),
+            Fixture(name: "e", source: "t", request: RequestPattern(
+                method: "POST", path: .template(try PathTemplate.parse("/u/{id}/caf%C3%A9").get()),
+                body: .multipart([MultipartPart(name: "f", fileName: "x.bin", contentType: "application/octet-stream", body: [0, 0xff]),
+                                  MultipartPart(name: "t", body: Array("hi".utf8))])),
+                    outcome: .response(StubHTTPResponse(status: 204)), priority: 1),
         ]
         let fixtures = try TemporaryFixtures(["out.json": FixtureWriter.text(for: original)])
         #expect(try FixtureLoader.load(paths: [fixtures.root]) == original)
+    }
+}
+
+struct FixtureTemplateTests {
+    @Test func pathTemplatesPriorityAndMultipartLoad() throws {
+        let fixtures = try TemporaryFixtures(["t.json": #"""
+            {"routes": [{"request": {"method": "POST", "pathTemplate": "/users/{login}/avatar",
+                                      "body": {"multipart": [{"name": "avatar", "fileName": "a.png", "contentType": "image/png", "base64": "AQID"}]}},
+                         "response": {"status": 204}, "priority": 2}]}
+            """#])
+        let loaded = try FixtureLoader.load(paths: [fixtures.root])
+        #expect(loaded[0].request.path.description == "/users/{login}/avatar")
+        #expect(loaded[0].priority == 2)
+        #expect(loaded[0].request.body == .multipart([MultipartPart(name: "avatar", fileName: "a.png", contentType: "image/png", body: [1, 2, 3])]))
+    }
+
+    @Test(arguments: [
+        (#"{"request": {"method": "GET", "pathTemplate": "/users/login"}, "fault": "reset"}"#,
+         #"ROOT/t.json: request.pathTemplate: "/users/login" has no {name} parameter; use "path" for a fixed path"#),
+        (#"{"request": {"method": "GET", "pathTemplate": "/users/v{n}"}, "fault": "reset"}"#,
+         #"ROOT/t.json: request.pathTemplate: "/users/v{n}" segment "v{n}" mixes text and braces; a parameter must be a whole segment, e.g. /users/{login}"#),
+        (#"{"request": {"method": "GET", "path": "/a", "pathTemplate": "/{a}"}, "fault": "reset"}"#,
+         "ROOT/t.json: request.path: give either path or pathTemplate, not both"),
+        (#"{"request": {"method": "GET", "path": "/a"}, "fault": "reset", "priority": 0}"#,
+         "ROOT/t.json: priority: expected an integer from 1 (highest) upward, found 0; routes without one have 5"),
+    ])
+    func badTemplatesAndPrioritiesAreNamed(content: String, expected: String) throws {
+        #expect(try TemporaryFixtures(["t.json": content]).loadError() == expected)
     }
 }
