@@ -5,9 +5,12 @@ import TargetModel
 enum Reply {
     /// Sends status, headers and body. For HEAD, evhttp would write a body without framing
     /// (libevent-notes §1.8), so HEAD gets the GET reply's Content-Length and no body.
-    static func send(_ reply: PreparedReply, on req: OpaquePointer, headOnly: Bool) {
+    static func send(_ reply: PreparedReply, extraHeaders: [NameValue], on req: OpaquePointer, headOnly: Bool) {
         let headers = evhttp_request_get_output_headers(req)
         for header in reply.headers {
+            evhttp_add_header(headers, header.name, header.value)
+        }
+        for header in extraHeaders {
             evhttp_add_header(headers, header.name, header.value)
         }
         if headOnly {

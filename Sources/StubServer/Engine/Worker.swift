@@ -67,7 +67,7 @@ final class Worker {
     func execute(_ req: OpaquePointer, _ plan: ResponsePlan, start: UInt64) {
         switch plan.action {
         case .reply(let reply):
-            Reply.send(reply, on: req, headOnly: plan.headOnly)
+            Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly)
         case .fault(.hang):
             schedule(PendingExchange(request: req, plan: plan, start: start, kind: .closeAfterHang),
                      after: configuration.hangCapSeconds)

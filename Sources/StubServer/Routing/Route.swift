@@ -4,23 +4,37 @@ import TargetModel
 public struct Route: Sendable {
     /// The stub as declared.
     public let fixture: Fixture
+    /// Stable handle for the admin API and sequence counters: `f3` for the fourth fixture route,
+    /// `r12` for a runtime route.
+    public let id: String
     /// Position in declaration order.
     public let order: Int
     /// Where the route stands when several match one request.
     let precedence: Precedence
-    /// What to do when it matches.
-    public let action: RouteAction
+    /// What to do when it matches, one per outcome of a sequence (usually one).
+    public let actions: [RouteAction]
 
-    init(fixture: Fixture, order: Int) {
+    init(fixture: Fixture, id: String, order: Int) {
         self.fixture = fixture
+        self.id = id
         self.order = order
         self.precedence = Precedence(fixture: fixture, order: order)
-        if let fault = fixture.outcome.fault {
-            action = .fault(fault)
-        } else if case .response(let response) = fixture.outcome {
-            action = .reply(PreparedReply(response))
-        } else {
-            preconditionFailure("an outcome is either a response or a fault")
+        self.actions = fixture.outcomes.map { outcome in
+            if let fault = outcome.fault { return .fault(fault) }
+            guard case .response(let response) = outcome else { preconditionFailure("an outcome is either a response or a fault") }
+            return .reply(PreparedReply(response))
+        }
+    }
+
+    /// The first (usually only) action.
+    public var action: RouteAction { actions[0] }
+
+    /// The action for the `served`-th hit (0-based) of a sequence.
+    public func action(forHit served: Int) -> RouteAction {
+        if actions.count == 1 { return actions[0] }
+        switch fixture.afterLast {
+        case .repeatLast: return actions[min(served, actions.count - 1)]
+        case .cycle: return actions[served % actions.count]
         }
     }
 
@@ -32,12 +46,14 @@ public struct Route: Sendable {
         fixture.delay.map { "delayed(\(JSONWriter.format($0))s)" } ?? "immediate"
     }
 
-    /// The status or fault, for listings (`200`, `fault:reset`).
+    /// The status or fault, for listings (`200`, `fault:reset`, `500,200` for a sequence).
     public var outcomeLabel: String {
-        switch action {
-        case .reply(let reply): return String(reply.status)
-        case .fault(let fault): return "fault:\(fault.rawValue)"
-        }
+        actions.map { action in
+            switch action {
+            case .reply(let reply): return String(reply.status)
+            case .fault(let fault): return "fault:\(fault.rawValue)"
+            }
+        }.joined(separator: ",")
     }
 }
 

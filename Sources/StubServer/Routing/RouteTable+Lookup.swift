@@ -22,12 +22,19 @@ extension RouteTable {
     /// answered by the GET route. Near misses are computed only on a miss.
     public func lookup(_ request: IncomingRequest) -> LookupResult {
         let decoded = RequestMatcher.DecodedRequest(request)
-        if let route = match(decoded, method: request.method) { return .hit(route) }
-        if request.method == "HEAD", let route = match(decoded, method: "GET") { return .hit(route) }
-        return .miss(nearMisses(decoded, limit: 3))
+        if let route = match(decoded, accept: { _ in true }) { return .hit(route) }
+        return .miss(nearMisses(decoded, limit: 3).map(\.miss))
     }
 
-    private func match(_ decoded: RequestMatcher.DecodedRequest, method: String) -> Route? {
+    /// The first route, in precedence order, that matches and that `accept` takes (scenario
+    /// state); a HEAD falls back to GET routes.
+    func match(_ decoded: RequestMatcher.DecodedRequest, accept: (Route) -> Bool) -> Route? {
+        if let route = match(decoded, method: decoded.request.method, accept: accept) { return route }
+        if decoded.request.method == "HEAD" { return match(decoded, method: "GET", accept: accept) }
+        return nil
+    }
+
+    private func match(_ decoded: RequestMatcher.DecodedRequest, method: String, accept: (Route) -> Bool) -> Route? {
         let exact = index[Key(method: method, path: decoded.path)] ?? []
         var candidates = exact
         if let trie = templates[method] {
@@ -37,14 +44,15 @@ extension RouteTable {
             }
         }
         for position in candidates
-        where RequestMatcher.differences(decoded, routes[position].fixture.request, checkMethodAndPath: false).isEmpty {
+        where RequestMatcher.differences(decoded, routes[position].fixture.request, checkMethodAndPath: false).isEmpty
+            && accept(routes[position]) {
             return routes[position]
         }
         return nil
     }
 
     /// The `limit` routes closest to the request: fewest differences, then closest path.
-    func nearMisses(_ decoded: RequestMatcher.DecodedRequest, limit: Int) -> [NearMiss] {
+    func nearMisses(_ decoded: RequestMatcher.DecodedRequest, limit: Int) -> [(score: Int, miss: NearMiss)] {
         guard !routes.isEmpty else { return [] }
         var scored: [(score: Int, miss: NearMiss)] = []
         for route in routes {
@@ -55,7 +63,7 @@ extension RouteTable {
             scored.append((score, NearMiss(route: route, differences: differences)))
         }
         scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.miss.route.order < $1.miss.route.order }
-        return scored.prefix(limit).map(\.miss)
+        return Array(scored.prefix(limit))
     }
 }
 

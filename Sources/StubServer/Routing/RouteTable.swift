@@ -24,13 +24,18 @@ public struct RouteTable: Sendable {
     ///
     /// Identical duplicates (same request, same answer) are kept once, with a warning.
     public init(fixtures: [Fixture]) throws(RouteTableError) {
+        try self.init(entries: fixtures.enumerated().map { ("f\($0.offset)", $0.element) })
+    }
+
+    /// Compiles fixtures with ids chosen by the caller (the runtime store numbers its own).
+    init(entries: [(id: String, fixture: Fixture)]) throws(RouteTableError) {
         var routes: [Route] = []
         var index: [Key: [Int]] = [:]
         var templates: [String: TemplateTrie] = [:]
         var firstByPattern: [RequestPattern: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
-        for fixture in fixtures {
+        for (id, fixture) in entries {
             if let existing = firstByPattern[fixture.request] {
                 let first = routes[existing].fixture
                 if first == fixture {
@@ -40,7 +45,7 @@ public struct RouteTable: Sendable {
                 }
                 continue
             }
-            let route = Route(fixture: fixture, order: routes.count)
+            let route = Route(fixture: fixture, id: id, order: routes.count)
             firstByPattern[fixture.request] = routes.count
             switch fixture.request.path {
             case .literal(let path):
@@ -91,7 +96,7 @@ public struct RouteTable: Sendable {
         if case .multipart = request.body, !Method(rawValue: request.method).supportsMultipart {
             warnings.append("\(fixture): Moya refuses multipart uploads with \(request.method) (only POST, PUT, PATCH, CONNECT); this route is unreachable from Moya clients")
         }
-        if case .response(let response) = fixture.outcome, !response.body.isEmpty, !PreparedReply.statusAllowsBody(response.status) {
+        for case .response(let response) in fixture.outcomes where !response.body.isEmpty && !PreparedReply.statusAllowsBody(response.status) {
             warnings.append("\(fixture): status \(response.status) cannot carry a body over HTTP; the \(response.body.count)-byte body is not sent")
         }
         return warnings

@@ -12,7 +12,7 @@ public protocol RequestResponder: Sendable {
     func finished(_ plan: ResponsePlan, latencySeconds: Double)
 }
 
-/// What the engine does for one request.
+/// What the engine does for one request, and what the log and journal need to know about it.
 public struct ResponsePlan: Sendable {
     /// Reply or fault.
     public var action: RouteAction
@@ -20,10 +20,20 @@ public struct ResponsePlan: Sendable {
     public var delay: Double?
     /// True for HEAD: send the headers (with the body's Content-Length) and no body.
     public var headOnly: Bool
+    /// Headers added to this reply only (CORS).
+    public var extraHeaders: [NameValue] = []
     /// `GET /zen`, for the log line.
     public var requestLine: String
-    /// The matched route's name, or `MISS`.
+    /// The matched route's name, `MISS`, or `ADMIN`.
     public var routeLabel: String
+    /// The matched route's id; nil for misses and admin calls.
+    public var routeID: String?
+    /// For a miss: the closest route and what differed.
+    public var nearMiss: String?
+    /// The request, kept for the journal; nil for requests the journal does not keep (admin).
+    public var request: IncomingRequest?
+    /// The request's session, for the journal.
+    public var session: String?
 
     /// Creates a plan.
     public init(action: RouteAction, delay: Double? = nil, headOnly: Bool = false, requestLine: String, routeLabel: String) {

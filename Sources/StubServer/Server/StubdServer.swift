@@ -1,13 +1,15 @@
 import Logging
 import TargetModel
 
-/// A running stub server: a route table served over HTTP by libevent event loops.
+/// A running stub server: stubs served over HTTP by libevent event loops, changeable at runtime,
+/// with a request journal. Embed it in a test:
 ///
 /// ```swift
-/// let table = try RouteTable(targets: GitHubAPI.allCases)
-/// let server = try StubdServer.start(table: table, port: 0)
+/// let server = try StubdServer.start(table: try RouteTable(targets: GitHubAPI.all), port: 0)
 /// defer { server.stop() }
-/// let url = URL(string: "http://127.0.0.1:\(server.port)/zen")!
+/// try server.add(targets: [FailingZen()], session: "test-42")   // this test only
+/// // … run the client against server.baseURL with header X-Stubd-Session: test-42 …
+/// #expect(server.count(JournalQuery(path: "/zen", session: "test-42")) == 1)
 /// ```
 ///
 /// Thread-safe; several servers may run in one process.
@@ -16,24 +18,39 @@ public final class StubdServer: Sendable {
     public let port: Int
     /// The address listened on.
     public let host: String
-    /// The table being served.
-    public let table: RouteTable
+    /// The stubs: fixture routes and runtime routes.
+    public let store: StubStore
+    /// The last requests served.
+    public let journal: RequestJournal
+    let scenarios: ScenarioBook
     private let engine: HTTPEngine
 
-    private init(port: Int, host: String, table: RouteTable, engine: HTTPEngine) {
+    private init(port: Int, host: String, store: StubStore, journal: RequestJournal, scenarios: ScenarioBook, engine: HTTPEngine) {
         self.port = port
         self.host = host
-        self.table = table
+        self.store = store
+        self.journal = journal
+        self.scenarios = scenarios
         self.engine = engine
     }
 
     /// Binds and starts serving; returns once connections are accepted.
     ///
-    /// - Parameter logger: receives one line per request; nil logs nothing.
-    public static func start(table: RouteTable, configuration: EngineConfiguration, logger: Logger? = nil) throws(EngineError) -> StubdServer {
-        let engine = HTTPEngine(configuration: configuration, responder: StubResponder(table: table, logger: logger))
+    /// - Parameters:
+    ///   - cors: nil picks the default for `configuration.host` (on for loopback).
+    ///   - journalCapacity: requests kept in the journal (0 keeps none).
+    ///   - logger: receives one line per request; nil logs nothing.
+    public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
+                             journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
+                             logger: Logger? = nil) throws(EngineError) -> StubdServer {
+        let store = StubStore(fixtures: table)
+        let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit)
+        let scenarios = ScenarioBook()
+        let responder = StubResponder(store: store, journal: journal, scenarios: scenarios,
+                                      cors: cors ?? .default(host: configuration.host), logger: logger)
+        let engine = HTTPEngine(configuration: configuration, responder: responder)
         let port = try engine.start()
-        return StubdServer(port: port, host: configuration.host, table: table, engine: engine)
+        return StubdServer(port: port, host: configuration.host, store: store, journal: journal, scenarios: scenarios, engine: engine)
     }
 
     /// Starts on `host:port` with default limits.
@@ -48,6 +65,68 @@ public final class StubdServer: Sendable {
     public var baseURL: String {
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "http://\(shownHost):\(port)"
+    }
+
+    /// The fixture routes being served.
+    public var table: RouteTable { store.snapshot.fixtures }
+
+    /// Adds runtime routes, for one session (requests with `X-Stubd-Session: session`) or all.
+    @discardableResult
+    public func add(_ fixtures: [Fixture], session: String? = nil) throws(RouteTableError) -> [String] {
+        try store.add(fixtures, session: session)
+    }
+
+    /// Adds Swift targets as runtime routes.
+    @discardableResult
+    public func add(targets: [any TargetType], session: String? = nil) throws(RouteTableError) -> [String] {
+        var fixtures: [Fixture] = []
+        for target in targets {
+            do {
+                if let fixture = try Fixture(target: target) { fixtures.append(fixture) }
+            } catch {
+                throw RouteTableError(targetErrors: [error])
+            }
+        }
+        return try store.add(fixtures, session: session)
+    }
+
+    /// Removes a runtime route by id.
+    public func remove(id: String) throws(StoreError) {
+        try store.remove(id: id)
+    }
+
+    /// Back to the loaded fixtures for one session (runtime routes, scenarios, sequences,
+    /// journal), or for everything.
+    public func reset(session: String? = nil) {
+        store.removeAll(session: session)
+        scenarios.reset(session: session)
+        journal.clear(session: session)
+    }
+
+    /// Journal entries matching `query`, oldest first.
+    public func requests(_ query: JournalQuery = JournalQuery()) -> [JournalEntry] {
+        journal.entries(matching: query)
+    }
+
+    /// How many journal entries match `query`.
+    public func count(_ query: JournalQuery = JournalQuery()) -> Int {
+        journal.count(matching: query)
+    }
+
+    /// The state of a scenario (`Started` until a stub moves it).
+    public func scenarioState(_ name: String, session: String? = nil) -> String {
+        scenarios.state(of: name, session: session ?? "")
+    }
+
+    /// Forces a scenario into a state.
+    public func setScenario(_ name: String, state: String, session: String? = nil) {
+        scenarios.set(name, to: state, session: session ?? "")
+    }
+
+    /// Serves a newly loaded fixture table; runtime routes stay, fixture sequences restart.
+    public func replaceFixtures(_ table: RouteTable) {
+        store.replaceFixtures(table)
+        scenarios.resetFixtureHits()
     }
 
     /// Stops accepting, closes every connection and joins the loop threads. Idempotent.

@@ -10,8 +10,13 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var source: String
     /// Which requests this stub answers.
     public var request: RequestPattern
-    /// What it answers.
-    public var outcome: StubOutcome
+    /// What it answers, in order: one outcome for an ordinary stub, several for a sequence
+    /// ("first call fails, second succeeds"). Never empty.
+    public var outcomes: [StubOutcome]
+    /// What happens after the last outcome of a sequence.
+    public var afterLast: SequenceEnd
+    /// The scenario step this stub takes part in, if any.
+    public var scenario: ScenarioStep?
     /// Seconds to wait before answering; nil answers at once (Moya's `.immediate`).
     public var delay: Double?
     /// 1 is the highest; routes without one have `defaultPriority`. Decides first between routes
@@ -21,16 +26,28 @@ public struct Fixture: Sendable, CustomStringConvertible {
     /// The priority of a route that names none (WireMock's convention: 1 highest, 5 default).
     public static let defaultPriority = 5
 
-    /// Creates a fixture.
+    /// Creates a fixture with one outcome.
     public init(name: String, source: String, request: RequestPattern, outcome: StubOutcome, delay: Double? = nil,
-                priority: Int = Fixture.defaultPriority) {
+                priority: Int = Fixture.defaultPriority, scenario: ScenarioStep? = nil) {
+        self.init(name: name, source: source, request: request, outcomes: [outcome], delay: delay, priority: priority, scenario: scenario)
+    }
+
+    /// Creates a fixture answering with `outcomes` in turn.
+    public init(name: String, source: String, request: RequestPattern, outcomes: [StubOutcome], afterLast: SequenceEnd = .repeatLast,
+                delay: Double? = nil, priority: Int = Fixture.defaultPriority, scenario: ScenarioStep? = nil) {
+        precondition(!outcomes.isEmpty, "a fixture needs at least one outcome")
         self.name = name
         self.source = source
         self.request = request
-        self.outcome = outcome
+        self.outcomes = outcomes
+        self.afterLast = afterLast
         self.delay = delay
         self.priority = priority
+        self.scenario = scenario
     }
+
+    /// The first (for most stubs, the only) outcome.
+    public var outcome: StubOutcome { outcomes[0] }
 
     /// `name (source)`, the way errors and listings name a route.
     public var description: String { "\(name) (\(source))" }
@@ -39,7 +56,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
 extension Fixture: Equatable {
     /// Same request, answer and timing; provenance is ignored.
     public static func == (lhs: Fixture, rhs: Fixture) -> Bool {
-        lhs.request == rhs.request && lhs.outcome == rhs.outcome && lhs.delay == rhs.delay && lhs.priority == rhs.priority
+        lhs.request == rhs.request && lhs.outcomes == rhs.outcomes && lhs.delay == rhs.delay && lhs.priority == rhs.priority
+            && lhs.scenario == rhs.scenario && (lhs.outcomes.count == 1 || lhs.afterLast == rhs.afterLast)
     }
 }
 
@@ -157,5 +175,35 @@ public struct StubHTTPResponse: Sendable, Equatable {
 
     private static func canonical(_ headers: [NameValue]) -> [NameValue] {
         headers.map { NameValue($0.name.lowercased(), $0.value) }.sorted()
+    }
+}
+
+/// What a response sequence does once its last outcome has been served.
+public enum SequenceEnd: String, Sendable, Equatable {
+    /// Keep answering with the last outcome.
+    case repeatLast
+    /// Start again from the first.
+    case cycle
+}
+
+/// A step of a named scenario (a state machine shared by several stubs): the stub matches only
+/// while the scenario is in `requiredState` (any state when nil) and, once served, moves it to
+/// `newState` (unchanged when nil). Every scenario starts in `ScenarioStep.started`.
+public struct ScenarioStep: Sendable, Hashable {
+    /// The state every scenario starts in (and returns to on reset), as in WireMock.
+    public static let started = "Started"
+
+    /// The scenario's name.
+    public var name: String
+    /// The state the scenario must be in for this stub to match.
+    public var requiredState: String?
+    /// The state the scenario moves to after this stub answers.
+    public var newState: String?
+
+    /// Creates a step.
+    public init(name: String, requiredState: String? = nil, newState: String? = nil) {
+        self.name = name
+        self.requiredState = requiredState
+        self.newState = newState
     }
 }

@@ -71,26 +71,34 @@ public struct FixtureReader {
     }
 
     private func readRoute(_ value: JSONValue, at field: String) throws(FixtureError) -> Fixture {
-        let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "delay", "priority"])
-        let outcomes = ["response", "networkError", "fault"].filter { route[$0] != nil }
-        guard outcomes.count == 1 else {
+        let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses",
+                                                           "afterLast", "delay", "priority", "scenario", "requiredState", "newState"])
+        let answers = ["response", "networkError", "fault", "responses"].filter { route[$0] != nil }
+        guard answers.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
-                       outcomes.isEmpty ? "missing an answer; give one of response, networkError or fault"
-                                        : "give only one of response, networkError or fault (found \(outcomes.joined(separator: " and ")))")
+                       answers.isEmpty ? "missing an answer; give one of response, networkError, fault or responses"
+                                       : "give only one of response, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
         }
         guard let requestValue = route["request"] else { throw fail(join(field, "request"), "missing; every route needs a request") }
         let request = try readRequest(requestValue, at: join(field, "request"))
-        let outcome: StubOutcome
-        if let response = route["response"] {
-            outcome = .response(try readResponse(response, at: join(field, "response")))
-        } else if let error = route["networkError"] {
-            outcome = try readNetworkError(error, at: join(field, "networkError"))
-        } else {
-            let name = try string(route["fault"], at: join(field, "fault"))!
-            guard let fault = Fault(rawValue: name) else {
-                throw fail(join(field, "fault"), "unknown fault \"\(name)\"; use one of \(Fault.allCases.map(\.rawValue).joined(separator: ", "))")
+        var outcomes: [StubOutcome]
+        if let list = route["responses"] {
+            guard case .array(let elements) = list, !elements.isEmpty else {
+                throw fail(join(field, "responses"), "expected a non-empty array of responses (each a response object, {\"fault\": …} or {\"networkError\": …})")
             }
-            outcome = .fault(fault)
+            outcomes = []
+            for (index, element) in elements.enumerated() {
+                outcomes.append(try readSequenceElement(element, at: "\(join(field, "responses"))[\(index)]"))
+            }
+        } else {
+            outcomes = [try readOutcome(route, at: field)]
+        }
+        var afterLast = SequenceEnd.repeatLast
+        if let value = try string(route["afterLast"], at: join(field, "afterLast")) {
+            guard let mode = SequenceEnd(rawValue: value) else {
+                throw fail(join(field, "afterLast"), "unknown value \"\(value)\"; use repeatLast or cycle")
+            }
+            afterLast = mode
         }
         var delay: Double?
         if let value = route["delay"] {
@@ -106,9 +114,49 @@ public struct FixtureReader {
             }
             priority = Int(number)
         }
+        let scenario = try readScenario(route, at: field)
         let name = try string(route["name"], at: join(field, "name")) ?? "\(request.method) \(request.path)"
         let location = field.isEmpty ? file : "\(file) \(field)"
-        return Fixture(name: name, source: location, request: request, outcome: outcome, delay: delay, priority: priority)
+        return Fixture(name: name, source: location, request: request, outcomes: outcomes, afterLast: afterLast,
+                       delay: delay, priority: priority, scenario: scenario)
+    }
+
+    /// The answer named by a route (or a sequence element): `response`, `networkError` or `fault`.
+    private func readOutcome(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> StubOutcome {
+        if let response = route["response"] {
+            return .response(try readResponse(response, at: join(field, "response")))
+        }
+        if let error = route["networkError"] {
+            return try readNetworkError(error, at: join(field, "networkError"))
+        }
+        let name = try string(route["fault"], at: join(field, "fault"))!
+        guard let fault = Fault(rawValue: name) else {
+            throw fail(join(field, "fault"), "unknown fault \"\(name)\"; use one of \(Fault.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return .fault(fault)
+    }
+
+    /// One element of `responses`: a response object, or `{"fault": …}` / `{"networkError": …}`.
+    private func readSequenceElement(_ value: JSONValue, at field: String) throws(FixtureError) -> StubOutcome {
+        if value["fault"] != nil || value["networkError"] != nil {
+            let element = try object(value, at: field, allowed: ["fault", "networkError"])
+            guard element.count == 1 else { throw fail(field, "give fault or networkError, not both") }
+            return try readOutcome(element, at: field)
+        }
+        return .response(try readResponse(value, at: field))
+    }
+
+    private func readScenario(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> ScenarioStep? {
+        let required = try string(route["requiredState"], at: join(field, "requiredState"))
+        let new = try string(route["newState"], at: join(field, "newState"))
+        guard let name = try string(route["scenario"], at: join(field, "scenario")) else {
+            if required != nil || new != nil {
+                throw fail(join(field, "scenario"), "missing; requiredState and newState belong to a named scenario")
+            }
+            return nil
+        }
+        guard !name.isEmpty else { throw fail(join(field, "scenario"), "must not be empty") }
+        return ScenarioStep(name: name, requiredState: required, newState: new)
     }
 
     private func readRequest(_ value: JSONValue, at field: String) throws(FixtureError) -> RequestPattern {

@@ -16,23 +16,41 @@ public enum FixtureWriter {
         JSONWriter.write(document(for: fixtures), pretty: true) + "\n"
     }
 
-    static func route(_ fixture: Fixture) -> JSONValue {
+    /// One route object, as it appears in a fixture file.
+    public static func route(_ fixture: Fixture) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("name", .string(fixture.name))]
         members.append(("request", request(fixture.request)))
-        switch fixture.outcome {
-        case .response(let response):
-            var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(response.status)))]
-            if !response.headers.isEmpty { fields.append(("headers", pairs(response.headers))) }
-            if let body = body(response.body) { fields.append(body) }
-            members.append(("response", .object(fields)))
-        case .networkError(let domain, let code):
-            members.append(("networkError", .object([("domain", .string(domain)), ("code", .number(Double(code)))])))
-        case .fault(let fault):
-            members.append(("fault", .string(fault.rawValue)))
+        if fixture.outcomes.count == 1 {
+            members.append(outcome(fixture.outcome, inSequence: false))
+        } else {
+            members.append(("responses", .array(fixture.outcomes.map { outcome($0, inSequence: true).value })))
+            if fixture.afterLast != .repeatLast { members.append(("afterLast", .string(fixture.afterLast.rawValue))) }
+        }
+        if let scenario = fixture.scenario {
+            members.append(("scenario", .string(scenario.name)))
+            if let state = scenario.requiredState { members.append(("requiredState", .string(state))) }
+            if let state = scenario.newState { members.append(("newState", .string(state))) }
         }
         if let delay = fixture.delay { members.append(("delay", .number(delay))) }
         if fixture.priority != Fixture.defaultPriority { members.append(("priority", .number(Double(fixture.priority)))) }
         return .object(members)
+    }
+
+    /// A route's answer as a member (`response`, `networkError`, `fault`), or, in a sequence, as
+    /// the element object itself (a bare response object, or `{"fault": …}`).
+    static func outcome(_ outcome: StubOutcome, inSequence: Bool) -> (key: String, value: JSONValue) {
+        switch outcome {
+        case .response(let response):
+            var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(response.status)))]
+            if !response.headers.isEmpty { fields.append(("headers", pairs(response.headers))) }
+            if let body = body(response.body) { fields.append(body) }
+            return ("response", .object(fields))
+        case .networkError(let domain, let code):
+            let error = JSONValue.object([("domain", .string(domain)), ("code", .number(Double(code)))])
+            return ("networkError", inSequence ? .object([("networkError", error)]) : error)
+        case .fault(let fault):
+            return ("fault", inSequence ? .object([("fault", .string(fault.rawValue))]) : .string(fault.rawValue))
+        }
     }
 
     static func request(_ pattern: RequestPattern) -> JSONValue {

@@ -1,0 +1,52 @@
+import TargetModel
+
+/// The admin API under `/__stubd/`: a table from method + path to one handler per resource.
+/// Runs on the event loop like any request; handlers only talk to the store, journal and
+/// scenario book, never to the engine.
+struct AdminRouter: Sendable {
+    /// The reserved path prefix; no stub can be served under it.
+    static let prefix = "/__stubd"
+    /// The header that scopes runtime routes, scenario state and journal queries to one test.
+    static let sessionHeader = "X-Stubd-Session"
+
+    let store: StubStore
+    let journal: RequestJournal
+    let scenarios: ScenarioBook
+
+    static func isAdmin(_ rawPath: String) -> Bool {
+        rawPath == prefix || rawPath.hasPrefix(prefix + "/")
+    }
+
+    static let endpoints = [
+        "GET /__stubd/health", "GET /__stubd/routes", "POST /__stubd/routes", "DELETE /__stubd/routes",
+        "PUT /__stubd/routes/{id}", "DELETE /__stubd/routes/{id}", "GET /__stubd/requests", "GET /__stubd/requests/count",
+        "DELETE /__stubd/requests", "POST /__stubd/reset", "GET /__stubd/scenarios", "PUT /__stubd/scenarios/{name}",
+        "POST /__stubd/scenarios/reset",
+    ]
+
+    func handle(_ request: IncomingRequest, session: String?) -> PreparedReply {
+        let path = Array(PathSegments(raw: request.rawPath).segments.dropFirst())
+        let query = FormCoding.decodePairs(request.rawQuery ?? "")
+        let routes = RoutesAdmin(store: store)
+        let requests = RequestsAdmin(journal: journal)
+        let state = StateAdmin(store: store, journal: journal, scenarios: scenarios)
+        switch (request.method, path.count, path.first ?? "") {
+        case ("GET", 1, "health"): return state.health()
+        case ("GET", 1, "routes"): return routes.list(session: session)
+        case ("POST", 1, "routes"): return routes.add(request.body, session: session)
+        case ("DELETE", 1, "routes"): return routes.removeAll(session: session)
+        case ("PUT", 2, "routes"): return routes.replace(id: path[1], body: request.body)
+        case ("DELETE", 2, "routes"): return routes.remove(id: path[1])
+        case ("GET", 1, "requests"): return requests.list(query, session: session)
+        case ("GET", 2, "requests") where path[1] == "count": return requests.count(query, session: session)
+        case ("DELETE", 1, "requests"): return requests.clear(session: session)
+        case ("POST", 1, "reset"): return state.reset(session: session)
+        case ("GET", 1, "scenarios"): return state.scenarioStates(session: session)
+        case ("PUT", 2, "scenarios"): return state.setScenario(path[1], body: request.body, session: session)
+        case ("POST", 2, "scenarios") where path[1] == "reset": return state.resetScenarios(session: session)
+        default:
+            return AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
+                                    problems: Self.endpoints)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import TargetModel
+
+/// `/__stubd/requests`: the journal, filtered (`?method=&path=&route=&matched=`), counted for
+/// verification, and cleared. With an `X-Stubd-Session` header only that session's requests.
+struct RequestsAdmin {
+    let journal: RequestJournal
+
+    struct FilterError: Error {
+        let message: String
+    }
+
+    static func query(_ pairs: [NameValue], session: String?) -> Result<JournalQuery, FilterError> {
+        var query = JournalQuery(session: session)
+        for pair in pairs {
+            switch pair.name {
+            case "method": query.method = pair.value
+            case "path": query.path = pair.value
+            case "route": query.route = pair.value
+            case "matched":
+                guard let value = Bool(pair.value) else { return .failure(FilterError(message: "matched must be true or false, got \"\(pair.value)\"")) }
+                query.matched = value
+            default:
+                return .failure(FilterError(message: "unknown filter \"\(pair.name)\"; use method, path (a trailing * matches a prefix), route or matched"))
+            }
+        }
+        return .success(query)
+    }
+
+    func list(_ pairs: [NameValue], session: String?) -> PreparedReply {
+        switch Self.query(pairs, session: session) {
+        case .failure(let failure): return AdminReply.error(failure.message, status: 400)
+        case .success(let query):
+            let entries = journal.entries(matching: query)
+            return AdminReply.json(.object([("count", AdminReply.number(entries.count)),
+                                            ("requests", .array(entries.map(Self.json)))]))
+        }
+    }
+
+    func count(_ pairs: [NameValue], session: String?) -> PreparedReply {
+        switch Self.query(pairs, session: session) {
+        case .failure(let failure): return AdminReply.error(failure.message, status: 400)
+        case .success(let query): return AdminReply.json(.object([("count", AdminReply.number(journal.count(matching: query)))]))
+        }
+    }
+
+    func clear(session: String?) -> PreparedReply {
+        journal.clear(session: session)
+        return AdminReply.json(.object([("cleared", .bool(true))]))
+    }
+
+    static func json(_ entry: JournalEntry) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("sequence", AdminReply.number(entry.sequence)),
+            ("time", .string(timestamp(entry.time))),
+            ("method", .string(entry.method)),
+            ("url", .string(entry.url)),
+            ("path", .string(entry.path)),
+        ]
+        if let session = entry.session { members.append(("session", .string(session))) }
+        members.append(("headers", .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) })))
+        if let text = String(validating: entry.body, as: UTF8.self) {
+            members.append(("body", .string(text)))
+        } else {
+            members.append(("bodyBase64", .string(Data(entry.body).base64EncodedString())))
+        }
+        members.append(("bodySize", AdminReply.number(entry.bodySize)))
+        members.append(("matched", .bool(entry.matched)))
+        if let id = entry.routeID { members.append(("routeId", .string(id))) }
+        if let name = entry.routeName { members.append(("route", .string(name))) }
+        if let nearMiss = entry.nearMiss { members.append(("nearMiss", .string(nearMiss))) }
+        if let status = entry.status { members.append(("status", AdminReply.number(status))) }
+        if let fault = entry.fault { members.append(("fault", .string(fault.rawValue))) }
+        members.append(("latencyMs", .number((entry.latency * 100_000).rounded() / 100)))
+        return .object(members)
+    }
+
+    private static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,89 @@
+import TargetModel
+
+/// `/__stubd/routes`: list, add, replace and remove runtime routes (same JSON as fixture files).
+struct RoutesAdmin {
+    let store: StubStore
+
+    func list(session: String?) -> PreparedReply {
+        let routes = store.snapshot.visibleRoutes(session: session).map { entry -> JSONValue in
+            var members: [(key: String, value: JSONValue)] = [
+                ("id", .string(entry.route.id)), ("origin", .string(entry.origin)),
+            ]
+            if let session = entry.session { members.append(("session", .string(session))) }
+            members += [
+                ("source", .string(entry.route.fixture.source)),
+                ("answers", .string(entry.route.outcomeLabel)),
+                ("route", FixtureWriter.route(entry.route.fixture)),
+            ]
+            return .object(members)
+        }
+        return AdminReply.json(.object([("routes", .array(routes))]))
+    }
+
+    func add(_ body: [UInt8], session: String?) -> PreparedReply {
+        let fixtures: [Fixture]
+        switch parse(body, label: "POST /__stubd/routes") {
+        case .success(let parsed): fixtures = parsed
+        case .failure(let failure): return failure.reply
+        }
+        do {
+            let ids = try store.add(fixtures, session: session)
+            return AdminReply.json(.object([("added", .array(ids.map { .string($0) }))]), status: 201)
+        } catch {
+            return AdminReply.error("the routes conflict", status: 409, problems: [error.description])
+        }
+    }
+
+    func replace(id: String, body: [UInt8]) -> PreparedReply {
+        let fixtures: [Fixture]
+        switch parse(body, label: "PUT /__stubd/routes/\(id)") {
+        case .success(let parsed): fixtures = parsed
+        case .failure(let failure): return failure.reply
+        }
+        guard fixtures.count == 1 else { return AdminReply.error("PUT takes exactly one route object", status: 400) }
+        do {
+            try store.replace(id: id, with: fixtures[0])
+            return AdminReply.json(.object([("replaced", .string(id))]))
+        } catch {
+            return Self.reply(for: error)
+        }
+    }
+
+    func remove(id: String) -> PreparedReply {
+        do {
+            try store.remove(id: id)
+            return AdminReply.json(.object([("removed", .string(id))]))
+        } catch {
+            return Self.reply(for: error)
+        }
+    }
+
+    func removeAll(session: String?) -> PreparedReply {
+        AdminReply.json(.object([("removed", AdminReply.number(store.removeAll(session: session)))]))
+    }
+
+    static func reply(for error: StoreError) -> PreparedReply {
+        switch error {
+        case .unknownRoute: return AdminReply.error(error.description, status: 404)
+        case .fixtureRoute: return AdminReply.error(error.description, status: 409)
+        case .invalid: return AdminReply.error("the route conflicts", status: 409, problems: [error.description])
+        }
+    }
+
+    /// Routes from a request body in the fixture format; `bodyFile` is refused (runtime routes
+    /// carry their bodies inline).
+    private func parse(_ body: [UInt8], label: String) -> Result<[Fixture], ParseFailure> {
+        let reader = FixtureReader(file: label) { path throws(FixtureReader.FixtureProblem) in
+            throw FixtureReader.FixtureProblem("\"\(path)\": bodyFile is for fixture files; inline the body as json, text or base64")
+        }
+        do {
+            return .success(try reader.read(body))
+        } catch {
+            return .failure(ParseFailure(reply: AdminReply.error("the route is not valid", status: 400, problems: [error.description])))
+        }
+    }
+
+    struct ParseFailure: Error {
+        let reply: PreparedReply
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TargetModel
+
+/// One served request as the journal keeps it: bounded in size whatever the client sent.
+public struct JournalEntry: Sendable {
+    /// Increasing number, unique per server.
+    public let sequence: Int
+    /// When the request arrived (wall clock).
+    public let time: Date
+    /// The `X-Stubd-Session` it carried, if any.
+    public let session: String?
+    /// The method.
+    public let method: String
+    /// Path and query as sent (`/users/octocat?x=1`).
+    public let url: String
+    /// The decoded path (what `path=` filters compare).
+    public let path: String
+    /// Request headers, at most `RequestJournal.headerLimit` bytes of them.
+    public let headers: [NameValue]
+    /// The first `bodyLimit` bytes of the body.
+    public let body: [UInt8]
+    /// The full body size.
+    public let bodySize: Int
+    /// The matched route's id and name; nil for a miss.
+    public let routeID: String?
+    /// The matched route's name; nil for a miss.
+    public let routeName: String?
+    /// For a miss: the closest route and what differed.
+    public let nearMiss: String?
+    /// The status sent, or nil for a fault.
+    public let status: Int?
+    /// The fault produced, if any.
+    public let fault: Fault?
+    /// Seconds from arrival to the reply (or fault), delays included.
+    public let latency: Double
+
+    /// Whether a route matched.
+    public var matched: Bool { routeID != nil }
+}
+
+/// Which journal entries to return or count. Every field left nil matches everything.
+public struct JournalQuery: Sendable {
+    /// Exact method.
+    public var method: String?
+    /// Decoded path; a trailing `*` matches by prefix.
+    public var path: String?
+    /// Matched route name or id.
+    public var route: String?
+    /// Only matched (true) or only missed (false) requests.
+    public var matched: Bool?
+    /// Only this session's requests.
+    public var session: String?
+
+    /// A query; nil fields match everything.
+    public init(method: String? = nil, path: String? = nil, route: String? = nil, matched: Bool? = nil, session: String? = nil) {
+        self.method = method
+        self.path = path
+        self.route = route
+        self.matched = matched
+        self.session = session
+    }
+
+    func accepts(_ entry: JournalEntry) -> Bool {
+        if let method, entry.method != method { return false }
+        if let path {
+            if path.hasSuffix("*") {
+                if !entry.path.hasPrefix(String(path.dropLast())) { return false }
+            } else if entry.path != path {
+                return false
+            }
+        }
+        if let route, entry.routeName != route && entry.routeID != route { return false }
+        if let matched, entry.matched != matched { return false }
+        if let session, entry.session != session { return false }
+        return true
+    }
+}

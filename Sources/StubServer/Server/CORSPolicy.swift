@@ -1,0 +1,54 @@
+import TargetModel
+
+/// Cross-origin rules for browser clients: which `Origin`s get `Access-Control-Allow-*` headers,
+/// and the answer to preflight `OPTIONS` requests.
+///
+/// On by default when stubd listens on a loopback address (any origin is allowed: nothing off the
+/// machine can reach it), off by default otherwise; `--cors-origin` lists origins, `--no-cors`
+/// turns it off.
+public struct CORSPolicy: Sendable {
+    /// Whether any CORS header is sent.
+    public var enabled: Bool
+    /// Allowed origins (`https://app.example.com`), or `*` for any.
+    public var allowedOrigins: [String]
+
+    /// A policy.
+    public init(enabled: Bool, allowedOrigins: [String] = ["*"]) {
+        self.enabled = enabled
+        self.allowedOrigins = allowedOrigins
+    }
+
+    /// The default for a listening address: on for loopback, off otherwise.
+    public static func `default`(host: String) -> CORSPolicy {
+        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        return CORSPolicy(enabled: loopback)
+    }
+
+    /// The headers a response to `request` gets, or none when it has no allowed Origin.
+    func headers(for request: IncomingRequest, exposing names: [String]) -> [NameValue] {
+        guard let origin = allowed(request) else { return [] }
+        var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
+                       NameValue("Vary", "Origin")]
+        if !names.isEmpty { headers.append(NameValue("Access-Control-Expose-Headers", names.joined(separator: ", "))) }
+        return headers
+    }
+
+    /// The answer to a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`),
+    /// or nil when the request is not one or its origin is not allowed.
+    func preflight(_ request: IncomingRequest) -> (reply: PreparedReply, headers: [NameValue])? {
+        guard request.method == "OPTIONS", let method = request.header("Access-Control-Request-Method"),
+              let origin = allowed(request) else { return nil }
+        var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
+                       NameValue("Access-Control-Allow-Methods", method), NameValue("Access-Control-Max-Age", "600"),
+                       NameValue("Vary", "Origin")]
+        if let requested = request.header("Access-Control-Request-Headers") {
+            headers.append(NameValue("Access-Control-Allow-Headers", requested))
+        }
+        return (PreparedReply(status: 204, headers: [], body: []), headers)
+    }
+
+    private func allowed(_ request: IncomingRequest) -> String? {
+        guard enabled, let origin = request.header("Origin") else { return nil }
+        return allowedOrigins.contains("*") || allowedOrigins.contains(origin) ? origin : nil
+    }
+}

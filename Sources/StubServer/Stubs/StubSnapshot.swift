@@ -1,0 +1,48 @@
+import TargetModel
+
+/// Everything that answers requests at one moment: the fixture table, the global runtime table
+/// and one runtime table per session. Immutable; a change publishes a new snapshot, and a request
+/// keeps the snapshot it started with.
+///
+/// Lookup goes session routes → global runtime routes → fixtures, first hit wins, so a route added
+/// at runtime overrides a fixture for the same request, and a session's routes override both.
+public struct StubSnapshot: Sendable {
+    /// Routes loaded from fixture files or Swift targets.
+    public let fixtures: RouteTable
+    /// Runtime routes added without a session.
+    public let global: RouteTable
+    /// Runtime routes per session id.
+    public let sessions: [String: RouteTable]
+
+    static let empty = StubSnapshot(fixtures: .empty, global: .empty, sessions: [:])
+
+    /// The tables a request of `session` sees, highest precedence first.
+    func layers(for session: String?) -> [RouteTable] {
+        var layers: [RouteTable] = []
+        if let session, let table = sessions[session], !table.routes.isEmpty { layers.append(table) }
+        if !global.routes.isEmpty { layers.append(global) }
+        layers.append(fixtures)
+        return layers
+    }
+
+    /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
+    func lookup(_ request: IncomingRequest, session: String?, accept: (Route) -> Bool) -> LookupResult {
+        let decoded = RequestMatcher.DecodedRequest(request)
+        let layers = layers(for: session)
+        for table in layers {
+            if let route = table.match(decoded, accept: accept) { return .hit(route) }
+        }
+        let scored = layers.flatMap { $0.nearMisses(decoded, limit: 3) }
+        return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
+            .prefix(3).map(\.element.miss))
+    }
+
+    /// Every route a session sees, in lookup order, with where it lives.
+    func visibleRoutes(session: String?) -> [(route: Route, origin: String, session: String?)] {
+        var list: [(Route, String, String?)] = []
+        if let session, let table = sessions[session] { list += table.routes.map { ($0, "runtime", session) } }
+        list += global.routes.map { ($0, "runtime", nil) }
+        list += fixtures.routes.map { ($0, "fixture", nil) }
+        return list
+    }
+}

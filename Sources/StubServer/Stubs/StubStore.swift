@@ -1,0 +1,144 @@
+import Synchronization
+import TargetModel
+
+/// The stubs being served, and the only place they change: fixture reloads and runtime
+/// add/replace/remove. Every change compiles new tables and publishes a new `StubSnapshot`
+/// atomically; a change that does not compile leaves everything as it was.
+public final class StubStore: Sendable {
+    /// A route added at runtime (admin API or embedding), visible to one session or to all.
+    struct RuntimeRoute: Sendable {
+        let id: String
+        let session: String?
+        let fixture: Fixture
+    }
+
+    private struct State {
+        var fixtures: RouteTable
+        var runtime: [RuntimeRoute] = []
+        var nextID = 1
+        var snapshot: StubSnapshot
+    }
+
+    private let state: Mutex<State>
+
+    /// A store serving `fixtures` with no runtime routes.
+    public init(fixtures: RouteTable) {
+        state = Mutex(State(fixtures: fixtures, snapshot: StubSnapshot(fixtures: fixtures, global: .empty, sessions: [:])))
+    }
+
+    /// The current snapshot; hold on to it for the whole request.
+    public var snapshot: StubSnapshot { state.withLock { $0.snapshot } }
+
+    /// Adds runtime routes for a session (nil: every session). A route whose request pattern equals
+    /// an existing runtime route of the same session replaces it (the newest stub wins).
+    /// Returns the new routes' ids.
+    @discardableResult
+    public func add(_ fixtures: [Fixture], session: String? = nil) throws(RouteTableError) -> [String] {
+        try state.withLock { (state: inout State) throws(RouteTableError) -> [String] in
+            var runtime = state.runtime
+            var ids: [String] = []
+            var next = state.nextID
+            for fixture in fixtures {
+                runtime.removeAll { $0.session == session && $0.fixture.request == fixture.request }
+                let id = "r\(next)"
+                next += 1
+                runtime.append(RuntimeRoute(id: id, session: session, fixture: fixture))
+                ids.append(id)
+            }
+            try Self.publish(&state, runtime: runtime)
+            state.nextID = next
+            return ids
+        }
+    }
+
+    /// Replaces the runtime route `id`, keeping its id and session.
+    public func replace(id: String, with fixture: Fixture) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            guard let index = state.runtime.firstIndex(where: { $0.id == id }) else {
+                throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
+            }
+            var runtime = state.runtime
+            let session = runtime[index].session
+            runtime[index] = RuntimeRoute(id: id, session: session, fixture: fixture)
+            runtime.removeAll { $0.id != id && $0.session == session && $0.fixture.request == fixture.request }
+            do throws(RouteTableError) {
+                try Self.publish(&state, runtime: runtime)
+            } catch {
+                throw .invalid(error)
+            }
+        }
+    }
+
+    /// Removes the runtime route `id`.
+    public func remove(id: String) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            guard state.runtime.contains(where: { $0.id == id }) else {
+                throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
+            }
+            try? Self.publish(&state, runtime: state.runtime.filter { $0.id != id })
+        }
+    }
+
+    /// Removes the runtime routes of one session, or (nil) every runtime route; returns how many.
+    @discardableResult
+    public func removeAll(session: String?) -> Int {
+        state.withLock { state in
+            let kept = state.runtime.filter { session != nil && $0.session != session }
+            let removed = state.runtime.count - kept.count
+            try? Self.publish(&state, runtime: kept)
+            return removed
+        }
+    }
+
+    /// Swaps in a newly loaded fixture table (hot reload); runtime routes stay.
+    public func replaceFixtures(_ table: RouteTable) {
+        state.withLock { state in
+            state.fixtures = table
+            try? Self.publish(&state, runtime: state.runtime)
+        }
+    }
+
+    /// The runtime route `id`, if there is one.
+    func runtimeRoute(id: String) -> RuntimeRoute? {
+        state.withLock { state in state.runtime.first { $0.id == id } }
+    }
+
+    private static func publish(_ state: inout State, runtime: [RuntimeRoute]) throws(RouteTableError) {
+        var bySession: [String: [(id: String, fixture: Fixture)]] = [:]
+        var global: [(id: String, fixture: Fixture)] = []
+        for route in runtime {
+            if let session = route.session {
+                bySession[session, default: []].append((route.id, route.fixture))
+            } else {
+                global.append((route.id, route.fixture))
+            }
+        }
+        let globalTable = try RouteTable(entries: global)
+        var sessions: [String: RouteTable] = [:]
+        for (session, entries) in bySession { sessions[session] = try RouteTable(entries: entries) }
+        state.runtime = runtime
+        state.snapshot = StubSnapshot(fixtures: state.fixtures, global: globalTable, sessions: sessions)
+    }
+}
+
+/// Why a runtime change was refused.
+public enum StoreError: Error, CustomStringConvertible {
+    /// No route has this id.
+    case unknownRoute(String)
+    /// The id names a fixture route, which only its file can change.
+    case fixtureRoute(String)
+    /// The new routes do not compile.
+    case invalid(RouteTableError)
+
+    /// What to do about it.
+    public var description: String {
+        switch self {
+        case .unknownRoute(let id):
+            return "no route has id \(id); list them with GET /__stubd/routes"
+        case .fixtureRoute(let id):
+            return "route \(id) comes from a fixture file; edit the file (serve --watch reloads it) or add a runtime route, which overrides it"
+        case .invalid(let error):
+            return error.description
+        }
+    }
+}
