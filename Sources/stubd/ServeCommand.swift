@@ -32,6 +32,21 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("hang-cap"), help: "Seconds a 'hang' fault holds a connection before closing it.")
     var hangCap: Double = 75
 
+    @Flag(help: "Reload the fixtures when their files change; a broken edit keeps the previous ones serving.")
+    var watch = false
+
+    @Option(name: .customLong("cors-origin"), help: "An origin allowed by CORS (repeatable; * allows any). Default: any origin when listening on loopback, none otherwise.")
+    var corsOrigins: [String] = []
+
+    @Flag(name: .customLong("no-cors"), help: "Send no CORS headers and answer no preflights.")
+    var noCORS = false
+
+    @Option(name: .customLong("journal-size"), help: "Requests kept in the journal (0 keeps none).")
+    var journalSize: Int = 1000
+
+    @Option(name: .customLong("journal-body-limit"), help: "Body bytes kept per journal entry.")
+    var journalBodyLimit: Int = 4096
+
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
@@ -40,12 +55,18 @@ struct ServeCommand: ParsableCommand {
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
+        guard journalSize >= 0 else { throw ValidationError("--journal-size must be 0 or more, got \(journalSize)") }
+        guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
+        if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
     }
 
     func run() throws {
         let table = try fixtureArguments.loadTable()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let logger = quiet ? nil : Logger(label: "stubd")
+        var cors = CORSPolicy.default(host: host)
+        if noCORS { cors = CORSPolicy(enabled: false) }
+        if !corsOrigins.isEmpty { cors = CORSPolicy(enabled: true, allowedOrigins: corsOrigins) }
         var configuration = EngineConfiguration()
         configuration.host = host
         configuration.port = port
@@ -55,13 +76,16 @@ struct ServeCommand: ParsableCommand {
         let termination = SignalWaiter()
         let server: StubdServer
         do {
-            server = try StubdServer.start(table: table, configuration: configuration, logger: logger)
+            server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
+                                           journalBodyLimit: journalBodyLimit, logger: logger)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.paths.joined(separator: " ")) on \(server.baseURL)")
+        let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()
+        watcher?.stop()
         server.stop()
         printOut("stubd: \(signal) received, stopped")
     }

@@ -12,6 +12,20 @@ public struct RouteTable: Sendable {
         let path: PathSegments
     }
 
+    /// Two routes conflict when one request would reach both with nothing to tell them apart:
+    /// same pattern, same scenario step, same priority.
+    private struct ConflictKey: Hashable {
+        let request: RequestPattern
+        let scenario: ScenarioStep?
+        let priority: Int
+
+        init(_ fixture: Fixture) {
+            request = fixture.request
+            scenario = fixture.scenario
+            priority = fixture.priority
+        }
+    }
+
     /// Every route, in declaration order.
     public let routes: [Route]
     /// Things that load but will not behave as the author expects (unreachable routes, dropped
@@ -32,11 +46,11 @@ public struct RouteTable: Sendable {
         var routes: [Route] = []
         var index: [Key: [Int]] = [:]
         var templates: [String: TemplateTrie] = [:]
-        var firstByPattern: [RequestPattern: Int] = [:]
+        var firstByPattern: [ConflictKey: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
         for (id, fixture) in entries {
-            if let existing = firstByPattern[fixture.request] {
+            if let existing = firstByPattern[ConflictKey(fixture)] {
                 let first = routes[existing].fixture
                 if first == fixture {
                     warnings.append("\(fixture): duplicate of \(first); the duplicate is ignored")
@@ -46,7 +60,7 @@ public struct RouteTable: Sendable {
                 continue
             }
             let route = Route(fixture: fixture, id: id, order: routes.count)
-            firstByPattern[fixture.request] = routes.count
+            firstByPattern[ConflictKey(fixture)] = routes.count
             switch fixture.request.path {
             case .literal(let path):
                 index[Key(method: fixture.request.method, path: path), default: []].append(routes.count)

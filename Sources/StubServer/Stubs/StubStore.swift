@@ -39,7 +39,8 @@ public final class StubStore: Sendable {
             var ids: [String] = []
             var next = state.nextID
             for fixture in fixtures {
-                runtime.removeAll { $0.session == session && $0.fixture.request == fixture.request }
+                runtime.removeAll { $0.session == session && $0.fixture.request == fixture.request
+                    && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
                 let id = "r\(next)"
                 next += 1
                 runtime.append(RuntimeRoute(id: id, session: session, fixture: fixture))
@@ -60,7 +61,8 @@ public final class StubStore: Sendable {
             var runtime = state.runtime
             let session = runtime[index].session
             runtime[index] = RuntimeRoute(id: id, session: session, fixture: fixture)
-            runtime.removeAll { $0.id != id && $0.session == session && $0.fixture.request == fixture.request }
+            runtime.removeAll { $0.id != id && $0.session == session && $0.fixture.request == fixture.request
+                && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
             do throws(RouteTableError) {
                 try Self.publish(&state, runtime: runtime)
             } catch {

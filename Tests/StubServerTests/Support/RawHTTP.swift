@@ -13,6 +13,12 @@ enum RawHTTP {
     /// Opens `count` connections to 127.0.0.1:`port`, sends `request` on each (it must ask for
     /// `Connection: close`), reads until every peer closes or `deadline` seconds pass.
     static func concurrent(count: Int, port: Int, request: String, deadline: Double = 20) -> Outcome {
+        let start = Date()
+        let received = concurrentRaw(count: count, port: port, request: request, deadline: deadline)
+        return Outcome(statuses: received.map(statusCode), seconds: Date().timeIntervalSince(start))
+    }
+
+    private static func concurrentRaw(count: Int, port: Int, request: String, deadline: Double) -> [[UInt8]] {
         var fds: [Int32] = []
         for _ in 0..<count { fds.append(connectLoopback(port: port)) }
         let start = Date()
@@ -36,9 +42,38 @@ enum RawHTTP {
                 }
             }
         }
-        let seconds = Date().timeIntervalSince(start)
         for fd in fds where fd >= 0 { close(fd) }
-        return Outcome(statuses: received.map(statusCode), seconds: seconds)
+        return received
+    }
+
+    /// Like `concurrent`, returning each response's body (after the blank line).
+    static func concurrentBodies(count: Int, port: Int, request: String, deadline: Double = 20) -> [String] {
+        concurrentRaw(count: count, port: port, request: request, deadline: deadline).map { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        }
+    }
+
+    /// One request and its response on an open keep-alive connection (reads until the body
+    /// announced by Content-Length has arrived).
+    static func roundTrip(_ fd: Int32, _ request: String) -> String {
+        _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var tv = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            received += buffer[0..<n]
+            let text = String(decoding: received, as: UTF8.self)
+            guard let headerEnd = text.range(of: "\r\n\r\n") else { continue }
+            let head = text[..<headerEnd.lowerBound].lowercased()
+            let length = head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            if text[headerEnd.upperBound...].utf8.count >= length { return text }
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// Sends raw bytes on one connection and returns everything read until the peer closes.

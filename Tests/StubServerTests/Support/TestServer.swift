@@ -6,11 +6,13 @@ import TargetModel
 struct TestServer {
     let server: StubdServer
 
-    init(fixtures: [Fixture], configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
+    init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
+         configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
         var configuration = EngineConfiguration()
         configuration.port = 0
         configure(&configuration)
-        server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration)
+        server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration, cors: cors,
+                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit)
     }
 
     init(targets: [any TargetType]) throws {

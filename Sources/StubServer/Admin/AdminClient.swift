@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TargetModel
+
+/// Drives a stubd running in another process through its admin API, e.g. from an XCTest that
+/// launches the app against `stubd serve`:
+///
+/// ```swift
+/// let admin = StubdAdminClient(baseURL: URL(string: "http://127.0.0.1:8080")!, session: "login-test")
+/// try await admin.add([Fixture(…)])          // this session only
+/// … run the app with header X-Stubd-Session: login-test …
+/// #expect(try await admin.count(JournalQuery(path: "/login")) == 1)
+/// ```
+public struct StubdAdminClient: Sendable {
+    /// The server, e.g. `http://127.0.0.1:8080`.
+    public let baseURL: URL
+    /// Sent as `X-Stubd-Session` on every call, scoping routes, scenarios and journal queries.
+    public let session: String?
+
+    /// A client for the server at `baseURL`.
+    public init(baseURL: URL, session: String? = nil) {
+        self.baseURL = baseURL
+        self.session = session
+    }
+
+    /// `GET /__stubd/health`.
+    public func health() async throws -> JSONValue {
+        try await call("GET", "health")
+    }
+
+    /// `GET /__stubd/routes`: every route this session sees.
+    public func routes() async throws -> JSONValue {
+        try await call("GET", "routes")
+    }
+
+    /// `POST /__stubd/routes`; returns the new routes' ids.
+    @discardableResult
+    public func add(_ fixtures: [Fixture]) async throws -> [String] {
+        let reply = try await call("POST", "routes", body: Array(FixtureWriter.text(for: fixtures).utf8))
+        guard case .array(let ids)? = reply["added"] else { return [] }
+        return ids.compactMap { if case .string(let id) = $0 { return id } else { return nil } }
+    }
+
+    /// Adds Swift targets as runtime routes.
+    @discardableResult
+    public func add(targets: [any TargetType]) async throws -> [String] {
+        try await add(try targets.compactMap { try Fixture(target: $0) })
+    }
+
+    /// `PUT /__stubd/routes/{id}`.
+    public func replace(id: String, with fixture: Fixture) async throws {
+        _ = try await call("PUT", "routes/\(id)", body: Array(JSONWriter.write(FixtureWriter.route(fixture), pretty: false).utf8))
+    }
+
+    /// `DELETE /__stubd/routes/{id}`.
+    public func remove(id: String) async throws {
+        _ = try await call("DELETE", "routes/\(id)")
+    }
+
+    /// `POST /__stubd/reset`: this session (or, without one, the whole server) back to its fixtures.
+    public func reset() async throws {
+        _ = try await call("POST", "reset")
+    }
+
+    /// `GET /__stubd/requests`: journal entries matching `query`, oldest first.
+    public func requests(_ query: JournalQuery = JournalQuery()) async throws -> [JSONValue] {
+        let reply = try await call("GET", "requests", query: query)
+        guard case .array(let entries)? = reply["requests"] else { return [] }
+        return entries
+    }
+
+    /// `GET /__stubd/requests/count`: how many journal entries match `query`.
+    public func count(_ query: JournalQuery = JournalQuery()) async throws -> Int {
+        let reply = try await call("GET", "requests/count", query: query)
+        guard case .number(let count)? = reply["count"] else { return 0 }
+        return Int(count)
+    }
+
+    /// `DELETE /__stubd/requests`.
+    public func clearRequests() async throws {
+        _ = try await call("DELETE", "requests")
+    }
+
+    /// `PUT /__stubd/scenarios/{name}`.
+    public func setScenario(_ name: String, state: String) async throws {
+        _ = try await call("PUT", "scenarios/\(name)", body: Array(JSONWriter.write(.object([("state", .string(state))]), pretty: false).utf8))
+    }
+
+    /// `GET /__stubd/scenarios`: name → state.
+    public func scenarios() async throws -> [String: String] {
+        guard case .object(let members)? = try await call("GET", "scenarios")["scenarios"] else { return [:] }
+        return Dictionary(members.compactMap { member in
+            if case .string(let state) = member.value { return (member.key, state) } else { return nil }
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func call(_ method: String, _ path: String, body: [UInt8]? = nil, query: JournalQuery? = nil) async throws -> JSONValue {
+        var components = URLComponents(url: baseURL.appendingPathComponent("__stubd/\(path)"), resolvingAgainstBaseURL: false)!
+        if let query {
+            let items = [("method", query.method), ("path", query.path), ("route", query.route), ("matched", query.matched.map { "\($0)" })]
+            components.queryItems = items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+            if components.queryItems?.isEmpty == true { components.queryItems = nil }
+        }
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = method
+        if let session { request.setValue(session, forHTTPHeaderField: "X-Stubd-Session") }
+        if let body {
+            request.httpBody = Data(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let urlSession = URLSession(configuration: .ephemeral)
+        defer { urlSession.finishTasksAndInvalidate() }
+        let (data, response) = try await urlSession.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONParser.parse([UInt8](data))) ?? .null
+        guard (200..<300).contains(status) else {
+            var problems: [String] = []
+            if case .array(let list)? = json["problems"] {
+                problems = list.compactMap { if case .string(let text) = $0 { return text } else { return nil } }
+            }
+            var message = "HTTP \(status)"
+            if case .string(let text)? = json["error"] { message = text }
+            throw StubdAdminError(status: status, message: message, problems: problems)
+        }
+        return json
+    }
+}
+
+/// An admin call the server refused, with its reasons.
+public struct StubdAdminError: Error, CustomStringConvertible {
+    /// The HTTP status.
+    public let status: Int
+    /// The server's `error` sentence.
+    public let message: String
+    /// The server's `problems`, one per thing to fix.
+    public let problems: [String]
+
+    /// `HTTP 400: message (problem; problem)`.
+    public var description: String {
+        "HTTP \(status): \(message)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))")
+    }
+}

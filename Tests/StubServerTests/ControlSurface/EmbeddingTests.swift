@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import TargetModel
+@testable import StubServer
+
+/// The in-process API a test uses: two servers at once, targets added at runtime, the journal.
+@Suite(.serialized) struct EmbeddingTests {
+    @Test func twoServersInOneProcessKeepTheirOwnStubsAndJournals() async throws {
+        let first = try StubdServer.start(table: try RouteTable(targets: GitHubAPI.all), port: 0)
+        let second = try StubdServer.start(table: .empty, port: 0)
+        defer { first.stop(); second.stop() }
+        try second.add(targets: [GitHubAPI.zen])
+        try first.add([route("/zen", name: "override", outcome: ok("first only"))])
+        #expect(await HTTPFetch.get(first.baseURL + "/zen").text == "first only")
+        #expect(await HTTPFetch.get(second.baseURL + "/zen").text == "Design for failure.")
+        #expect(await HTTPFetch.get(second.baseURL + "/users/octocat").status == 404)
+        #expect(first.count(JournalQuery(path: "/zen")) == 1)
+        #expect(second.count() == 2)
+        #expect(second.requests(JournalQuery(matched: false)).first?.path == "/users/octocat")
+        first.reset()
+        #expect(await HTTPFetch.get(first.baseURL + "/zen").text == "Design for failure.")
+    }
+
+    @Test func theAdminClientDrivesAServerAsIfOutOfProcess() async throws {
+        let server = try StubdServer.start(table: .empty, port: 0)
+        defer { server.stop() }
+        let admin = StubdAdminClient(baseURL: URL(string: server.baseURL)!)
+        let ids = try await admin.add(targets: [GitHubAPI.rateLimit])
+        #expect(ids == ["r1"])
+        #expect(await HTTPFetch.get(server.baseURL + "/rate_limit").status == 403)
+        #expect(try await admin.count(JournalQuery(route: "rateLimit")) == 1)
+        try await admin.setScenario("login", state: "LoggedIn")
+        #expect(server.scenarioState("login") == "LoggedIn")
+        do {
+            try await admin.remove(id: "r42")
+            Issue.record("removing an unknown id succeeded")
+        } catch let error as StubdAdminError {
+            #expect(error.status == 404)
+        }
+        try await admin.remove(id: "r1")
+        #expect(await HTTPFetch.get(server.baseURL + "/rate_limit").status == 404)
+    }
+}
