@@ -97,4 +97,36 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr.contains("--port must be from 0 to 65535, got 70000"))
     }
+
+    @Test func watchReloadsAGoodEditAndReportsABrokenOne() throws {
+        let root = try StubdProcess.temporaryFolder(["api.json": #"{"request": {"method": "GET", "path": "/v"}, "response": {"text": "one"}}"#])
+        let stubd = try ServingStubd([root, "--port", "0", "--watch", "--no-cors"])
+        let fetch = { () -> String in
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = ["--silent", "--max-time", "5", stubd.baseURL + "/v"]
+            let pipe = Pipe()
+            curl.standardOutput = pipe
+            try? curl.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let waitFor = { (expected: String) -> Bool in
+            for _ in 0..<50 where fetch() != expected { Thread.sleep(forTimeInterval: 0.1) }
+            return fetch() == expected
+        }
+        #expect(fetch() == "one")
+        try Data(#"{"request": {"method": "GET", "path": "/v"}, "response": {"text": "two"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: root + "/api.json"))
+        #expect(waitFor("two"))
+        try Data("{ broken".utf8).write(to: URL(fileURLWithPath: root + "/api.json"))
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(fetch() == "two")
+        let stopped = stubd.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.stderr.contains("reloaded 1 routes from \(root)"))
+        #expect(stopped.stderr.contains("\(root)/api.json: invalid JSON at line 1, column 3: expected a quoted key"))
+        #expect(stopped.stderr.contains("fixtures not reloaded; the previous 1 routes keep serving"))
+    }
 }
