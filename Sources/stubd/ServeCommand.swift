@@ -23,8 +23,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free port and prints it.")
     var port: Int = 8080
 
-    @Option(help: "Event-loop threads sharing the port.")
-    var workers: Int = 1
+    @Option(help: "Event-loop threads sharing the port (default: one per core).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed.")
     var idleTimeout: Double = 30

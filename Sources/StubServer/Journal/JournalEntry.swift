@@ -11,10 +11,15 @@ public struct JournalEntry: Sendable {
     public let session: String?
     /// The method.
     public let method: String
+    /// The path as sent.
+    let rawPath: String
+    /// The query as sent, if any.
+    let rawQuery: String?
+
     /// Path and query as sent (`/users/octocat?x=1`).
-    public let url: String
+    public var url: String { rawQuery.map { "\(rawPath)?\($0)" } ?? rawPath }
     /// The decoded path (what `path=` filters compare).
-    public let path: String
+    public var path: String { PathSegments(raw: rawPath).description }
     /// Request headers, at most `RequestJournal.headerLimit` bytes of them.
     public let headers: [NameValue]
     /// The first `bodyLimit` bytes of the body.

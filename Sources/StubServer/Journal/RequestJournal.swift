@@ -44,13 +44,12 @@ public final class RequestJournal: Sendable {
         case .reply(let reply): status = reply.status
         case .fault(let value): fault = value
         }
-        let url = request.rawQuery.map { "\(request.rawPath)?\($0)" } ?? request.rawPath
         let time = Date()
         ring.withLock { ring in
             ring.sequence += 1
             ring.slots[ring.next] = JournalEntry(
-                sequence: ring.sequence, time: time, session: session, method: request.method, url: url,
-                path: PathSegments(raw: request.rawPath).description, headers: Array(headers),
+                sequence: ring.sequence, time: time, session: session, method: request.method,
+                rawPath: request.rawPath, rawQuery: request.rawQuery, headers: Array(headers),
                 body: Array(request.body.prefix(bodyLimit)), bodySize: request.body.count,
                 routeID: plan.routeID, routeName: plan.routeID == nil ? nil : plan.routeLabel,
                 nearMiss: plan.nearMiss, status: status, fault: fault, latency: latency)

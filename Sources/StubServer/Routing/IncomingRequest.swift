@@ -28,18 +28,19 @@ public struct IncomingRequest: Sendable {
     /// Splits a request-target (`/a/b?x=1`, or the absolute form `http://host/a?x=1`) into path
     /// and query; a fragment is dropped.
     public init(method: String, target: String, headers: [NameValue] = [], body: [UInt8] = []) {
-        var rest = Substring(target)
-        if let schemeEnd = rest.range(of: "://"), rest.prefix(upTo: schemeEnd.lowerBound).allSatisfy({ $0.isLetter }) {
-            let afterScheme = rest[schemeEnd.upperBound...]
-            rest = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
+        var utf8 = Substring(target).utf8[...]
+        if utf8.first != UInt8(ascii: "/"), let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+           utf8[utf8.index(after: colon)...].starts(with: "//".utf8) {
+            let authority = utf8[utf8.index(colon, offsetBy: 3)...]
+            utf8 = authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }.map { authority[$0...] } ?? "/".utf8[...]
         }
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        if let hash = utf8.firstIndex(of: UInt8(ascii: "#")) { utf8 = utf8[..<hash] }
         var query: String?
-        if let mark = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: mark)...])
-            rest = rest[..<mark]
+        if let mark = utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(Substring(utf8[utf8.index(after: mark)...]))
+            utf8 = utf8[..<mark]
         }
-        self.init(method: method, rawPath: rest.isEmpty ? "/" : String(rest), rawQuery: query, headers: headers, body: body)
+        self.init(method: method, rawPath: utf8.isEmpty ? "/" : String(Substring(utf8)), rawQuery: query, headers: headers, body: body)
     }
 
     /// The first value of a header, by case-insensitive name.
@@ -49,8 +50,15 @@ public struct IncomingRequest: Sendable {
 }
 
 extension String {
-    /// ASCII case-insensitive equality, enough for header names.
+    /// ASCII case-insensitive equality, enough for header names; compares bytes, allocates nothing.
     func equalsIgnoringCase(_ other: String) -> Bool {
-        self.utf8.count == other.utf8.count && self.lowercased() == other.lowercased()
+        let a = utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            let lx = x &- 65 < 26 ? x | 0x20 : x
+            let ly = y &- 65 < 26 ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
     }
 }

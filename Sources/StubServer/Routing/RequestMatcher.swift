@@ -7,13 +7,21 @@ struct RequestMatcher {
     /// The request, decoded once for all the candidates it is compared with.
     struct DecodedRequest {
         let request: IncomingRequest
-        let path: PathSegments
+        /// The canonical path key (see `PathSegments.key`).
+        let pathKey: String
         let query: [NameValue]
+
+        /// The decoded segments; computed on demand (templates and near misses only).
+        var path: PathSegments { PathSegments(raw: request.rawPath) }
 
         init(_ request: IncomingRequest) {
             self.request = request
-            self.path = PathSegments(raw: request.rawPath)
-            self.query = FormCoding.decodePairs(request.rawQuery ?? "").sorted()
+            self.pathKey = PathSegments.key(raw: request.rawPath)
+            if let rawQuery = request.rawQuery, !rawQuery.isEmpty {
+                self.query = FormCoding.decodePairs(rawQuery).sorted()
+            } else {
+                self.query = []
+            }
         }
     }
 
@@ -31,7 +39,7 @@ struct RequestMatcher {
             differences += pairDifferences(label: "query", expected: pattern.query, got: request.query)
         }
         for header in pattern.headers {
-            let values = request.request.headers.filter { $0.name.lowercased() == header.name }.map(\.value)
+            let values = request.request.headers.filter { $0.name.equalsIgnoringCase(header.name) }.map(\.value)
             if values.isEmpty {
                 differences.append("header \(header.name): expected \"\(header.value)\", missing")
             } else if !values.contains(header.value) {

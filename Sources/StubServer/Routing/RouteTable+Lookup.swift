@@ -22,22 +22,22 @@ extension RouteTable {
     /// answered by the GET route. Near misses are computed only on a miss.
     public func lookup(_ request: IncomingRequest) -> LookupResult {
         let decoded = RequestMatcher.DecodedRequest(request)
-        if let route = match(decoded, accept: { _ in true }) { return .hit(route) }
+        if let route = match(decoded, accept: nil) { return .hit(route) }
         return .miss(nearMisses(decoded, limit: 3).map(\.miss))
     }
 
     /// The first route, in precedence order, that matches and that `accept` takes (scenario
     /// state); a HEAD falls back to GET routes.
-    func match(_ decoded: RequestMatcher.DecodedRequest, accept: (Route) -> Bool) -> Route? {
+    func match(_ decoded: RequestMatcher.DecodedRequest, accept: ((Route) -> Bool)?) -> Route? {
         if let route = match(decoded, method: decoded.request.method, accept: accept) { return route }
         if decoded.request.method == "HEAD" { return match(decoded, method: "GET", accept: accept) }
         return nil
     }
 
-    private func match(_ decoded: RequestMatcher.DecodedRequest, method: String, accept: (Route) -> Bool) -> Route? {
-        let exact = index[Key(method: method, path: decoded.path)] ?? []
+    private func match(_ decoded: RequestMatcher.DecodedRequest, method: String, accept: ((Route) -> Bool)?) -> Route? {
+        let exact = index[Key(method: method, path: decoded.pathKey)] ?? []
         var candidates = exact
-        if let trie = templates[method] {
+        if let trie = templates[method], !trie.isEmpty {
             let fitting = trie.candidates(for: decoded.path)
             if !fitting.isEmpty {
                 candidates = (exact + fitting).sorted { routes[$0].precedence < routes[$1].precedence }
@@ -45,7 +45,7 @@ extension RouteTable {
         }
         for position in candidates
         where RequestMatcher.differences(decoded, routes[position].fixture.request, checkMethodAndPath: false).isEmpty
-            && accept(routes[position]) {
+            && (accept?(routes[position]) ?? true) {
             return routes[position]
         }
         return nil

@@ -9,7 +9,7 @@ import TargetModel
 public struct RouteTable: Sendable {
     struct Key: Hashable, Sendable {
         let method: String
-        let path: PathSegments
+        let path: String
     }
 
     /// Two routes conflict when one request would reach both with nothing to tell them apart:
@@ -33,6 +33,8 @@ public struct RouteTable: Sendable {
     public let warnings: [String]
     let index: [Key: [Int]]
     let templates: [String: TemplateTrie]
+    /// Whether any route takes part in a scenario (lookups skip the state check otherwise).
+    public let hasScenarios: Bool
 
     /// Compiles fixtures, rejecting two stubs that answer the same request differently.
     ///
@@ -63,7 +65,7 @@ public struct RouteTable: Sendable {
             firstByPattern[ConflictKey(fixture)] = routes.count
             switch fixture.request.path {
             case .literal(let path):
-                index[Key(method: fixture.request.method, path: path), default: []].append(routes.count)
+                index[Key(method: fixture.request.method, path: path.key), default: []].append(routes.count)
             case .template(let template):
                 templates[fixture.request.method, default: TemplateTrie()].insert(template, route: routes.count)
             }
@@ -77,6 +79,7 @@ public struct RouteTable: Sendable {
         self.routes = routes
         self.index = index
         self.templates = templates
+        self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
         self.warnings = warnings
     }
 

@@ -22,25 +22,30 @@ public struct ResponsePlan: Sendable {
     public var headOnly: Bool
     /// Headers added to this reply only (CORS).
     public var extraHeaders: [NameValue] = []
-    /// `GET /zen`, for the log line.
-    public var requestLine: String
     /// The matched route's name, `MISS`, or `ADMIN`.
     public var routeLabel: String
     /// The matched route's id; nil for misses and admin calls.
     public var routeID: String?
     /// For a miss: the closest route and what differed.
     public var nearMiss: String?
-    /// The request, kept for the journal; nil for requests the journal does not keep (admin).
-    public var request: IncomingRequest?
+    /// The request, for the log line and the journal.
+    public var request: IncomingRequest
+    /// Whether the journal keeps this exchange (admin calls and preflights are not kept).
+    public var journaled = false
     /// The request's session, for the journal.
     public var session: String?
 
     /// Creates a plan.
-    public init(action: RouteAction, delay: Double? = nil, headOnly: Bool = false, requestLine: String, routeLabel: String) {
+    public init(action: RouteAction, delay: Double? = nil, headOnly: Bool = false, request: IncomingRequest, routeLabel: String) {
         self.action = action
         self.delay = delay
         self.headOnly = headOnly
-        self.requestLine = requestLine
+        self.request = request
         self.routeLabel = routeLabel
+    }
+
+    /// `GET /zen?x=1`, built only when a log line needs it.
+    public var requestLine: String {
+        request.rawQuery.map { "\(request.method) \(request.rawPath)?\($0)" } ?? "\(request.method) \(request.rawPath)"
     }
 }

@@ -22,35 +22,34 @@ final class StubResponder: RequestResponder {
     }
 
     func respond(to request: IncomingRequest) -> ResponsePlan {
-        let requestLine = request.rawQuery.map { "\(request.method) \(request.rawPath)?\($0)" } ?? "\(request.method) \(request.rawPath)"
         let headOnly = request.method == "HEAD"
         let session = request.header(AdminRouter.sessionHeader)
         if let preflight = cors.preflight(request) {
-            var plan = ResponsePlan(action: .reply(preflight.reply), requestLine: requestLine, routeLabel: "CORS")
+            var plan = ResponsePlan(action: .reply(preflight.reply), request: request, routeLabel: "CORS")
             plan.extraHeaders = preflight.headers
             return plan
         }
         if AdminRouter.isAdmin(request.rawPath) {
             let reply = admin.handle(request, session: session)
-            var plan = ResponsePlan(action: .reply(reply), headOnly: headOnly, requestLine: requestLine, routeLabel: "ADMIN")
+            var plan = ResponsePlan(action: .reply(reply), headOnly: headOnly, request: request, routeLabel: "ADMIN")
             plan.extraHeaders = cors.headers(for: request, exposing: [])
             return plan
         }
-        var plan = route(request, session: session, requestLine: requestLine, headOnly: headOnly)
+        var plan = route(request, session: session, headOnly: headOnly)
         if cors.enabled, case .reply(let reply) = plan.action {
             plan.extraHeaders = cors.headers(for: request, exposing: reply.headers.map(\.name))
         }
-        plan.request = request
+        plan.journaled = true
         plan.session = session
         return plan
     }
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
     /// the scenario between lookup and advance, the lookup runs again on the new state.
-    private func route(_ request: IncomingRequest, session: String?, requestLine: String, headOnly: Bool) -> ResponsePlan {
+    private func route(_ request: IncomingRequest, session: String?, headOnly: Bool) -> ResponsePlan {
         let snapshot = store.snapshot
         let key = session ?? ""
-        let accept: (Route) -> Bool = { [scenarios] route in
+        let accept: ((Route) -> Bool)? = !snapshot.hasScenarios ? nil : { [scenarios] route in
             guard let step = route.fixture.scenario, let required = step.requiredState else { return true }
             return scenarios.state(of: step.name, session: key) == required
         }
@@ -60,23 +59,23 @@ final class StubResponder: RequestResponder {
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: key) { continue }
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: key) : 0
                 var plan = ResponsePlan(action: route.action(forHit: hit), delay: route.fixture.delay, headOnly: headOnly,
-                                        requestLine: requestLine, routeLabel: route.name)
+                                        request: request, routeLabel: route.name)
                 plan.routeID = route.id
                 return plan
             case .miss(let nearMisses):
                 var plan = ResponsePlan(action: .reply(MissReport.reply(for: request, nearMisses: nearMisses)), headOnly: headOnly,
-                                        requestLine: requestLine, routeLabel: "MISS")
+                                        request: request, routeLabel: "MISS")
                 plan.nearMiss = MissReport.logSummary(nearMisses)
                 return plan
             }
         }
         let reply = AdminReply.error("scenario state kept changing during lookup; retry the request", status: 503)
-        return ResponsePlan(action: .reply(reply), headOnly: headOnly, requestLine: requestLine, routeLabel: "MISS")
+        return ResponsePlan(action: .reply(reply), headOnly: headOnly, request: request, routeLabel: "MISS")
     }
 
     func finished(_ plan: ResponsePlan, latencySeconds: Double) {
-        if let request = plan.request {
-            journal.record(request, session: plan.session, plan: plan, latency: latencySeconds)
+        if plan.journaled {
+            journal.record(plan.request, session: plan.session, plan: plan, latency: latencySeconds)
         }
         guard let logger else { return }
         let outcome: String

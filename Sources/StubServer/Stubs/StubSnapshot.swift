@@ -13,6 +13,15 @@ public struct StubSnapshot: Sendable {
     public let global: RouteTable
     /// Runtime routes per session id.
     public let sessions: [String: RouteTable]
+    /// Whether any layer has scenario routes (when none, lookups skip the state check).
+    let hasScenarios: Bool
+
+    init(fixtures: RouteTable, global: RouteTable, sessions: [String: RouteTable]) {
+        self.fixtures = fixtures
+        self.global = global
+        self.sessions = sessions
+        hasScenarios = fixtures.hasScenarios || global.hasScenarios || sessions.values.contains { $0.hasScenarios }
+    }
 
     static let empty = StubSnapshot(fixtures: .empty, global: .empty, sessions: [:])
 
@@ -26,13 +35,15 @@ public struct StubSnapshot: Sendable {
     }
 
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
-    func lookup(_ request: IncomingRequest, session: String?, accept: (Route) -> Bool) -> LookupResult {
+    /// `accept` (scenario state) may be nil when no route has a scenario.
+    func lookup(_ request: IncomingRequest, session: String?, accept: ((Route) -> Bool)?) -> LookupResult {
         let decoded = RequestMatcher.DecodedRequest(request)
-        let layers = layers(for: session)
-        for table in layers {
-            if let route = table.match(decoded, accept: accept) { return .hit(route) }
+        if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(decoded, accept: accept) {
+            return .hit(route)
         }
-        let scored = layers.flatMap { $0.nearMisses(decoded, limit: 3) }
+        if !global.routes.isEmpty, let route = global.match(decoded, accept: accept) { return .hit(route) }
+        if let route = fixtures.match(decoded, accept: accept) { return .hit(route) }
+        let scored = layers(for: session).flatMap { $0.nearMisses(decoded, limit: 3) }
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
             .prefix(3).map(\.element.miss))
     }

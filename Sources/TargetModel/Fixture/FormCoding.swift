@@ -25,7 +25,7 @@ public enum FormCoding {
 
     /// Percent-decodes; invalid escapes are kept verbatim.
     public static func decode(_ text: Substring) -> String {
-        guard text.contains("%") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         return String(text).removingPercentEncoding ?? String(text)
     }
 }

@@ -37,15 +37,56 @@ public struct PathSegments: Sendable, Hashable, CustomStringConvertible {
     /// Splits a raw (percent-encoded) path as sent on the wire.
     public init(raw: Substring) {
         var segments: [String] = []
-        for piece in raw.split(separator: "/", omittingEmptySubsequences: true) {
-            segments.append(FormCoding.decode(piece))
+        let utf8 = raw.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                if index != start { segments.append(FormCoding.decode(Substring(utf8[start..<index]))) }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
+        if start != utf8.endIndex { segments.append(FormCoding.decode(Substring(utf8[start...]))) }
         self.segments = segments
-        self.trailingSlash = !segments.isEmpty && raw.hasSuffix("/")
+        self.trailingSlash = !segments.isEmpty && utf8.last == UInt8(ascii: "/")
     }
 
     /// Splits a raw path.
     public init(raw: String) { self.init(raw: Substring(raw)) }
+
+    /// One string that identifies these segments (what exact routes are hashed on): decoded
+    /// segments joined by `/`, with `%` and `/` inside a segment escaped so no two paths collide.
+    public var key: String {
+        var out = "/"
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { out += "/" }
+            if segment.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "/") }) {
+                out += segment.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+            } else {
+                out += segment
+            }
+        }
+        if trailingSlash { out += "/" }
+        return out
+    }
+
+    /// The `key` of a raw request path, without splitting it when it needs no decoding (no `%`,
+    /// no empty segment): then the raw path is its own key. This is the serving path's fast case.
+    public static func key(raw: String) -> String {
+        var previous: UInt8 = 0
+        var clean = raw.utf8.first == UInt8(ascii: "/")
+        if clean {
+            for byte in raw.utf8 {
+                if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+                    clean = false
+                    break
+                }
+                previous = byte
+            }
+        }
+        return clean ? raw : PathSegments(raw: raw).key
+    }
 
     /// The decoded path (`/users/John Doe`), for people.
     public var description: String {
