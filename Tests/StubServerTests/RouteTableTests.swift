@@ -71,6 +71,16 @@ struct RouteTableTests {
         #expect(byPath.first?.differences == ["method: expected GET, got POST", #"path segment 2: expected "octocat", got "octocats""#])
     }
 
+    @Test func nearMissesInALargeTableStillFindTheClosestRoute() throws {
+        let table = try RouteTable(fixtures: (0..<10_000).map { route("/r/\($0)/item", name: "r\($0)", outcome: ok("x")) })
+        guard case .miss(let misses) = table.lookup(IncomingRequest(method: "GET", target: "/r/5000/itemz")) else {
+            Issue.record("expected a miss")
+            return
+        }
+        #expect(misses.first?.route.name == "r5000")
+        #expect(misses.first?.differences == [#"path segment 3: expected "item", got "itemz""#])
+    }
+
     @Test func unreachableRoutesAndDroppedBodiesAreWarned() throws {
         let table = try RouteTable(fixtures: [
             route("/g", method: "GET", body: .bytes([1]), outcome: ok("x")),

@@ -9,7 +9,7 @@ struct Listener {
     let fd: Int32
     let port: Int
 
-    static func bind(host: String, port: Int, backlog: Int32 = 1024) throws(EngineError) -> Listener {
+    static func bind(host: String, port: Int, backlog: Int32 = 4096) throws(EngineError) -> Listener {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -52,10 +52,13 @@ extension RouteTable {
     }
 
     /// The `limit` routes closest to the request: fewest differences, then closest path.
+    ///
+    /// Small tables are ranked whole; in large ones only the routes whose paths sort next to the
+    /// request's (±64) are ranked, so a miss costs the same with 1,000 or 100,000 routes.
     func nearMisses(_ decoded: RequestMatcher.DecodedRequest, limit: Int) -> [(score: Int, miss: NearMiss)] {
         guard !routes.isEmpty else { return [] }
         var scored: [(score: Int, miss: NearMiss)] = []
-        for route in routes {
+        for route in nearMissCandidates(decoded.path.description) {
             let differences = RequestMatcher.differences(decoded, route.fixture.request)
             let distance = EditDistance.between(decoded.path.description, route.fixture.request.path.description, cap: 64)
             let methodPenalty = route.fixture.request.method == decoded.request.method ? 0 : 8
@@ -64,6 +67,21 @@ extension RouteTable {
         }
         scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.miss.route.order < $1.miss.route.order }
         return Array(scored.prefix(limit))
+    }
+}
+
+extension RouteTable {
+    func nearMissCandidates(_ path: String) -> [Route] {
+        let window = 64
+        guard routes.count > 4 * window else { return routes }
+        var low = 0
+        var high = byPath.count
+        while low < high {
+            let middle = (low + high) / 2
+            if byPath[middle].path < path { low = middle + 1 } else { high = middle }
+        }
+        let range = max(0, low - window)..<min(byPath.count, low + window)
+        return byPath[range].map { routes[$0.position] }
     }
 }
 

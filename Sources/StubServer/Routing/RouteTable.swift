@@ -35,6 +35,8 @@ public struct RouteTable: Sendable {
     let templates: [String: TemplateTrie]
     /// Whether any route takes part in a scenario (lookups skip the state check otherwise).
     public let hasScenarios: Bool
+    /// Route positions sorted by decoded path, so a miss ranks only its neighbours.
+    let byPath: [(path: String, position: Int)]
 
     /// Compiles fixtures, rejecting two stubs that answer the same request differently.
     ///
@@ -80,6 +82,7 @@ public struct RouteTable: Sendable {
         self.index = index
         self.templates = templates
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
+        self.byPath = routes.enumerated().map { ($0.element.fixture.request.path.description, $0.offset) }.sorted { $0.path < $1.path }
         self.warnings = warnings
     }
 

@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""stubd benchmark: every figure in one run, on this machine, printed as one table and written to
+docs/PERFORMANCE.md. Run through bench/run.sh (which installs and builds what this needs).
+
+All traffic stays on 127.0.0.1; every load run is bounded by BENCH_SECONDS; every server started
+here is stopped here. Figures are reported, never judged: the script exits 0 whatever they are.
+"""
+import asyncio
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "bench", "out")
+STUBD = os.path.join(ROOT, ".build", "release", "stubd")
+BASELINE = os.path.join(OUT, "baseline")
+WIREMOCK_JAR = os.path.join(OUT, "wiremock-standalone-2.35.1.jar")
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+SECONDS = int(os.environ.get("BENCH_SECONDS", "3" if QUICK else "10"))
+WARMUP = int(os.environ.get("BENCH_WARMUP", "5" if QUICK else "20"))
+CONNECTIONS = 50
+BODY = ('{"login":"octocat","id":583231,"name":"The Octocat","company":"@github",'
+        '"location":"San Francisco","public_repos":8888}')
+assert len(BODY) == 119
+ROUTE_COUNTS = [1, 1000, 10000] if QUICK else [1, 1000, 10000, 100000]
+
+rows = []      # (section, case, figures dict)
+notes = []
+
+
+def log(message):
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_status(url, timeout=1.0):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except Exception:
+        return None
+
+
+class Server:
+    """A server process started for one measurement and always stopped."""
+
+    def __init__(self, name, command, ready_url, cwd=None, timeout=120):
+        self.name = name
+        self.launched = time.monotonic()
+        self.process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
+        self.ready_seconds = None
+        deadline = self.launched + timeout
+        while time.monotonic() < deadline:
+            if http_status(ready_url, timeout=0.5) is not None:
+                self.ready_seconds = time.monotonic() - self.launched
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.001)
+        self.stop()
+        raise RuntimeError(f"{name} did not answer {ready_url}")
+
+    def rss_kb(self):
+        """Resident memory of the process and its children, in KiB."""
+        total = 0
+        pids = [self.process.pid]
+        try:
+            children = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout.split()
+            pids += [int(p) for p in children]
+        except OSError:
+            pass
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/status") as status:
+                    for line in status:
+                        if line.startswith("VmRSS:"):
+                            total += int(line.split()[1])
+            except OSError:
+                pass
+        return total
+
+    def stop(self):
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGTERM)
+                self.process.wait(timeout=10)
+            except (subprocess.TimeoutExpired, ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def parse_duration(text):
+    match = re.match(r"([\d.]+)(us|ms|s|m)", text)
+    value, unit = float(match.group(1)), match.group(2)
+    return value * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
+
+
+def wrk(url, seconds=None, script=None, server=None, connections=CONNECTIONS):
+    """Runs wrk; returns requests/s, p50/p99 in ms, non-2xx count and peak RSS of `server`."""
+    command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds or SECONDS}s", "--latency"]
+    if script:
+        command += ["-s", script]
+    peak = [0]
+    done = threading.Event()
+
+    def sample():
+        while not done.wait(0.2):
+            peak[0] = max(peak[0], server.rss_kb())
+
+    sampler = threading.Thread(target=sample, daemon=True) if server else None
+    if sampler:
+        sampler.start()
+    output = subprocess.run(command + [url], capture_output=True, text=True, timeout=(seconds or SECONDS) + 60).stdout
+    done.set()
+    if sampler:
+        sampler.join()
+        peak[0] = max(peak[0], server.rss_kb())
+    figures = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))}
+    for percentile in ("50", "99"):
+        match = re.search(rf"^\s+{percentile}%\s+(\S+)", output, re.M)
+        figures[f"p{percentile}"] = parse_duration(match.group(1)) if match else None
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    figures["non2xx"] = int(non2xx.group(1)) if non2xx else 0
+    errors = re.search(r"Socket errors: (.*)", output)
+    figures["errors"] = errors.group(1) if errors else ""
+    if server:
+        figures["rss_mb"] = peak[0] / 1024
+    return figures
+
+
+def write_fixtures(folder, count, templated=False, files=1):
+    """`count` routes answering BODY, as `files` fixture files: /r/{i}/item or /t{i}/{id}."""
+    os.makedirs(folder, exist_ok=True)
+    routes = []
+    for i in range(count):
+        request = {"method": "GET"}
+        if templated:
+            request["pathTemplate"] = f"/t{i}/{{id}}"
+        else:
+            request["path"] = f"/r/{i}/item"
+        routes.append({"name": f"route{i}", "request": request,
+                       "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "text": BODY}})
+    per_file = (count + files - 1) // files
+    for index in range(files):
+        chunk = routes[index * per_file:(index + 1) * per_file]
+        if chunk:
+            with open(os.path.join(folder, f"routes{index:05d}.json"), "w") as out:
+                json.dump({"routes": chunk}, out)
+
+
+def random_paths_script(folder, paths):
+    listing = os.path.join(folder, "paths.txt")
+    with open(listing, "w") as out:
+        out.write("\n".join(paths) + "\n")
+    script = os.path.join(folder, "random.lua")
+    with open(script, "w") as out:
+        out.write(f"""
+local paths = {{}}
+for line in io.lines("{listing}") do paths[#paths + 1] = line end
+math.randomseed(42)
+request = function() return wrk.format("GET", paths[math.random(#paths)]) end
+""")
+    return script
+
+
+def stubd(folder, port, workers=1, extra=()):
+    return Server(f"stubd w{workers}", [STUBD, "serve", folder, "--port", str(port), "--quiet", "--workers", str(workers),
+                                       "--no-cors", *extra],
+                  f"http://127.0.0.1:{port}/__stubd/health")
+
+
+def add(section, case, figures):
+    rows.append((section, case, figures))
+    shown = ", ".join(f"{k}={v:.2f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items() if v not in (None, ""))
+    log(f"{section} / {case}: {shown}")
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Throughput against the peers, one route, c50.
+
+def throughput(work):
+    one = os.path.join(work, "one")
+    write_fixtures(one, 1)
+    path = "/r/0/item"
+    port = free_port()
+    with Server("baseline", [BASELINE, str(port)], f"http://127.0.0.1:{port}/") as server:
+        base = wrk(f"http://127.0.0.1:{port}{path}", server=server)
+        add("throughput", "C evhttp baseline (1 loop)", base)
+    for workers in (1, 2):
+        port = free_port()
+        with stubd(one, port, workers) as server:
+            wrk(f"http://127.0.0.1:{port}{path}", seconds=2)
+            add("throughput", f"stubd --workers {workers}", wrk(f"http://127.0.0.1:{port}{path}", server=server))
+    if os.path.exists("/usr/sbin/nginx"):
+        port = free_port()
+        conf_dir = os.path.join(work, "nginx")
+        os.makedirs(conf_dir, exist_ok=True)
+        conf = os.path.join(conf_dir, "nginx.conf")
+        with open(conf, "w") as out:
+            out.write(f"""worker_processes 1; daemon off; pid {conf_dir}/nginx.pid; error_log /dev/null;
+events {{ worker_connections 4096; }}
+http {{ access_log off; client_body_temp_path {conf_dir}; proxy_temp_path {conf_dir}; fastcgi_temp_path {conf_dir};
+  uwsgi_temp_path {conf_dir}; scgi_temp_path {conf_dir};
+  server {{ listen 127.0.0.1:{port}; location / {{ default_type application/json; return 200 '{BODY}'; }} }} }}
+""")
+        with Server("nginx", ["/usr/sbin/nginx", "-c", conf, "-p", conf_dir], f"http://127.0.0.1:{port}/") as server:
+            add("throughput", "nginx (1 worker)", wrk(f"http://127.0.0.1:{port}{path}", server=server))
+    else:
+        notes.append("nginx was not installed; its row is missing.")
+    return base
+
+
+def wiremock_root(work, count):
+    root = os.path.join(work, f"wiremock-{count}")
+    mappings = os.path.join(root, "mappings")
+    os.makedirs(mappings, exist_ok=True)
+    os.makedirs(os.path.join(root, "__files"), exist_ok=True)
+    for i in range(count):
+        with open(os.path.join(mappings, f"m{i}.json"), "w") as out:
+            json.dump({"request": {"method": "GET", "url": f"/r/{i}/item"},
+                       "response": {"status": 200, "body": BODY, "headers": {"Content-Type": "application/json"}}}, out)
+    return root
+
+
+def wiremock(work, counts):
+    if not (shutil.which("java") and os.path.exists(WIREMOCK_JAR)):
+        notes.append("Java or the WireMock jar is missing; WireMock rows are missing.")
+        return
+    for count in counts:
+        port = free_port()
+        root = wiremock_root(work, count)
+        command = ["java", "-jar", WIREMOCK_JAR, "--port", str(port), "--bind-address", "127.0.0.1", "--root-dir", root,
+                   "--disable-request-logging", "--no-request-journal"]
+        with Server("wiremock", command, f"http://127.0.0.1:{port}/__admin/mappings?limit=1") as server:
+            url = f"http://127.0.0.1:{port}/r/{count - 1}/item"
+            log(f"warming WireMock up for {WARMUP}s")
+            wrk(url, seconds=WARMUP)
+            figures = wrk(url, server=server)
+            figures["start_s"] = server.ready_seconds
+            add("throughput" if count == 1 else "routes", f"WireMock 2.35.1, {count} stub(s), last", figures)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Route-count scaling, one stubd loop.
+
+def scaling(work):
+    reference = None
+    for count in ROUTE_COUNTS:
+        for templated in (False, True):
+            folder = os.path.join(work, f"{'tpl' if templated else 'lit'}-{count}")
+            write_fixtures(folder, count, templated)
+            port = free_port()
+            with stubd(folder, port) as server:
+                kind = "templated" if templated else "literal"
+                add("routes", f"{count} {kind} routes: load to first response", {"start_ms": server.ready_seconds * 1000})
+                last = f"/t{count - 1}/42" if templated else f"/r/{count - 1}/item"
+                figures = wrk(f"http://127.0.0.1:{port}{last}", server=server)
+                if reference is None:
+                    reference = figures["rps"]
+                figures["ratio"] = figures["rps"] / reference
+                add("routes", f"{count} {kind}, last route", figures)
+                sample = random.Random(7).sample(range(count), min(count, 5000))
+                paths = [f"/t{i}/42" if templated else f"/r/{i}/item" for i in sample]
+                figures = wrk(f"http://127.0.0.1:{port}/", script=random_paths_script(folder, paths), server=server)
+                figures["ratio"] = figures["rps"] / reference
+                add("routes", f"{count} {kind}, random routes", figures)
+                if not templated:
+                    figures = wrk(f"http://127.0.0.1:{port}/r/{count}/missing", server=server)
+                    figures["ratio"] = figures["rps"] / reference
+                    add("routes", f"{count} literal, misses (404 + near-miss report)", figures)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Start-up with 10k fixture files; 4. RSS with 1k routes.
+
+def startup_and_memory(work):
+    folder = os.path.join(work, "files-10k")
+    write_fixtures(folder, 10000, files=10000)
+    port = free_port()
+    with stubd(folder, port) as server:
+        add("start-up", "10,000 fixture files: launch to first response", {"start_ms": server.ready_seconds * 1000})
+    folder = os.path.join(work, "lit-1000")
+    if not os.path.exists(folder):
+        write_fixtures(folder, 1000)
+    port = free_port()
+    with stubd(folder, port) as server:
+        figures = wrk(f"http://127.0.0.1:{port}/r/999/item", server=server)
+        add("memory", "1,000 routes under load (c50), peak RSS", {"rss_mb": figures["rss_mb"], "rps": figures["rps"]})
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. 10,000 concurrent .delayed(0.5) requests.
+
+async def delayed_clients(port, count):
+    request = b"GET /slow HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
+    connect_gate = asyncio.Semaphore(500)
+    streams = []
+
+    async def connect():
+        async with connect_gate:
+            streams.append(await asyncio.open_connection("127.0.0.1", port))
+
+    await asyncio.gather(*(connect() for _ in range(count)))
+    loop = asyncio.get_running_loop()
+    statuses = []
+
+    async def exchange(reader, writer):
+        writer.write(request)
+        await writer.drain()
+        data = await reader.read()
+        statuses.append(data[9:12])
+        writer.close()
+
+    start = loop.time()
+    await asyncio.gather(*(exchange(r, w) for r, w in streams))
+    return loop.time() - start, statuses
+
+
+def delays(work):
+    folder = os.path.join(work, "delayed")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "slow.json"), "w") as out:
+        json.dump({"request": {"method": "GET", "path": "/slow"}, "response": {"text": BODY}, "delay": 0.5}, out)
+    count = 10000
+    port = free_port()
+    with stubd(folder, port, extra=("--journal-size", str(count))) as server:
+        seconds, statuses = asyncio.run(delayed_clients(port, count))
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/__stubd/requests?path=/slow", timeout=30) as response:
+            entries = json.load(response)["requests"]
+        errors = sorted(max(0.0, e["latencyMs"] - 500.0) for e in entries)
+        ok = sum(1 for s in statuses if s == b"200")
+        figures = {"answered": ok, "of": count, "completion_s": seconds,
+                   "timer_err_p50_ms": errors[len(errors) // 2] if errors else None,
+                   "timer_err_p99_ms": errors[int(len(errors) * 0.99) - 1] if errors else None,
+                   "timer_err_max_ms": errors[-1] if errors else None}
+        add("delays", "10,000 concurrent .delayed(0.5)", figures)
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+def machine():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as info:
+            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    def version(command):
+        try:
+            return subprocess.run(command, capture_output=True, text=True, timeout=20).stdout.strip().splitlines()[0]
+        except Exception:
+            return "unavailable"
+    return [
+        f"CPU: {cpu}, {os.cpu_count()} cores; memory: {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') // 2**30} GiB",
+        f"Kernel: {platform.release()}",
+        f"Swift: {version(['swift', '--version'])}",
+        f"libevent: {version(['dpkg-query', '-W', '-f=${Version}', 'libevent-2.1-7'])}",
+        f"wrk: {version(['wrk', '--version'])}",
+        f"nginx: {subprocess.run(['/usr/sbin/nginx', '-v'], capture_output=True, text=True).stderr.strip() if os.path.exists('/usr/sbin/nginx') else 'not installed'}",
+        f"Java: {subprocess.run(['java', '-version'], capture_output=True, text=True).stderr.splitlines()[0] if shutil.which('java') else 'not installed'}",
+        f"Load: wrk -t1 -c{CONNECTIONS} -d{SECONDS}s on the same machine (it shares the cores with the server)",
+    ]
+
+
+def fmt(value, digits=1):
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def report(baseline_rps):
+    lines = ["| section | case | req/s | ×baseline | p50 ms | p99 ms | RSS MB | other |", "|---|---|---|---|---|---|---|---|"]
+    for section, case, f in rows:
+        other = []
+        for key in ("ratio", "start_ms", "start_s", "completion_s", "answered", "of", "timer_err_p50_ms", "timer_err_p99_ms",
+                    "timer_err_max_ms", "non2xx"):
+            if f.get(key) not in (None, 0, "") or key == "answered" and key in f:
+                label = {"ratio": "×1 route"}.get(key, key)
+                other.append(f"{label} {fmt(f[key], 2)}")
+        if f.get("errors"):
+            other.append(f"socket errors: {f['errors']}")
+        ratio = f["rps"] / baseline_rps if "rps" in f and baseline_rps else None
+        lines.append(f"| {section} | {case} | {fmt(f.get('rps'), 0)} | {fmt(ratio, 2)} | {fmt(f.get('p50'), 2)} | "
+                     f"{fmt(f.get('p99'), 2)} | {fmt(f.get('rss_mb'))} | {'; '.join(other)} |")
+    return lines
+
+
+def main():
+    for tool, path in (("stubd", STUBD), ("baseline", BASELINE)):
+        if not os.path.exists(path):
+            sys.exit(f"bench: {path} is missing; run bench/run.sh, which builds it")
+    work = tempfile.mkdtemp(prefix="stubd-bench-")
+    started = time.time()
+    try:
+        baseline = throughput(work)
+        wiremock(work, [1, 1000])
+        scaling(work)
+        startup_and_memory(work)
+        delays(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    notes.append("Dribble/throttle accuracy: not measured; stubd has no dribble or throttle behaviour yet.")
+    table = report(baseline["rps"])
+    header = machine()
+    print()
+    print("\n".join(table))
+    print()
+    for note in notes:
+        print(f"note: {note}")
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    doc = ["# stubd performance", "",
+           f"Written by `make bench` (bench/run.sh) on {stamp}, {int(time.time() - started)} s of measuring. "
+           "Every figure below comes from that one run on the machine described; ×baseline is requests/s "
+           "divided by the C evhttp baseline's in the same run. The benchmark reports; it never fails on timing.",
+           "", "## Machine", ""] + [f"- {line}" for line in header] + ["", "## Results", ""] + table + [""]
+    if notes:
+        doc += ["## Notes", ""] + [f"- {note}" for note in notes] + [""]
+    with open(os.path.join(ROOT, "docs", "PERFORMANCE.md"), "w") as out:
+        out.write("\n".join(doc))
+    log("wrote docs/PERFORMANCE.md")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# stubd benchmark: builds release, installs the peers when missing, and prints one table of
+# figures measured in this run (stubd vs a C evhttp baseline, nginx and WireMock), then writes
+# docs/PERFORMANCE.md. Figures only: it never fails on timing.
+#   BENCH_SECONDS=10  length of each wrk run      BENCH_WARMUP=20  WireMock JIT warm-up seconds
+#   BENCH_QUICK=1     shorter runs, 1k/10k routes only (a smoke test of the script)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+[ -x /usr/sbin/nginx ] || need+=(nginx-light)
+pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
+command -v curl >/dev/null || need+=(curl)
+command -v java >/dev/null || need+=(default-jre-headless)
+command -v cc >/dev/null || need+=(gcc)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "bench: installing ${need[*]}"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+mkdir -p bench/out
+jar=bench/out/wiremock-standalone-2.35.1.jar
+if [ ! -f "$jar" ]; then
+  echo "bench: fetching WireMock 2.35.1 (inside the PyPI wheel wiremock==2.7.0)"
+  python3 -m pip download --quiet --no-deps --dest bench/out wiremock==2.7.0
+  python3 - <<'PY'
+import zipfile, glob
+wheel = glob.glob("bench/out/wiremock-2.7.0-*.whl")[0]
+with zipfile.ZipFile(wheel) as z, open("bench/out/wiremock-standalone-2.35.1.jar", "wb") as out:
+    out.write(z.read("wiremock/server/wiremock-standalone-2.35.1.jar"))
+PY
+fi
+echo "bench: building stubd (release) and the C baseline"
+swift build -c release --product stubd >/dev/null
+cc -O2 -o bench/out/baseline bench/baseline.c -levent
+ulimit -n 20000 2>/dev/null || true
+exec python3 bench/bench.py
