@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FIXTURES ?= fixtures
 PORT ?= 8080
 
-.PHONY: deps build run test release clean
+.PHONY: deps build run test release bench profile clean
 
 ## deps: install libevent-dev, pkg-config and curl when missing (Debian/Ubuntu).
 deps:
@@ -29,5 +29,13 @@ run: release
 test: deps
 	$(SWIFT) test
 
+## bench: stubd vs a C evhttp baseline, nginx and WireMock; prints a table, writes docs/PERFORMANCE.md.
+bench: deps
+	bash bench/run.sh
+
+## profile: instructions per request under callgrind (deterministic), with the top functions.
+profile: release
+	bash bench/profile.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build bench/out

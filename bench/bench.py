@@ -5,7 +5,6 @@ docs/PERFORMANCE.md. Run through bench/run.sh (which installs and builds what th
 All traffic stays on 127.0.0.1; every load run is bounded by BENCH_SECONDS; every server started
 here is stopped here. Figures are reported, never judged: the script exits 0 whatever they are.
 """
-import asyncio
 import json
 import os
 import platform
@@ -26,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "out")
 STUBD = os.path.join(ROOT, ".build", "release", "stubd")
 BASELINE = os.path.join(OUT, "baseline")
+DELAY_CLIENT = os.path.join(OUT, "delay_client")
 WIREMOCK_JAR = os.path.join(OUT, "wiremock-standalone-2.35.1.jar")
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 SECONDS = int(os.environ.get("BENCH_SECONDS", "3" if QUICK else "10"))
@@ -99,6 +99,19 @@ class Server:
                 pass
         return total
 
+    def private_kb(self):
+        """Memory only this process holds (private clean + dirty pages), in KiB: RSS without the
+        shared library pages every process using those libraries shares."""
+        total = 0
+        try:
+            with open(f"/proc/{self.process.pid}/smaps_rollup") as rollup:
+                for line in rollup:
+                    if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+        return total
+
     def stop(self):
         if self.process.poll() is None:
             try:
@@ -127,11 +140,13 @@ def wrk(url, seconds=None, script=None, server=None, connections=CONNECTIONS):
     if script:
         command += ["-s", script]
     peak = [0]
+    private = [0]
     done = threading.Event()
 
     def sample():
         while not done.wait(0.2):
             peak[0] = max(peak[0], server.rss_kb())
+            private[0] = max(private[0], server.private_kb())
 
     sampler = threading.Thread(target=sample, daemon=True) if server else None
     if sampler:
@@ -151,6 +166,7 @@ def wrk(url, seconds=None, script=None, server=None, connections=CONNECTIONS):
     figures["errors"] = errors.group(1) if errors else ""
     if server:
         figures["rss_mb"] = peak[0] / 1024
+        figures["private_mb"] = private[0] / 1024
     return figures
 
 
@@ -311,36 +327,12 @@ def startup_and_memory(work):
     port = free_port()
     with stubd(folder, port) as server:
         figures = wrk(f"http://127.0.0.1:{port}/r/999/item", server=server)
-        add("memory", "1,000 routes under load (c50), peak RSS", {"rss_mb": figures["rss_mb"], "rps": figures["rps"]})
+        add("memory", "1,000 routes under load (c50), peak RSS", {"rss_mb": figures["rss_mb"], "private_mb": figures["private_mb"],
+                                                                 "rps": figures["rps"]})
 
 
 # ---------------------------------------------------------------------------------------------
 # 5. 10,000 concurrent .delayed(0.5) requests.
-
-async def delayed_clients(port, count):
-    request = b"GET /slow HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n"
-    connect_gate = asyncio.Semaphore(500)
-    streams = []
-
-    async def connect():
-        async with connect_gate:
-            streams.append(await asyncio.open_connection("127.0.0.1", port))
-
-    await asyncio.gather(*(connect() for _ in range(count)))
-    loop = asyncio.get_running_loop()
-    statuses = []
-
-    async def exchange(reader, writer):
-        writer.write(request)
-        await writer.drain()
-        data = await reader.read()
-        statuses.append(data[9:12])
-        writer.close()
-
-    start = loop.time()
-    await asyncio.gather(*(exchange(r, w) for r, w in streams))
-    return loop.time() - start, statuses
-
 
 def delays(work):
     folder = os.path.join(work, "delayed")
@@ -348,18 +340,14 @@ def delays(work):
     with open(os.path.join(folder, "slow.json"), "w") as out:
         json.dump({"request": {"method": "GET", "path": "/slow"}, "response": {"text": BODY}, "delay": 0.5}, out)
     count = 10000
-    port = free_port()
-    with stubd(folder, port, extra=("--journal-size", str(count))) as server:
-        seconds, statuses = asyncio.run(delayed_clients(port, count))
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/__stubd/requests?path=/slow", timeout=30) as response:
-            entries = json.load(response)["requests"]
-        errors = sorted(max(0.0, e["latencyMs"] - 500.0) for e in entries)
-        ok = sum(1 for s in statuses if s == b"200")
-        figures = {"answered": ok, "of": count, "completion_s": seconds,
-                   "timer_err_p50_ms": errors[len(errors) // 2] if errors else None,
-                   "timer_err_p99_ms": errors[int(len(errors) * 0.99) - 1] if errors else None,
-                   "timer_err_max_ms": errors[-1] if errors else None}
-        add("delays", "10,000 concurrent .delayed(0.5)", figures)
+    for workers in (1, 2):
+        port = free_port()
+        with stubd(folder, port, workers):
+            output = subprocess.run([DELAY_CLIENT, str(port), str(count), "/slow", "0.5"], capture_output=True, text=True,
+                                    timeout=60).stdout
+        figures = {key: float(value) if "." in value else int(value)
+                   for key, value in (pair.split("=") for pair in output.split())}
+        add("delays", f"10,000 concurrent .delayed(0.5), --workers {workers} (client-side)", figures)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,10 +389,10 @@ def report(baseline_rps):
     lines = ["| section | case | req/s | ×baseline | p50 ms | p99 ms | RSS MB | other |", "|---|---|---|---|---|---|---|---|"]
     for section, case, f in rows:
         other = []
-        for key in ("ratio", "start_ms", "start_s", "completion_s", "answered", "of", "timer_err_p50_ms", "timer_err_p99_ms",
-                    "timer_err_max_ms", "non2xx"):
+        for key in ("ratio", "private_mb", "start_ms", "start_s", "completion_s", "answered", "of", "timer_err_p50_ms",
+                    "timer_err_p99_ms", "timer_err_max_ms", "non2xx"):
             if f.get(key) not in (None, 0, "") or key == "answered" and key in f:
-                label = {"ratio": "×1 route"}.get(key, key)
+                label = {"ratio": "×1 route", "private_mb": "private MB"}.get(key, key)
                 other.append(f"{label} {fmt(f[key], 2)}")
         if f.get("errors"):
             other.append(f"socket errors: {f['errors']}")
@@ -415,7 +403,7 @@ def report(baseline_rps):
 
 
 def main():
-    for tool, path in (("stubd", STUBD), ("baseline", BASELINE)):
+    for tool, path in (("stubd", STUBD), ("baseline", BASELINE), ("delay client", DELAY_CLIENT)):
         if not os.path.exists(path):
             sys.exit(f"bench: {path} is missing; run bench/run.sh, which builds it")
     work = tempfile.mkdtemp(prefix="stubd-bench-")

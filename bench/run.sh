@@ -33,5 +33,6 @@ fi
 echo "bench: building stubd (release) and the C baseline"
 swift build -c release --product stubd >/dev/null
 cc -O2 -o bench/out/baseline bench/baseline.c -levent
+cc -O2 -o bench/out/delay_client bench/delay_client.c
 ulimit -n 20000 2>/dev/null || true
 exec python3 bench/bench.py

@@ -13,8 +13,10 @@ struct AdminRouter: Sendable {
     let journal: RequestJournal
     let scenarios: ScenarioBook
 
+    private static let prefixWithSlash = prefix + "/"
+
     static func isAdmin(_ rawPath: String) -> Bool {
-        rawPath == prefix || rawPath.hasPrefix(prefix + "/")
+        rawPath.utf8.count >= prefix.utf8.count && (rawPath == prefix || rawPath.hasPrefix(prefixWithSlash))
     }
 
     static let endpoints = [

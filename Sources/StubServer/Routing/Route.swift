@@ -1,7 +1,10 @@
 import TargetModel
 
 /// A compiled stub: the fixture plus everything the hit path needs, computed once.
-public struct Route: Sendable {
+///
+/// A class so that passing a matched route around the hit path costs one reference, not a copy
+/// of the whole fixture; immutable, so shared freely between event loops.
+public final class Route: Sendable {
     /// The stub as declared.
     public let fixture: Fixture
     /// Stable handle for the admin API and sequence counters: `f3` for the fourth fixture route,
@@ -66,8 +69,8 @@ public enum RouteAction: Sendable {
 }
 
 /// A response ready to write: status, headers and body, built once per route rather than per
-/// request.
-public struct PreparedReply: Sendable {
+/// request. Immutable and shared by reference between requests and event loops.
+public final class PreparedReply: Sendable {
     /// The status code.
     public let status: Int
     /// Headers in send order.
@@ -82,7 +85,7 @@ public struct PreparedReply: Sendable {
         self.body = PreparedReply.statusAllowsBody(status) ? body : []
     }
 
-    init(_ response: StubHTTPResponse) {
+    convenience init(_ response: StubHTTPResponse) {
         self.init(status: response.status, headers: response.headers, body: response.body)
     }
 

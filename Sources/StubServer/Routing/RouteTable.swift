@@ -6,7 +6,7 @@ import TargetModel
 /// for templates, then checks only the few routes found, so it costs the same with 1 route or
 /// 100,000. A change (reload, runtime edit) builds a new table and swaps it; a table is never
 /// mutated.
-public struct RouteTable: Sendable {
+public final class RouteTable: Sendable {
     struct Key: Hashable, Sendable {
         let method: String
         let path: String
@@ -41,7 +41,7 @@ public struct RouteTable: Sendable {
     /// Compiles fixtures, rejecting two stubs that answer the same request differently.
     ///
     /// Identical duplicates (same request, same answer) are kept once, with a warning.
-    public init(fixtures: [Fixture]) throws(RouteTableError) {
+    public convenience init(fixtures: [Fixture]) throws(RouteTableError) {
         try self.init(entries: fixtures.enumerated().map { ("f\($0.offset)", $0.element) })
     }
 
@@ -90,7 +90,7 @@ public struct RouteTable: Sendable {
     public static let empty = try! RouteTable(fixtures: [])
 
     /// Compiles Swift targets (those with `stubBehavior` other than `.never`).
-    public init(targets: [any TargetType]) throws(RouteTableError) {
+    public convenience init(targets: [any TargetType]) throws(RouteTableError) {
         var fixtures: [Fixture] = []
         for target in targets {
             do {

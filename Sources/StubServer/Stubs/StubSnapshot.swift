@@ -6,7 +6,7 @@ import TargetModel
 ///
 /// Lookup goes session routes → global runtime routes → fixtures, first hit wins, so a route added
 /// at runtime overrides a fixture for the same request, and a session's routes override both.
-public struct StubSnapshot: Sendable {
+public final class StubSnapshot: Sendable {
     /// Routes loaded from fixture files or Swift targets.
     public let fixtures: RouteTable
     /// Runtime routes added without a session.
