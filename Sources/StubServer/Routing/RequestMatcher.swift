@@ -11,8 +11,11 @@ struct RequestMatcher {
         let pathKey: String
         let query: [NameValue]
 
+        /// Decoded segments when already computed (near misses compute them once for all routes).
+        var decodedPath: PathSegments?
+
         /// The decoded segments; computed on demand (templates and near misses only).
-        var path: PathSegments { PathSegments(raw: request.rawPath) }
+        var path: PathSegments { decodedPath ?? PathSegments(raw: request.rawPath) }
 
         init(_ request: IncomingRequest) {
             self.request = request

@@ -54,13 +54,16 @@ extension RouteTable {
     /// The `limit` routes closest to the request: fewest differences, then closest path.
     ///
     /// Small tables are ranked whole; in large ones only the routes whose paths sort next to the
-    /// request's (±64) are ranked, so a miss costs the same with 1,000 or 100,000 routes.
+    /// request's (±16) are ranked, so a miss costs the same with 1,000 or 100,000 routes.
     func nearMisses(_ decoded: RequestMatcher.DecodedRequest, limit: Int) -> [(score: Int, miss: NearMiss)] {
         guard !routes.isEmpty else { return [] }
+        var decoded = decoded
+        decoded.decodedPath = decoded.path
+        let requestPath = decoded.path.description
         var scored: [(score: Int, miss: NearMiss)] = []
-        for route in nearMissCandidates(decoded.path.description) {
+        for route in nearMissCandidates(requestPath) {
             let differences = RequestMatcher.differences(decoded, route.fixture.request)
-            let distance = EditDistance.between(decoded.path.description, route.fixture.request.path.description, cap: 64)
+            let distance = EditDistance.between(requestPath, route.fixture.request.path.description, cap: 64)
             let methodPenalty = route.fixture.request.method == decoded.request.method ? 0 : 8
             let score = distance * 4 + methodPenalty + differences.count
             scored.append((score, NearMiss(route: route, differences: differences)))
@@ -72,7 +75,7 @@ extension RouteTable {
 
 extension RouteTable {
     func nearMissCandidates(_ path: String) -> [Route] {
-        let window = 64
+        let window = 16
         guard routes.count > 4 * window else { return routes }
         var low = 0
         var high = byPath.count
