@@ -357,6 +357,42 @@ def delays(work):
 
 
 # ---------------------------------------------------------------------------------------------
+# 6. Dribble accuracy: a 10 KB body in 10 pieces over 1 s, 20 clients at once.
+
+def dribble_client(port, results):
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET /dribble HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+        start = time.monotonic()
+        arrivals = []
+        while True:
+            data = s.recv(65536)
+            if not data:
+                break
+            arrivals.append(time.monotonic() - start)
+        results.append(arrivals)
+
+
+def dribble(work):
+    folder = os.path.join(work, "dribble")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "dribble.json"), "w") as out:
+        json.dump({"request": {"method": "GET", "path": "/dribble"}, "response": {"text": "x" * 10240},
+                   "dribble": {"chunks": 10, "seconds": 1.0}}, out)
+    port = free_port()
+    results = []
+    with stubd(folder, port):
+        threads = [threading.Thread(target=dribble_client, args=(port, results)) for _ in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    totals = sorted(abs(arrivals[-1] - 1.0) * 1000 for arrivals in results if arrivals)
+    pieces = sorted(len(arrivals) for arrivals in results)
+    add("dribble", "10 KB in 10 pieces over 1 s, 20 clients: last byte vs 1 s",
+        {"total_err_p50_ms": totals[len(totals) // 2], "total_err_max_ms": totals[-1], "reads_min": pieces[0]})
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 
 def machine():
@@ -396,7 +432,7 @@ def report(baseline_rps):
     for section, case, f in rows:
         other = []
         for key in ("ratio", "private_mb", "start_ms", "start_s", "completion_s", "answered", "of", "timer_err_p50_ms",
-                    "timer_err_p99_ms", "timer_err_max_ms", "non2xx"):
+                    "timer_err_p99_ms", "timer_err_max_ms", "total_err_p50_ms", "total_err_max_ms", "reads_min", "non2xx"):
             if f.get(key) not in (None, 0, "") or key == "answered" and key in f:
                 label = {"ratio": "×1 route", "private_mb": "private MB"}.get(key, key)
                 other.append(f"{label} {fmt(f[key], 2)}")
@@ -420,9 +456,9 @@ def main():
         scaling(work)
         startup_and_memory(work)
         delays(work)
+        dribble(work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    notes.append("Dribble/throttle accuracy: not measured; stubd has no dribble or throttle behaviour yet.")
     table = report(baseline["rps"])
     header = machine()
     print()

@@ -48,7 +48,7 @@ struct FixtureLoaderTests {
 
     @Test(arguments: [
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "respnse": {}}]}"#,
-         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, responses, afterLast, delay, priority, scenario, requiredState, newState"),
+         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, responses, afterLast, delay, priority, scenario, requiredState, newState, dribble"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": "200"}}]}"#,
          #"ROOT/bad.json: routes[0].response.status: expected an integer from 100 to 599, found "200""#),
         (#"{"routes": [{"request": {"method": "get", "path": "/a"}, "response": {}}]}"#,
@@ -100,7 +100,7 @@ struct FixtureLoaderTests {
     }
 
     @Test func writerOutputReadsBackEqual() throws {
-        let original = [
+        var original = [
             Fixture(name: "a", source: "t", request: RequestPattern(method: "POST", path: "/a b/%", query: [NameValue("q", "x y")],
                                                                      headers: [NameValue("X-Key", "1")], body: .form([NameValue("f", "1")])),
                     outcome: .response(StubHTTPResponse(status: 201, headers: [NameValue("Content-Type", "application/json")],
@@ -116,6 +116,7 @@ struct FixtureLoaderTests {
                                   MultipartPart(name: "t", body: Array("hi".utf8))])),
                     outcome: .response(StubHTTPResponse(status: 204)), priority: 1),
         ]
+        original[1].dribble = Dribble(chunks: 3, seconds: 1.5)
         let fixtures = try TemporaryFixtures(["out.json": FixtureWriter.text(for: original)])
         #expect(try FixtureLoader.load(paths: [fixtures.root]) == original)
     }
@@ -141,6 +142,10 @@ struct FixtureTemplateTests {
          #"ROOT/t.json: request.pathTemplate: "/users/v{n}" segment "v{n}" mixes text and braces; a parameter must be a whole segment, e.g. /users/{login}"#),
         (#"{"request": {"method": "GET", "path": "/a", "pathTemplate": "/{a}"}, "fault": "reset"}"#,
          "ROOT/t.json: request.path: give either path or pathTemplate, not both"),
+        (#"{"request": {"method": "GET", "path": "/a"}, "response": {}, "dribble": {"chunks": 0, "seconds": 1}}"#,
+         #"ROOT/t.json: dribble.chunks: expected an integer from 1 to 100000, e.g. {"chunks": 10, "seconds": 2}"#),
+        (#"{"request": {"method": "GET", "path": "/a"}, "response": {}, "dribble": {"chunks": 1, "seconds": 60}}"#,
+         "ROOT/t.json: dribble: one chunk every 60 s is longer than the 20 s a connection may stay silent; use more chunks"),
         (#"{"request": {"method": "GET", "path": "/a"}, "fault": "reset", "priority": 0}"#,
          "ROOT/t.json: priority: expected an integer from 1 (highest) upward, found 0; routes without one have 5"),
     ])

@@ -15,6 +15,8 @@ final class Worker {
     private(set) var stopEvent: OpaquePointer?
     /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
     var pending: [ObjectIdentifier: PendingExchange] = [:]
+    /// Replies whose bodies are being dribbled, owned here until their last piece or shutdown.
+    var dribbles: [ObjectIdentifier: Dribbler] = [:]
 
     init(listenerFD: Int32, configuration: EngineConfiguration, responder: any RequestResponder) throws(EngineError) {
         guard let base = event_base_new() else { throw .libevent(operation: "create an event base") }
@@ -48,6 +50,7 @@ final class Worker {
         event_base_dispatch(base)
         for exchange in pending.values { event_free(exchange.timer) }
         pending.removeAll()
+        for dribbler in dribbles.values { dribbler.cancel() }
         evhttp_free(http)
         if let stopEvent { event_free(stopEvent) }
         event_base_free(base)
@@ -67,7 +70,11 @@ final class Worker {
     func execute(_ req: OpaquePointer, _ plan: ResponsePlan, start: UInt64) {
         switch plan.action {
         case .reply(let reply):
-            Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly)
+            if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
+                Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
+            } else {
+                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly)
+            }
         case .fault(.hang):
             schedule(PendingExchange(request: req, plan: plan, start: start, kind: .closeAfterHang),
                      after: configuration.hangCapSeconds)

@@ -20,6 +20,8 @@ public struct ResponsePlan: Sendable {
     public var delay: Double?
     /// True for HEAD: send the headers (with the body's Content-Length) and no body.
     public var headOnly: Bool
+    /// Send the body in timed pieces.
+    public var dribble: Dribble?
     /// Headers added to this reply only (CORS).
     public var extraHeaders: [NameValue] = []
     /// The matched route's name, `MISS`, or `ADMIN`.

@@ -61,6 +61,7 @@ final class StubResponder: RequestResponder {
                 var plan = ResponsePlan(action: route.action(forHit: hit), delay: route.fixture.delay, headOnly: headOnly,
                                         request: request, routeLabel: route.name)
                 plan.routeID = route.id
+                plan.dribble = route.fixture.dribble
                 return plan
             case .miss(let nearMisses):
                 var plan = ResponsePlan(action: .reply(MissReport.reply(for: request, nearMisses: nearMisses)), headOnly: headOnly,

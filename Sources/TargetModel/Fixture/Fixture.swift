@@ -17,6 +17,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var afterLast: SequenceEnd
     /// The scenario step this stub takes part in, if any.
     public var scenario: ScenarioStep?
+    /// Sends the body in chunks spread over time (a slow network), if set.
+    public var dribble: Dribble?
     /// Seconds to wait before answering; nil answers at once (Moya's `.immediate`).
     public var delay: Double?
     /// 1 is the highest; routes without one have `defaultPriority`. Decides first between routes
@@ -58,6 +60,7 @@ extension Fixture: Equatable {
     public static func == (lhs: Fixture, rhs: Fixture) -> Bool {
         lhs.request == rhs.request && lhs.outcomes == rhs.outcomes && lhs.delay == rhs.delay && lhs.priority == rhs.priority
             && lhs.scenario == rhs.scenario && (lhs.outcomes.count == 1 || lhs.afterLast == rhs.afterLast)
+            && lhs.dribble == rhs.dribble
     }
 }
 
@@ -205,5 +208,20 @@ public struct ScenarioStep: Sendable, Hashable {
         self.name = name
         self.requiredState = requiredState
         self.newState = newState
+    }
+}
+
+/// A body sent in `chunks` equal pieces, one every `seconds / chunks`, the last at `seconds`
+/// (WireMock's `chunkedDribbleDelay`): headers go out at once, the body trickles.
+public struct Dribble: Sendable, Hashable {
+    /// How many pieces the body is cut into (at most one per byte).
+    public var chunks: Int
+    /// Time from the headers to the last piece.
+    public var seconds: Double
+
+    /// Creates a dribble.
+    public init(chunks: Int, seconds: Double) {
+        self.chunks = chunks
+        self.seconds = seconds
     }
 }

@@ -72,7 +72,8 @@ public struct FixtureReader {
 
     private func readRoute(_ value: JSONValue, at field: String) throws(FixtureError) -> Fixture {
         let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses",
-                                                           "afterLast", "delay", "priority", "scenario", "requiredState", "newState"])
+                                                           "afterLast", "delay", "priority", "scenario", "requiredState", "newState",
+                                                           "dribble"])
         let answers = ["response", "networkError", "fault", "responses"].filter { route[$0] != nil }
         guard answers.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
@@ -115,10 +116,13 @@ public struct FixtureReader {
             priority = Int(number)
         }
         let scenario = try readScenario(route, at: field)
+        let dribble = try route["dribble"].map { value throws(FixtureError) in try readDribble(value, at: join(field, "dribble")) }
         let name = try string(route["name"], at: join(field, "name")) ?? "\(request.method) \(request.path)"
         let location = field.isEmpty ? file : "\(file) \(field)"
-        return Fixture(name: name, source: location, request: request, outcomes: outcomes, afterLast: afterLast,
-                       delay: delay, priority: priority, scenario: scenario)
+        var fixture = Fixture(name: name, source: location, request: request, outcomes: outcomes, afterLast: afterLast,
+                              delay: delay, priority: priority, scenario: scenario)
+        fixture.dribble = dribble
+        return fixture
     }
 
     /// The answer named by a route (or a sequence element): `response`, `networkError` or `fault`.
@@ -144,6 +148,20 @@ public struct FixtureReader {
             return try readOutcome(element, at: field)
         }
         return .response(try readResponse(value, at: field))
+    }
+
+    private func readDribble(_ value: JSONValue, at field: String) throws(FixtureError) -> Dribble {
+        let dribble = try object(value, at: field, allowed: ["chunks", "seconds"])
+        guard case .number(let chunks)? = dribble["chunks"], chunks == chunks.rounded(), chunks >= 1, chunks <= 100_000 else {
+            throw fail(join(field, "chunks"), "expected an integer from 1 to 100000, e.g. {\"chunks\": 10, \"seconds\": 2}")
+        }
+        guard case .number(let seconds)? = dribble["seconds"], seconds > 0, seconds <= 600 else {
+            throw fail(join(field, "seconds"), "expected seconds from 0 (exclusive) to 600, e.g. {\"chunks\": 10, \"seconds\": 2}")
+        }
+        guard seconds / chunks < 20 else {
+            throw fail(field, "one chunk every \(JSONWriter.format(seconds / chunks)) s is longer than the 20 s a connection may stay silent; use more chunks")
+        }
+        return Dribble(chunks: Int(chunks), seconds: seconds)
     }
 
     private func readScenario(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> ScenarioStep? {

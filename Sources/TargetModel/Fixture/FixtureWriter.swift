@@ -32,6 +32,9 @@ public enum FixtureWriter {
             if let state = scenario.newState { members.append(("newState", .string(state))) }
         }
         if let delay = fixture.delay { members.append(("delay", .number(delay))) }
+        if let dribble = fixture.dribble {
+            members.append(("dribble", .object([("chunks", .number(Double(dribble.chunks))), ("seconds", .number(dribble.seconds))])))
+        }
         if fixture.priority != Fixture.defaultPriority { members.append(("priority", .number(Double(fixture.priority)))) }
         return .object(members)
     }
