@@ -50,23 +50,26 @@ public struct FixtureReader {
 
     private func join(_ base: String, _ key: String) -> String { base.isEmpty ? key : "\(base).\(key)" }
 
-    private func object(_ value: JSONValue, at field: String, allowed: [String]) throws(FixtureError) -> [String: JSONValue] {
+    /// The members of an object, refusing keys not in `allowed`. Field paths are autoclosures
+    /// throughout this reader: they are built only when there is an error to report.
+    private func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(FixtureError) -> [String: JSONValue] {
         guard case .object(let members) = value else {
-            throw fail(field, "expected an object, found \(value.kindName)")
+            throw fail(field(), "expected an object, found \(value.kindName)")
         }
         var result: [String: JSONValue] = [:]
+        result.reserveCapacity(members.count)
         for member in members {
             guard allowed.contains(member.key) else {
-                throw fail(join(field, member.key), "unknown field; allowed here: \(allowed.joined(separator: ", "))")
+                throw fail(join(field(), member.key), "unknown field; allowed here: \(allowed.joined(separator: ", "))")
             }
             result[member.key] = member.value
         }
         return result
     }
 
-    private func string(_ value: JSONValue?, at field: String) throws(FixtureError) -> String? {
+    private func string(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> String? {
         guard let value else { return nil }
-        guard case .string(let text) = value else { throw fail(field, "expected a string, found \(value.kindName)") }
+        guard case .string(let text) = value else { throw fail(field(), "expected a string, found \(value.kindName)") }
         return text
     }
 
@@ -182,7 +185,7 @@ public struct FixtureReader {
         guard let method = try string(request["method"], at: join(field, "method")) else {
             throw fail(join(field, "method"), "missing; give the HTTP method, e.g. \"GET\"")
         }
-        guard !method.isEmpty, method.allSatisfy({ $0.isASCII && ($0.isUppercase || $0 == "-" || $0.isNumber) }) else {
+        guard !method.isEmpty, method.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) else {
             throw fail(join(field, "method"), "\"\(method)\" is not an HTTP method; use upper case, e.g. \"GET\" or \"POST\"")
         }
         let path = try readPath(request, at: field)
@@ -212,10 +215,11 @@ public struct FixtureReader {
         }
     }
 
-    private func readPairs(_ value: JSONValue?, at field: String) throws(FixtureError) -> [NameValue] {
+    private func readPairs(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> [NameValue] {
+        let field = field
         guard let value else { return [] }
         guard case .object(let members) = value else {
-            throw fail(field, "expected an object of name: value (or name: [values]), found \(value.kindName)")
+            throw fail(field(), "expected an object of name: value (or name: [values]), found \(value.kindName)")
         }
         var pairs: [NameValue] = []
         for member in members {
@@ -224,12 +228,12 @@ public struct FixtureReader {
             case .array(let elements):
                 for (index, element) in elements.enumerated() {
                     guard case .string(let text) = element else {
-                        throw fail("\(join(field, member.key))[\(index)]", "expected a string, found \(element.kindName)")
+                        throw fail("\(join(field(), member.key))[\(index)]", "expected a string, found \(element.kindName)")
                     }
                     pairs.append(NameValue(member.key, text))
                 }
             default:
-                throw fail(join(field, member.key), "expected a string or an array of strings, found \(member.value.kindName) (write numbers as text: \"30\")")
+                throw fail(join(field(), member.key), "expected a string or an array of strings, found \(member.value.kindName) (write numbers as text: \"30\")")
             }
         }
         return pairs

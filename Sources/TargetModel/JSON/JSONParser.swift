@@ -47,7 +47,12 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -83,7 +88,6 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
-        var seen = Set<String>()
         skipSpace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -91,7 +95,7 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let keyStart = index
             let key = try parseString()
-            if !seen.insert(key).inserted {
+            if members.contains(where: { $0.key == key }) {
                 index = keyStart
                 throw error("duplicate key \"\(key)\"")
             }
