@@ -1,3 +1,4 @@
+import Atomics
 import TargetModel
 
 /// Everything that answers requests at one moment: the fixture table, the global runtime table
@@ -6,7 +7,7 @@ import TargetModel
 ///
 /// Lookup goes session routes → global runtime routes → fixtures, first hit wins, so a route added
 /// at runtime overrides a fixture for the same request, and a session's routes override both.
-public final class StubSnapshot: Sendable {
+public final class StubSnapshot: Sendable, AtomicReference {
     /// Routes loaded from fixture files or Swift targets.
     public let fixtures: RouteTable
     /// Runtime routes added without a session.

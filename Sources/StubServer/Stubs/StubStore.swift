@@ -1,3 +1,4 @@
+import Atomics
 import Synchronization
 import TargetModel
 
@@ -20,14 +21,19 @@ public final class StubStore: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The published snapshot, read without a lock on the serving path; written (under `state`'s
+    /// lock) by every change.
+    private let current: ManagedAtomic<StubSnapshot>
 
     /// A store serving `fixtures` with no runtime routes.
     public init(fixtures: RouteTable) {
-        state = Mutex(State(fixtures: fixtures, snapshot: StubSnapshot(fixtures: fixtures, global: .empty, sessions: [:])))
+        let snapshot = StubSnapshot(fixtures: fixtures, global: .empty, sessions: [:])
+        state = Mutex(State(fixtures: fixtures, snapshot: snapshot))
+        current = ManagedAtomic(snapshot)
     }
 
-    /// The current snapshot; hold on to it for the whole request.
-    public var snapshot: StubSnapshot { state.withLock { $0.snapshot } }
+    /// The current snapshot (lock-free); hold on to it for the whole request.
+    public var snapshot: StubSnapshot { current.load(ordering: .acquiring) }
 
     /// Adds runtime routes for a session (nil: every session). A route whose request pattern equals
     /// an existing runtime route of the same session replaces it (the newest stub wins).
@@ -47,6 +53,7 @@ public final class StubStore: Sendable {
                 ids.append(id)
             }
             try Self.publish(&state, runtime: runtime)
+            current.store(state.snapshot, ordering: .releasing)
             state.nextID = next
             return ids
         }
@@ -65,6 +72,7 @@ public final class StubStore: Sendable {
                 && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
             do throws(RouteTableError) {
                 try Self.publish(&state, runtime: runtime)
+                current.store(state.snapshot, ordering: .releasing)
             } catch {
                 throw .invalid(error)
             }
@@ -78,6 +86,7 @@ public final class StubStore: Sendable {
                 throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
             }
             try? Self.publish(&state, runtime: state.runtime.filter { $0.id != id })
+            current.store(state.snapshot, ordering: .releasing)
         }
     }
 
@@ -88,6 +97,7 @@ public final class StubStore: Sendable {
             let kept = state.runtime.filter { session != nil && $0.session != session }
             let removed = state.runtime.count - kept.count
             try? Self.publish(&state, runtime: kept)
+            current.store(state.snapshot, ordering: .releasing)
             return removed
         }
     }
@@ -97,6 +107,7 @@ public final class StubStore: Sendable {
         state.withLock { state in
             state.fixtures = table
             try? Self.publish(&state, runtime: state.runtime)
+            current.store(state.snapshot, ordering: .releasing)
         }
     }
 
