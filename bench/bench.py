@@ -474,6 +474,7 @@ def main():
            "", "## Machine", ""] + [f"- {line}" for line in header] + ["", "## Results", ""] + table + [""]
     if notes:
         doc += ["## Notes", ""] + [f"- {note}" for note in notes] + [""]
+    doc += ["The per-request profile and what stands between these figures and the goals: [PROFILE.md](PROFILE.md).", ""]
     with open(os.path.join(ROOT, "docs", "PERFORMANCE.md"), "w") as out:
         out.write("\n".join(doc))
     log("wrote docs/PERFORMANCE.md")
