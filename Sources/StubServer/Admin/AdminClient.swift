@@ -46,7 +46,7 @@ public struct StubdAdminClient: Sendable {
     /// Adds Swift targets as runtime routes.
     @discardableResult
     public func add(targets: [any TargetType]) async throws -> [String] {
-        try await add(try targets.compactMap { try Fixture(target: $0) })
+        try await add(try RouteTable.fixtures(for: targets))
     }
 
     /// `PUT /__stubd/routes/{id}`.

@@ -91,15 +91,23 @@ public final class RouteTable: Sendable {
 
     /// Compiles Swift targets (those with `stubBehavior` other than `.never`).
     public convenience init(targets: [any TargetType]) throws(RouteTableError) {
+        try self.init(fixtures: try RouteTable.fixtures(for: targets))
+    }
+
+    /// The fixtures of the targets that are stubbed (not `.never`); every target that cannot be
+    /// turned into a request is reported, not only the first.
+    public static func fixtures(for targets: [any TargetType]) throws(RouteTableError) -> [Fixture] {
         var fixtures: [Fixture] = []
+        var errors: [TargetCompileError] = []
         for target in targets {
             do {
                 if let fixture = try Fixture(target: target) { fixtures.append(fixture) }
             } catch {
-                throw RouteTableError(targetErrors: [error])
+                errors.append(error)
             }
         }
-        try self.init(fixtures: fixtures)
+        if !errors.isEmpty { throw RouteTableError(targetErrors: errors) }
+        return fixtures
     }
 
     static let servableMethods: Set<String> = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PATCH"]

@@ -79,15 +79,7 @@ public final class StubdServer: Sendable {
     /// Adds Swift targets as runtime routes.
     @discardableResult
     public func add(targets: [any TargetType], session: String? = nil) throws(RouteTableError) -> [String] {
-        var fixtures: [Fixture] = []
-        for target in targets {
-            do {
-                if let fixture = try Fixture(target: target) { fixtures.append(fixture) }
-            } catch {
-                throw RouteTableError(targetErrors: [error])
-            }
-        }
-        return try store.add(fixtures, session: session)
+        try store.add(try RouteTable.fixtures(for: targets), session: session)
     }
 
     /// Removes a runtime route by id.
