@@ -1,0 +1,47 @@
+/// What a request must look like to get this stub.
+///
+/// Paths are compared segment by segment after decoding (`PathPattern`); query and form pairs
+/// are held decoded as a multiset (sorted),
+/// because Alamofire's nested-dictionary order is random per process. Header names are
+/// lower-cased; only the headers listed here are checked.
+public struct RequestPattern: Sendable, Hashable {
+    /// The method, exactly as on the request line (`GET`).
+    public var method: String
+    /// The path, exact or a template.
+    public var path: PathPattern
+    /// Required query pairs, decoded and sorted; the request must carry exactly these.
+    public var query: [NameValue]
+    /// Required headers, names lower-cased, sorted; other request headers are ignored.
+    public var headers: [NameValue]
+    /// What the body must be.
+    public var body: BodyPattern
+
+    /// Creates a pattern for an exact path given in wire form (`/users/John%20Doe`).
+    public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
+        self.init(method: method, path: .literal(PathSegments(raw: path)), query: query, headers: headers, body: body)
+    }
+
+    /// Creates a pattern, normalising query and header order and header-name case.
+    public init(method: String, path: PathPattern, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
+        self.method = method
+        self.path = path
+        self.query = query.sorted()
+        self.headers = headers.map { NameValue($0.name.lowercased(), $0.value) }.sorted()
+        self.body = body
+    }
+}
+
+/// How a request body is compared.
+public enum BodyPattern: Sendable, Hashable {
+    /// Not checked (the target sends no body, or an upload whose bytes stubd does not compare).
+    case any
+    /// Parsed as JSON and compared by meaning (key order and `1` vs `1.0` do not matter).
+    case json(JSONValue)
+    /// Parsed as `application/x-www-form-urlencoded` and compared as a multiset of decoded pairs.
+    case form([NameValue])
+    /// Compared byte for byte.
+    case bytes([UInt8])
+    /// A multipart/form-data body with any boundary, compared part by part (name, file name,
+    /// Content-Type, bytes) in order.
+    case multipart([MultipartPart])
+}

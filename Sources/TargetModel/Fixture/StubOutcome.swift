@@ -1,0 +1,47 @@
+/// What a stub answers with.
+public enum StubOutcome: Sendable, Equatable {
+    /// An HTTP response.
+    case response(StubHTTPResponse)
+    /// Moya's `.networkError(NSError)`: answered with the wire fault the README's table gives for
+    /// this error (`Fault.forNetworkError(domain:code:)`).
+    case networkError(domain: String, code: Int)
+    /// A wire fault named directly.
+    case fault(Fault)
+
+    /// The fault the server produces, if the outcome is not an HTTP response.
+    public var fault: Fault? {
+        switch self {
+        case .response: return nil
+        case .networkError(let domain, let code): return Fault.forNetworkError(domain: domain, code: code)
+        case .fault(let fault): return fault
+        }
+    }
+}
+
+/// A status, headers and body.
+///
+/// Equality treats headers as HTTP does: names case-insensitively, order across names ignored
+/// (Foundation's `HTTPURLResponse` re-cases `ETag` as `Etag` and forgets the order).
+public struct StubHTTPResponse: Sendable, Equatable {
+    /// The status code (100–599).
+    public var status: Int
+    /// Headers to send, in order. Empty for Moya's `.networkResponse`, which has none.
+    public var headers: [NameValue]
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [NameValue] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func == (lhs: StubHTTPResponse, rhs: StubHTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body && canonical(lhs.headers) == canonical(rhs.headers)
+    }
+
+    private static func canonical(_ headers: [NameValue]) -> [NameValue] {
+        headers.map { NameValue($0.name.lowercased(), $0.value) }.sorted()
+    }
+}
