@@ -7,8 +7,16 @@ extension IncomingRequest {
     init(engineRequest req: OpaquePointer) {
         let method = IncomingRequest.methodName(evhttp_request_get_command(req))
         let target = evhttp_request_get_uri(req).map { String(cString: $0) } ?? "/"
+        let first = evhttp_request_get_input_headers(req)?.pointee.tqh_first
+        var count = 0
+        var node = first
+        while let header = node {
+            count += 1
+            node = header.pointee.next.tqe_next
+        }
         var headers: [NameValue] = []
-        var node = evhttp_request_get_input_headers(req)?.pointee.tqh_first
+        headers.reserveCapacity(count)
+        node = first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
                 headers.append(NameValue(String(cString: key), String(cString: value)))

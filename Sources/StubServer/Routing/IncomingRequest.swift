@@ -28,6 +28,10 @@ public struct IncomingRequest: Sendable {
     /// Splits a request-target (`/a/b?x=1`, or the absolute form `http://host/a?x=1`) into path
     /// and query; a fragment is dropped.
     public init(method: String, target: String, headers: [NameValue] = [], body: [UInt8] = []) {
+        if let split = IncomingRequest.splitOriginForm(target) {
+            self.init(method: method, rawPath: split.path, rawQuery: split.query, headers: headers, body: body)
+            return
+        }
         var utf8 = Substring(target).utf8[...]
         if utf8.first != UInt8(ascii: "/"), let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
            utf8[utf8.index(after: colon)...].starts(with: "//".utf8) {
@@ -41,6 +45,23 @@ public struct IncomingRequest: Sendable {
             utf8 = utf8[..<mark]
         }
         self.init(method: method, rawPath: utf8.isEmpty ? "/" : String(Substring(utf8)), rawQuery: query, headers: headers, body: body)
+    }
+
+    /// The common case, `/path?query` with no fragment, split in one pass over contiguous bytes;
+    /// nil for anything else (absolute form, fragments), which the general path handles.
+    private static func splitOriginForm(_ target: String) -> (path: String, query: String?)? {
+        target.utf8.withContiguousStorageIfAvailable { bytes -> (path: String, query: String?)? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            var mark = -1
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "#") { return nil }
+                if byte == UInt8(ascii: "?") && mark < 0 { mark = index }
+            }
+            guard mark >= 0 else { return (target, nil) }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self))
+        } ?? nil
     }
 
     /// The first value of a header, by case-insensitive name.
