@@ -35,6 +35,7 @@ final class Dribbler {
         dribbler.timer = event_new(worker.base, -1, Int16(EV_PERSIST), onDribbleTick, Unmanaged.passUnretained(dribbler).toOpaque())
         worker.dribbles[ObjectIdentifier(dribbler)] = dribbler
         var interval = timeval(seconds: dribble.seconds / Double(dribbler.chunks))
+        event_base_update_cache_time(worker.base)
         event_add(dribbler.timer, &interval)
     }
 

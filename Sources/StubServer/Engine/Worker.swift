@@ -19,7 +19,13 @@ final class Worker {
     var dribbles: [ObjectIdentifier: Dribbler] = [:]
 
     init(listenerFD: Int32, configuration: EngineConfiguration, responder: any RequestResponder) throws(EngineError) {
-        guard let base = event_base_new() else { throw .libevent(operation: "create an event base") }
+        // A precise clock: by default libevent 2.1 on Linux times events with CLOCK_MONOTONIC_COARSE,
+        // whose ticks let a 0.2 s delay end ~3 ms early; stubs must never answer before their delay.
+        let config = event_config_new()
+        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
+        let created = event_base_new_with_config(config)
+        event_config_free(config)
+        guard let base = created else { throw .libevent(operation: "create an event base") }
         guard let http = evhttp_new(base) else {
             event_base_free(base)
             throw .libevent(operation: "create an HTTP server")
@@ -90,6 +96,9 @@ final class Worker {
         exchange.timer = clev_timer_new(base, onTimer, Unmanaged.passUnretained(exchange).toOpaque())
         pending[ObjectIdentifier(exchange)] = exchange
         var delay = timeval(seconds: seconds)
+        // libevent measures a new timer from the loop's cached time, which is stale by whatever this
+        // iteration has done so far; refresh it so a delay never ends early.
+        event_base_update_cache_time(base)
         event_add(exchange.timer, &delay)
     }
 

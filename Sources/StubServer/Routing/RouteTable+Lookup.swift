@@ -60,13 +60,16 @@ extension RouteTable {
         var decoded = decoded
         decoded.decodedPath = decoded.path
         let requestPath = decoded.path.description
-        var scored: [(score: Int, miss: NearMiss)] = []
-        for route in nearMissCandidates(requestPath) {
-            let differences = RequestMatcher.differences(decoded, route.fixture.request)
+        // Rank by the cheap part of the score first (path distance, method); explain only the few
+        // that can still make the cut, since building a difference report is the expensive part.
+        let ranked = nearMissCandidates(requestPath).map { route -> (score: Int, route: Route) in
             let distance = EditDistance.between(requestPath, route.fixture.request.path.description, cap: 64)
             let methodPenalty = route.fixture.request.method == decoded.request.method ? 0 : 8
-            let score = distance * 4 + methodPenalty + differences.count
-            scored.append((score, NearMiss(route: route, differences: differences)))
+            return (distance * 4 + methodPenalty, route)
+        }.sorted { $0.score != $1.score ? $0.score < $1.score : $0.route.order < $1.route.order }
+        var scored: [(score: Int, miss: NearMiss)] = ranked.prefix(limit + 6).map { candidate in
+            let differences = RequestMatcher.differences(decoded, candidate.route.fixture.request)
+            return (candidate.score + differences.count, NearMiss(route: candidate.route, differences: differences))
         }
         scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.miss.route.order < $1.miss.route.order }
         return Array(scored.prefix(limit))
