@@ -24,7 +24,7 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
             case EADDRNOTAVAIL:
                 return "--host \(host): not an address of this machine (\(reason)); use 127.0.0.1 or 0.0.0.0"
             default:
-                return "cannot listen on \(host):\(port): \(reason)"
+                return "cannot listen on \(host):\(port): \(reason); check --host and --port"
             }
         case .libevent(let operation):
             return "libevent could not \(operation); check free memory and the open-file limit (ulimit -n)"

@@ -24,12 +24,15 @@ public struct CORSPolicy: Sendable {
         return CORSPolicy(enabled: loopback)
     }
 
-    /// The headers a response to `request` gets, or none when it has no allowed Origin.
-    func headers(for request: IncomingRequest, exposing names: [String]) -> [NameValue] {
+    /// The headers a response to `request` gets, or none when it has no allowed Origin; the
+    /// reply's own header names are exposed. Nothing is built for requests without an Origin.
+    func headers(for request: IncomingRequest, exposing reply: PreparedReply?) -> [NameValue] {
         guard let origin = allowed(request) else { return [] }
         var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
                        NameValue("Vary", "Origin")]
-        if !names.isEmpty { headers.append(NameValue("Access-Control-Expose-Headers", names.joined(separator: ", "))) }
+        if let reply, !reply.headers.isEmpty {
+            headers.append(NameValue("Access-Control-Expose-Headers", reply.headers.map(\.name).joined(separator: ", ")))
+        }
         return headers
     }
 

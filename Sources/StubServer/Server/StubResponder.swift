@@ -32,12 +32,12 @@ final class StubResponder: RequestResponder {
         if AdminRouter.isAdmin(request.rawPath) {
             let reply = admin.handle(request, session: session)
             var plan = ResponsePlan(action: .reply(reply), headOnly: headOnly, request: request, routeLabel: "ADMIN")
-            plan.extraHeaders = cors.headers(for: request, exposing: [])
+            plan.extraHeaders = cors.headers(for: request, exposing: nil)
             return plan
         }
         var plan = route(request, session: session, headOnly: headOnly)
         if cors.enabled, case .reply(let reply) = plan.action {
-            plan.extraHeaders = cors.headers(for: request, exposing: reply.headers.map(\.name))
+            plan.extraHeaders = cors.headers(for: request, exposing: reply)
         }
         plan.journaled = true
         plan.session = session

@@ -111,11 +111,6 @@ public final class StubStore: Sendable {
         }
     }
 
-    /// The runtime route `id`, if there is one.
-    func runtimeRoute(id: String) -> RuntimeRoute? {
-        state.withLock { state in state.runtime.first { $0.id == id } }
-    }
-
     private static func publish(_ state: inout State, runtime: [RuntimeRoute]) throws(RouteTableError) {
         var bySession: [String: [(id: String, fixture: Fixture)]] = [:]
         var global: [(id: String, fixture: Fixture)] = []
