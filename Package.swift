@@ -10,6 +10,8 @@ let package = Package(
     name: "stubd",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "StubModel", targets: ["StubModel"]),
+        .library(name: "FixtureFiles", targets: ["FixtureFiles"]),
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),
         .executable(name: "stubd", targets: ["stubd"]),
@@ -18,18 +20,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CLibevent",
             pkgConfig: "libevent",
-            providers: [.apt(["libevent-dev"])]
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
-        .target(name: "TargetModel", swiftSettings: swiftSettings),
+        // The funnel for POSIX and platform calls (sockets, descriptors, files, signals), with the
+        // Darwin and Glibc spellings side by side; nothing else in the package calls libc directly.
+        .target(
+            name: "StubdSystem",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: swiftSettings
+        ),
+        // What a stub is: request patterns, outcomes, scenarios, and the JSON library they use.
+        .target(name: "StubModel", swiftSettings: swiftSettings),
+        // Fixture files: reading, writing and loading folders of them.
+        .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
+        // The Moya layer: TargetType, Task, Endpoint, encodings, and target → stub.
+        .target(name: "TargetModel", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .target(
             name: "StubServer",
             dependencies: [
+                "StubModel",
+                "FixtureFiles",
                 "TargetModel",
+                "StubdSystem",
                 "CLibevent",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -40,16 +58,22 @@ let package = Package(
             name: "stubd",
             dependencies: [
                 "StubServer",
+                "StubModel",
+                "FixtureFiles",
                 "TargetModel",
+                "StubdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TargetModelTests", dependencies: ["TargetModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "TargetModel"],
+            dependencies: ["StubServer", "StubModel", "FixtureFiles", "TargetModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -4,7 +4,9 @@
 /* Must come first: Debian's event2/event-config.h defines _GNU_SOURCE. Fixing glibc's
  * feature selection before that happens keeps every libc type in this module identical
  * to SwiftGlibc's (otherwise clean debug builds fail with fd_set merge errors). */
+#if defined(__linux__)
 #include <features.h>
+#endif
 
 #include <event2/event.h>
 #include <event2/http.h>
@@ -13,7 +15,6 @@
 #include <event2/keyvalq_struct.h>
 #include <event2/thread.h>
 #include <event2/util.h>
-#include <sys/socket.h>
 
 /* evutil_socket_t is a #define on POSIX, invisible to Swift; give it a name. */
 typedef evutil_socket_t clev_socket_t;

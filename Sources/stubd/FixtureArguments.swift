@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubServer
+import FixtureFiles
 import TargetModel
 
 /// The fixture paths every subcommand takes, and the shared load-and-compile step.

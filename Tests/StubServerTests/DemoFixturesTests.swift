@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FixtureFiles
 import TargetModel
 @testable import StubServer
 

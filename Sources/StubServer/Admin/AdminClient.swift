@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import FixtureFiles
 import TargetModel
 
 /// Drives a stubd running in another process through its admin API, e.g. from an XCTest that

@@ -1,3 +1,4 @@
+import FixtureFiles
 import TargetModel
 
 /// `/__stubd/routes`: list, add, replace and remove runtime routes (same JSON as fixture files).

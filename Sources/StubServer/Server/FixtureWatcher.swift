@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import Synchronization
+import FixtureFiles
 import TargetModel
 
 /// Reloads a server's fixtures when their files change (`stubd serve --watch`).

@@ -1,4 +1,6 @@
 import Foundation
+import StubModel
+import StubdSystem
 import Synchronization
 
 /// Finds and reads fixture files: every `*.json` under a fixtures root (sorted, recursively),
@@ -65,7 +67,7 @@ public enum FixtureLoader {
 
     /// The `*.json` files under `root`, sorted by path, skipping `__files/` and hidden entries.
     ///
-    /// Walks with `opendir`/`readdir` rather than FileManager's enumerator, which cost more than
+    /// Walks with `System.listDirectory` (`readdir`) rather than FileManager's enumerator, which cost more than
     /// parsing the files themselves (start-up with 10,000 fixture files).
     static func fixtureFiles(under root: String) -> [String] {
         var files: [String] = []
@@ -74,22 +76,13 @@ public enum FixtureLoader {
     }
 
     private static func walk(_ folder: String, isRoot: Bool, into files: inout [String]) {
-        guard let directory = opendir(folder) else { return }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix(".") || (isRoot && name == bodyFolder) { continue }
-            let path = folder + "/" + name
-            var isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
-            if entry.pointee.d_type == UInt8(DT_UNKNOWN) || entry.pointee.d_type == UInt8(DT_LNK) {
-                var info = stat()
-                isDirectory = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-            }
-            if isDirectory {
+        guard let entries = System.listDirectory(folder) else { return }
+        for entry in entries {
+            if entry.name.hasPrefix(".") || (isRoot && entry.name == bodyFolder) { continue }
+            let path = folder + "/" + entry.name
+            if entry.isDirectory {
                 walk(path, isRoot: false, into: &files)
-            } else if name.hasSuffix(".json") {
+            } else if entry.name.hasSuffix(".json") {
                 files.append(path)
             }
         }

@@ -1,3 +1,5 @@
+import StubModel
+
 /// A problem in a fixture file, located precisely enough to fix it in one look.
 ///
 /// Printed as `file: field: problem`, e.g.

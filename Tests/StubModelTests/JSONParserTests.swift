@@ -1,5 +1,5 @@
 import Testing
-@testable import TargetModel
+@testable import StubModel
 
 struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TargetModel
+@testable import FixtureFiles
+import StubModel
 
 /// A fixtures root in a fresh temporary folder.
 struct TemporaryFixtures {

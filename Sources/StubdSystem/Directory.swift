@@ -1,0 +1,41 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// A directory entry: its name and whether it is a folder (symbolic links followed).
+public struct DirectoryEntry: Sendable, Equatable {
+    /// The entry's name, without the folder.
+    public let name: String
+    /// True for a folder, or a link to one.
+    public let isDirectory: Bool
+}
+
+extension System {
+    /// The entries of `folder` (without `.` and `..`), in the order the file system gives them;
+    /// nil if it cannot be opened.
+    ///
+    /// Reads names through the entry's own bytes: `readdir` returns records shorter than
+    /// `struct dirent` (`d_reclen`), so copying the whole struct would read past the record.
+    public static func listDirectory(_ folder: String) -> [DirectoryEntry]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let typeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_type)!
+        var entries: [DirectoryEntry] = []
+        while let entry = readdir(directory) {
+            let raw = UnsafeRawPointer(entry)
+            let name = String(cString: raw.advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+            if name == "." || name == ".." { continue }
+            let type = raw.load(fromByteOffset: typeOffset, as: UInt8.self)
+            var isDirectory = type == UInt8(DT_DIR)
+            if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
+                var info = stat()
+                isDirectory = stat(folder + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            }
+            entries.append(DirectoryEntry(name: name, isDirectory: isDirectory))
+        }
+        return entries
+    }
+}

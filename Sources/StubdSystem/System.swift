@@ -1,0 +1,206 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#else
+#error("stubd runs on Linux (Glibc) and macOS (Darwin)")
+#endif
+@_exported import SystemPackage
+
+// The libc entry points stubd uses, named once per platform. Nothing else in the package spells
+// a libc call: differences between Darwin and Glibc (type spellings, missing flags) live here.
+#if canImport(Darwin)
+private let sysSocket = Darwin.socket
+private let sysBind = Darwin.bind
+private let sysListen = Darwin.listen
+private let sysClose = Darwin.close
+private let sysDup = Darwin.dup
+private let sysDup2 = Darwin.dup2
+private let sysSetsockopt = Darwin.setsockopt
+private let sysGetsockname = Darwin.getsockname
+private let streamType = SOCK_STREAM
+#else
+private let sysSocket = Glibc.socket
+private let sysBind = Glibc.bind
+private let sysListen = Glibc.listen
+private let sysClose = Glibc.close
+private let sysDup = Glibc.dup
+private let sysDup2 = Glibc.dup2
+private let sysSetsockopt = Glibc.setsockopt
+private let sysGetsockname = Glibc.getsockname
+private let streamType = Int32(SOCK_STREAM.rawValue)
+#endif
+
+/// `fcntl` is variadic in C; Swift sees one overload per arity, so it gets a named wrapper.
+private func sysFcntl(_ fd: Int32, _ command: Int32, _ value: Int32) -> Int32 { fcntl(fd, command, value) }
+
+/// The one place stubd calls the operating system: sockets, descriptors, directories, signals
+/// and limits, in the spirit of swift-nio's `System.swift`.
+///
+/// Every call checks its result: a failure becomes a `SystemError` naming the operation and the
+/// `Errno`; `EINTR` is retried. Descriptors are plain `Int32`s because libevent takes them so.
+public enum System {
+    /// Runs `body` until it stops failing with `EINTR`; `-1` becomes a `SystemError`.
+    @discardableResult
+    static func call(_ operation: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            let code = Errno(rawValue: errno)
+            if code == .interrupted { continue }
+            throw SystemError(operation: operation(), errno: code)
+        }
+    }
+
+    // MARK: - Sockets
+
+    /// The addresses `host` resolves to for a passive (listening) TCP socket on `port`.
+    public static func resolve(host: String, port: Int) throws(ResolveError) -> [SocketAddress] {
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_socktype = streamType
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &result)
+        guard status == 0, result != nil else {
+            throw ResolveError(host: host, reason: String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(result) }
+        var addresses: [SocketAddress] = []
+        var node = result
+        while let info = node {
+            if let address = info.pointee.ai_addr {
+                addresses.append(SocketAddress(address, length: info.pointee.ai_addrlen))
+            }
+            node = info.pointee.ai_next
+        }
+        return addresses
+    }
+
+    /// A new TCP socket for `address`'s family, close-on-exec.
+    public static func streamSocket(for address: SocketAddress) throws(SystemError) -> Int32 {
+        let fd = try call("socket") { sysSocket(address.family, streamType, 0) }
+        do {
+            try setCloseOnExec(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// A TCP socket of the IPv4 family that is never connected: the placeholder a reset puts in
+    /// place of a client's descriptor (see `resetConnection`).
+    public static func inertSocket() throws(SystemError) -> Int32 {
+        let fd = try call("socket") { sysSocket(AF_INET, streamType, 0) }
+        try? setCloseOnExec(fd)
+        return fd
+    }
+
+    /// Lets a restarted server bind a port whose previous connections are in TIME_WAIT.
+    public static func setReuseAddress(_ fd: Int32) throws(SystemError) {
+        var one: Int32 = 1
+        try call("setsockopt(SO_REUSEADDR)") { sysSetsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+    }
+
+    /// Makes the next close send a TCP reset (RST) instead of a FIN.
+    public static func setLingerZero(_ fd: Int32) throws(SystemError) {
+        var noLinger = linger(l_onoff: 1, l_linger: 0)
+        try call("setsockopt(SO_LINGER)") { sysSetsockopt(fd, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size)) }
+    }
+
+    /// Binds `fd` to `address`.
+    public static func bind(_ fd: Int32, to address: SocketAddress) throws(SystemError) {
+        try address.withSockaddr { pointer, length throws(SystemError) in
+            try call("bind") { sysBind(fd, pointer, length) }
+        }
+    }
+
+    /// Starts listening with room for `backlog` pending connections.
+    public static func listen(_ fd: Int32, backlog: Int32) throws(SystemError) {
+        try call("listen") { sysListen(fd, backlog) }
+    }
+
+    /// The port a bound socket listens on (the real one after binding port 0).
+    public static func boundPort(_ fd: Int32) throws(SystemError) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        try withUnsafeMutablePointer(to: &storage) { pointer throws(SystemError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
+                try call("getsockname") { sysGetsockname(fd, address, &length) }
+            }
+        }
+        return SocketAddress(storage: storage).port ?? 0
+    }
+
+    /// Sets `O_NONBLOCK`, as event loops need.
+    public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = try call("fcntl(F_GETFL)") { sysFcntl(fd, F_GETFL, 0) }
+        try call("fcntl(F_SETFL)") { sysFcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Sets `FD_CLOEXEC`, so a child process never inherits the descriptor.
+    public static func setCloseOnExec(_ fd: Int32) throws(SystemError) {
+        let flags = try call("fcntl(F_GETFD)") { sysFcntl(fd, F_GETFD, 0) }
+        try call("fcntl(F_SETFD)") { sysFcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
+
+    // MARK: - Descriptors
+
+    /// A second descriptor for the same open socket or file, close-on-exec.
+    public static func duplicate(_ fd: Int32) throws(SystemError) -> Int32 {
+        let copy = try call("dup") { sysDup(fd) }
+        try? setCloseOnExec(copy)
+        return copy
+    }
+
+    /// Points descriptor number `target` at `source`'s file, atomically closing what `target`
+    /// referred to (the last close of a socket with linger 0 sends its reset).
+    public static func replace(_ target: Int32, with source: Int32) throws(SystemError) {
+        try call("dup2") { sysDup2(source, target) }
+    }
+
+    /// Closes a descriptor. Errors are not reported: after `close` the number is released
+    /// whatever it returns (POSIX leaves retrying after EINTR unspecified; Linux must not retry).
+    public static func close(_ fd: Int32) {
+        _ = sysClose(fd)
+    }
+
+    // MARK: - Signals and limits
+
+    /// Makes the process ignore `signal` (SIGPIPE: a write to a vanished client must be an error,
+    /// not the end of the server; SIGINT/SIGTERM before a dispatch source takes them over).
+    public static func ignore(signal number: Int32) {
+        _ = signal(number, SIG_IGN)
+    }
+
+    /// The signal numbers stubd stops on, with their names.
+    public static let terminationSignals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
+
+    /// The SIGPIPE number.
+    public static let brokenPipeSignal: Int32 = SIGPIPE
+}
+
+/// A failed system call: which operation and why, e.g. `bind: Address already in use`.
+public struct SystemError: Error, Equatable, CustomStringConvertible {
+    /// The call that failed (`bind`, `setsockopt(SO_LINGER)`).
+    public let operation: String
+    /// The error number it set.
+    public let errno: Errno
+
+    /// Creates an error.
+    public init(operation: String, errno: Errno) {
+        self.operation = operation
+        self.errno = errno
+    }
+
+    /// `operation: reason`.
+    public var description: String { "\(operation): \(errno)" }
+}
+
+/// A host name that did not resolve.
+public struct ResolveError: Error, Equatable {
+    /// The name as given.
+    public let host: String
+    /// The resolver's reason.
+    public let reason: String
+}
