@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubModel", "FixtureFiles", "TargetModel"],
+            dependencies: ["StubServer", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

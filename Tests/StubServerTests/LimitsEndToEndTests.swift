@@ -1,4 +1,5 @@
 import Foundation
+import StubdSystem
 import Testing
 import TargetModel
 @testable import StubServer
@@ -47,7 +48,7 @@ import TargetModel
             _ = try StubdServer.start(table: .empty, port: first.port)
             Issue.record("a second server bound the same port")
         } catch {
-            #expect(error == .bind(host: "127.0.0.1", port: first.port, errno: EADDRINUSE))
+            #expect(error == .bind(host: "127.0.0.1", port: first.port, errno: .addressInUse))
             #expect(error.description.hasPrefix("--port \(first.port): 127.0.0.1:\(first.port) is already in use"))
         }
     }

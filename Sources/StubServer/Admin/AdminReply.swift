@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// JSON replies for the admin API.
 enum AdminReply {

@@ -1,17 +1,12 @@
-import TargetModel
+import StubModel
 
 /// The admin API under `/__stubd/`: a table from method + path to one handler per resource.
-/// Runs on the event loop like any request; handlers only talk to the store, journal and
-/// scenario book, never to the engine.
+/// Runs on the event loop like any request; handlers only talk to the `StubAdmin` facade, never
+/// to the engine.
 struct AdminRouter: Sendable {
     /// The reserved path prefix; no stub can be served under it.
     static let prefix = "/__stubd"
-    /// The header that scopes runtime routes, scenario state and journal queries to one test.
-    static let sessionHeader = "X-Stubd-Session"
-
-    let store: StubStore
-    let journal: RequestJournal
-    let scenarios: ScenarioBook
+    let admin: StubAdmin
 
     private static let prefixWithSlash = prefix + "/"
 
@@ -26,12 +21,12 @@ struct AdminRouter: Sendable {
         "POST /__stubd/scenarios/reset",
     ]
 
-    func handle(_ request: IncomingRequest, session: String?) -> PreparedReply {
+    func handle(_ request: IncomingRequest, session: SessionID?) -> PreparedReply {
         let path = Array(PathSegments(raw: request.rawPath).segments.dropFirst())
         let query = FormCoding.decodePairs(request.rawQuery ?? "")
-        let routes = RoutesAdmin(store: store)
-        let requests = RequestsAdmin(journal: journal)
-        let state = StateAdmin(store: store, journal: journal, scenarios: scenarios)
+        let routes = RoutesAdmin(admin: admin)
+        let requests = RequestsAdmin(admin: admin)
+        let state = StateAdmin(admin: admin)
         switch (request.method, path.count, path.first ?? "") {
         case ("GET", 1, "health"): return state.health()
         case ("GET", 1, "routes"): return routes.list(session: session)

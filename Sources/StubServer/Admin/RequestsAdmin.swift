@@ -1,16 +1,16 @@
 import Foundation
-import TargetModel
+import StubModel
 
 /// `/__stubd/requests`: the journal, filtered (`?method=&path=&route=&matched=`), counted for
 /// verification, and cleared. With an `X-Stubd-Session` header only that session's requests.
 struct RequestsAdmin {
-    let journal: RequestJournal
+    let admin: StubAdmin
 
     struct FilterError: Error {
         let message: String
     }
 
-    static func query(_ pairs: [NameValue], session: String?) -> Result<JournalQuery, FilterError> {
+    static func query(_ pairs: [NameValue], session: SessionID?) -> Result<JournalQuery, FilterError> {
         var query = JournalQuery(session: session)
         for pair in pairs {
             switch pair.name {
@@ -27,25 +27,25 @@ struct RequestsAdmin {
         return .success(query)
     }
 
-    func list(_ pairs: [NameValue], session: String?) -> PreparedReply {
+    func list(_ pairs: [NameValue], session: SessionID?) -> PreparedReply {
         switch Self.query(pairs, session: session) {
         case .failure(let failure): return AdminReply.error(failure.message, status: 400)
         case .success(let query):
-            let entries = journal.entries(matching: query)
+            let entries = admin.requests(query)
             return AdminReply.json(.object([("count", AdminReply.number(entries.count)),
                                             ("requests", .array(entries.map(Self.json)))]))
         }
     }
 
-    func count(_ pairs: [NameValue], session: String?) -> PreparedReply {
+    func count(_ pairs: [NameValue], session: SessionID?) -> PreparedReply {
         switch Self.query(pairs, session: session) {
         case .failure(let failure): return AdminReply.error(failure.message, status: 400)
-        case .success(let query): return AdminReply.json(.object([("count", AdminReply.number(journal.count(matching: query)))]))
+        case .success(let query): return AdminReply.json(.object([("count", AdminReply.number(admin.count(query)))]))
         }
     }
 
-    func clear(session: String?) -> PreparedReply {
-        journal.clear(session: session)
+    func clear(session: SessionID?) -> PreparedReply {
+        admin.clearRequests(session: session)
         return AdminReply.json(.object([("cleared", .bool(true))]))
     }
 
@@ -57,7 +57,7 @@ struct RequestsAdmin {
             ("url", .string(entry.url)),
             ("path", .string(entry.path)),
         ]
-        if let session = entry.session { members.append(("session", .string(session))) }
+        if let session = entry.session { members.append(("session", .string(session.rawValue))) }
         members.append(("headers", .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) })))
         if let text = String(validating: entry.body, as: UTF8.self) {
             members.append(("body", .string(text)))
@@ -66,7 +66,7 @@ struct RequestsAdmin {
         }
         members.append(("bodySize", AdminReply.number(entry.bodySize)))
         members.append(("matched", .bool(entry.matched)))
-        if let id = entry.routeID { members.append(("routeId", .string(id))) }
+        if let id = entry.routeID { members.append(("routeId", .string(id.description))) }
         if let name = entry.routeName { members.append(("route", .string(name))) }
         if let nearMiss = entry.nearMiss { members.append(("nearMiss", .string(nearMiss))) }
         if let status = entry.status { members.append(("status", AdminReply.number(status))) }

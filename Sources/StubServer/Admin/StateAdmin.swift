@@ -1,49 +1,42 @@
-import TargetModel
+import StubModel
 
 /// `/__stubd/health`, `/__stubd/reset` and `/__stubd/scenarios`.
 struct StateAdmin {
-    let store: StubStore
-    let journal: RequestJournal
-    let scenarios: ScenarioBook
+    let admin: StubAdmin
 
     func health() -> PreparedReply {
-        let snapshot = store.snapshot
-        let runtime = snapshot.global.routes.count + snapshot.sessions.values.reduce(0) { $0 + $1.routes.count }
+        let health = admin.health
         return AdminReply.json(.object([
             ("status", .string("ok")),
-            ("fixtureRoutes", AdminReply.number(snapshot.fixtures.routes.count)),
-            ("runtimeRoutes", AdminReply.number(runtime)),
-            ("journal", .object([("size", AdminReply.number(journal.size)), ("capacity", AdminReply.number(journal.capacity))])),
+            ("fixtureRoutes", AdminReply.number(health.fixtureRoutes)),
+            ("runtimeRoutes", AdminReply.number(health.runtimeRoutes)),
+            ("journal", .object([("size", AdminReply.number(health.journalSize)),
+                                 ("capacity", AdminReply.number(health.journalCapacity))])),
         ]))
     }
 
     /// Back to the loaded fixtures: for one session (its runtime routes, scenarios, sequences and
     /// journal entries), or, without a session header, for everything.
-    func reset(session: String?) -> PreparedReply {
-        let removed = store.removeAll(session: session)
-        scenarios.reset(session: session)
-        journal.clear(session: session)
+    func reset(session: SessionID?) -> PreparedReply {
+        let removed = admin.reset(session: session)
         return AdminReply.json(.object([("reset", .bool(true)), ("removedRoutes", AdminReply.number(removed))]))
     }
 
-    func scenarioStates(session: String?) -> PreparedReply {
-        let snapshot = store.snapshot
-        let names = Set(snapshot.visibleRoutes(session: session).compactMap { $0.route.fixture.scenario?.name })
-        let states = scenarios.states(session: session ?? "")
-        let all = names.union(states.keys).sorted()
-        return AdminReply.json(.object([("scenarios", .object(all.map { ($0, .string(states[$0] ?? ScenarioStep.started)) }))]))
+    func scenarioStates(session: SessionID?) -> PreparedReply {
+        let states = admin.scenarioStates(session: session)
+        return AdminReply.json(.object([("scenarios", .object(states.keys.sorted().map { ($0, .string(states[$0]!)) }))]))
     }
 
-    func setScenario(_ name: String, body: [UInt8], session: String?) -> PreparedReply {
+    func setScenario(_ name: String, body: [UInt8], session: SessionID?) -> PreparedReply {
         guard case .string(let state)? = (try? JSONParser.parse(body))?["state"] else {
             return AdminReply.error("expected a body like {\"state\": \"Step 2\"}", status: 400)
         }
-        scenarios.set(name, to: state, session: session ?? "")
+        admin.setScenario(name, state: state, session: session)
         return AdminReply.json(.object([(name, .string(state))]))
     }
 
-    func resetScenarios(session: String?) -> PreparedReply {
-        scenarios.reset(session: session)
+    func resetScenarios(session: SessionID?) -> PreparedReply {
+        admin.resetScenarios(session: session)
         return AdminReply.json(.object([("reset", .bool(true))]))
     }
 }

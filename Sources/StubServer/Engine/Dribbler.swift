@@ -1,5 +1,5 @@
 import CLibevent
-import TargetModel
+import StubModel
 
 /// Sends a reply's body in pieces on a repeating loop timer (`Dribble`): headers (with the full
 /// Content-Length, so the body is framed raw, not chunked) at once, then one piece per tick.

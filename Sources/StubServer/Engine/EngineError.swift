@@ -1,11 +1,11 @@
-import Foundation
+import StubdSystem
 
 /// Why the HTTP engine could not start, with the operation, the address and what to do.
 public enum EngineError: Error, CustomStringConvertible, Equatable {
     /// `--host` did not resolve to an address.
     case resolve(host: String, reason: String)
     /// The socket could not be bound (port in use, privileged port, address not local).
-    case bind(host: String, port: Int, errno: Int32)
+    case bind(host: String, port: Int, errno: Errno)
     /// A libevent object could not be created (out of memory or file descriptors).
     case libevent(operation: String)
 
@@ -15,16 +15,15 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
         case .resolve(let host, let reason):
             return "--host \(host): cannot be resolved (\(reason)); use an address such as 127.0.0.1, 0.0.0.0 or ::1"
         case .bind(let host, let port, let code):
-            let reason = String(cString: strerror(code))
             switch code {
-            case EADDRINUSE:
+            case .addressInUse:
                 return "--port \(port): \(host):\(port) is already in use; stop the other server or pick another port (--port 0 picks a free one)"
-            case EACCES:
-                return "--port \(port): binding \(host):\(port) is not permitted (\(reason)); use a port above 1023"
-            case EADDRNOTAVAIL:
-                return "--host \(host): not an address of this machine (\(reason)); use 127.0.0.1 or 0.0.0.0"
+            case .permissionDenied:
+                return "--port \(port): binding \(host):\(port) is not permitted (\(code)); use a port above 1023"
+            case .addressNotAvailable:
+                return "--host \(host): not an address of this machine (\(code)); use 127.0.0.1 or 0.0.0.0"
             default:
-                return "cannot listen on \(host):\(port): \(reason); check --host and --port"
+                return "cannot listen on \(host):\(port): \(code); check --host and --port"
             }
         case .libevent(let operation):
             return "libevent could not \(operation); check free memory and the open-file limit (ulimit -n)"

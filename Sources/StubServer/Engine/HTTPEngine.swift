@@ -1,5 +1,6 @@
 import CLibevent
 import Foundation
+import StubdSystem
 import Synchronization
 
 /// Runs `workers` event loops on their own threads, all accepting from one listening socket.
@@ -19,13 +20,17 @@ final class HTTPEngine: Sendable {
     }
 
     private let configuration: EngineConfiguration
-    private let responder: any RequestResponder
+    private let handler: any EngineHandler
     private let state = Mutex(State())
 
-    init(configuration: EngineConfiguration, responder: any RequestResponder) {
+    init(configuration: EngineConfiguration, handler: any EngineHandler) {
         self.configuration = configuration
-        self.responder = responder
+        self.handler = handler
     }
+
+    /// What this engine can receive and whether it encrypts: plain HTTP/1.1 with libevent 2.1's
+    /// nine methods.
+    static let capabilities = EngineCapabilities(methods: HTTPMethods.names, tls: false)
 
     /// Binds and starts the loops; returns the bound port.
     func start() throws(EngineError) -> Int {
@@ -39,10 +44,10 @@ final class HTTPEngine: Sendable {
             let done = DispatchSemaphore(value: 0)
             let outcome = Mutex<Result<LoopHandle, EngineError>?>(nil)
             let configuration = configuration
-            let responder = responder
+            let handler = handler
             let thread = Thread {
                 do {
-                    let worker = try Worker(listenerFD: listener.fd, configuration: configuration, responder: responder)
+                    let worker = try Worker(listenerFD: listener.fd, configuration: configuration, handler: handler)
                     outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!)) }
                     ready.signal()
                     worker.run()
@@ -92,7 +97,7 @@ final class HTTPEngine: Sendable {
     /// Once per process: libevent locking (so cross-thread stop works) and SIGPIPE ignored (a
     /// write to a vanished client must be an error, not the end of the server).
     private static let processPrepared: Bool = {
-        signal(SIGPIPE, SIG_IGN)
+        System.ignore(signal: System.brokenPipeSignal)
         return evthread_use_pthreads() == 0
     }()
 

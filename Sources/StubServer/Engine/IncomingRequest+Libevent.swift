@@ -1,11 +1,11 @@
 import CLibevent
-import TargetModel
+import StubModel
 
 extension IncomingRequest {
     /// Copies what routing needs out of an evhttp request: method, raw target, headers in order,
     /// and the whole (de-chunked) body.
     init(engineRequest req: OpaquePointer) {
-        let method = IncomingRequest.methodName(evhttp_request_get_command(req))
+        let method = HTTPMethods.name(of: evhttp_request_get_command(req))
         let target = evhttp_request_get_uri(req).map { String(cString: $0) } ?? "/"
         let first = evhttp_request_get_input_headers(req)?.pointee.tqh_first
         var count = 0
@@ -33,21 +33,5 @@ extension IncomingRequest {
             }
         }
         self.init(method: method, target: target, headers: headers, body: body)
-    }
-
-    /// libevent 2.1 knows exactly nine methods; anything else is refused with 501 before routing.
-    static func methodName(_ command: evhttp_cmd_type) -> String {
-        switch command {
-        case EVHTTP_REQ_GET: return "GET"
-        case EVHTTP_REQ_POST: return "POST"
-        case EVHTTP_REQ_HEAD: return "HEAD"
-        case EVHTTP_REQ_PUT: return "PUT"
-        case EVHTTP_REQ_DELETE: return "DELETE"
-        case EVHTTP_REQ_OPTIONS: return "OPTIONS"
-        case EVHTTP_REQ_TRACE: return "TRACE"
-        case EVHTTP_REQ_CONNECT: return "CONNECT"
-        case EVHTTP_REQ_PATCH: return "PATCH"
-        default: return "UNKNOWN"
-        }
     }
 }

@@ -1,18 +1,25 @@
 import CLibevent
-import Foundation
-import TargetModel
+import StubModel
+import StubdSystem
 
-/// Produces `Fault`s on a live evhttp connection (libevent-notes §4). `hang` is not here: it is
-/// a timer held by the worker, which closes the connection at the cap.
+/// The one place `Fault`s become socket behaviour on a live evhttp connection
+/// (libevent-notes §4): reset, empty, garbage, and hang (a capped timer held by the worker).
 ///
-/// Every path frees the connection (and with it the request); nothing touches `req` afterwards.
+/// Every path frees the connection (and with it the request) or hands it to a timer that will;
+/// nothing touches `req` afterwards.
 enum LibeventFaultInjector {
     /// The bytes sent by `garbage`: a status line followed by a header line that is not a header,
     /// so clients fail while parsing the response (curl 8 "Weird server reply") rather than
     /// calling it an HTTP/0.9 reply (curl 1, which URLSession on Linux reports as "unsupported URL").
     static let garbageBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nstubd garbage fault, not a header line\r\n\r\n".utf8)
 
-    static func inject(_ fault: Fault, on req: OpaquePointer) {
+    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker) {
+        if fault == .hang {
+            worker.schedule(PendingExchange(request: req, plan: ReplyPlan(answer: .fault(.hang)), start: 0, listener: nil,
+                                            kind: .closeAfterHang),
+                            after: worker.configuration.hangCapSeconds)
+            return
+        }
         guard let connection = evhttp_request_get_connection(req) else { return }
         switch fault {
         case .reset:
@@ -24,19 +31,15 @@ enum LibeventFaultInjector {
         }
     }
 
-    /// RST instead of FIN: linger 0, then swap the fd number to an inert socket with `dup2` so
+    /// RST instead of FIN: linger 0, then swap the fd number to an inert socket (`dup2`) so
     /// evhttp's own `shutdown(SHUT_WR)` cannot send a FIN first; the last close of the real socket
-    /// sends the reset.
+    /// sends the reset. If a step fails the connection is still closed (a FIN: the client sees
+    /// an empty reply rather than a reset).
     private static func reset(_ connection: OpaquePointer) {
         let fd = bufferevent_getfd(evhttp_connection_get_bufferevent(connection))
-        if fd >= 0 {
-            var noLinger = linger(l_onoff: 1, l_linger: 0)
-            setsockopt(fd, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size))
-            let placeholder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            if placeholder >= 0 {
-                dup2(placeholder, fd)
-                close(placeholder)
-            }
+        if fd >= 0, (try? System.setLingerZero(fd)) != nil, let placeholder = try? System.inertSocket() {
+            try? System.replace(fd, with: placeholder)
+            System.close(placeholder)
         }
         evhttp_connection_free(connection)
     }
@@ -50,8 +53,11 @@ enum LibeventFaultInjector {
         }
         let context = UnsafeMutableRawPointer(connection)
         bufferevent_setcb(bev, nil, onGarbageWritten, onGarbageEvent, context)
-        garbageBytes.withUnsafeBytes { _ = bufferevent_write(bev, $0.baseAddress, $0.count) }
-        bufferevent_enable(bev, Int16(EV_WRITE))
+        let written = garbageBytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        guard written == 0, bufferevent_enable(bev, Int16(EV_WRITE)) == 0 else {
+            evhttp_connection_free(connection)
+            return
+        }
     }
 }
 

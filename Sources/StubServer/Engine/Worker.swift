@@ -1,24 +1,30 @@
 import CLibevent
-import Foundation
-import TargetModel
+import Dispatch
+import StubModel
+import StubdSystem
 
 /// One event loop: an `event_base` plus an `evhttp` accepting from the shared listening socket.
 ///
 /// Confined to its own thread: created, run and freed there. libevent objects never leave it;
-/// the only cross-thread call is `requestStop()`, which activates an event (safe because
-/// `evthread_use_pthreads()` ran before any base was created).
+/// the only cross-thread calls are `requestStop()` and completions through the `LoopMailbox`,
+/// which activate events (safe because `evthread_use_pthreads()` ran before any base existed).
 final class Worker {
     let base: OpaquePointer
     let http: OpaquePointer
-    let responder: any RequestResponder
+    let handler: any EngineHandler
     let configuration: EngineConfiguration
     private(set) var stopEvent: OpaquePointer?
+    private(set) var mailbox: LoopMailbox!
     /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
     var pending: [ObjectIdentifier: PendingExchange] = [:]
     /// Replies whose bodies are being dribbled, owned here until their last piece or shutdown.
     var dribbles: [ObjectIdentifier: Dribbler] = [:]
+    /// Requests the handler has not completed yet (it answers later), by token.
+    private var awaiting: [UInt64: OpaquePointer] = [:]
+    private var lastToken: UInt64 = 0
+    private var completedInHandler = false
 
-    init(listenerFD: Int32, configuration: EngineConfiguration, responder: any RequestResponder) throws(EngineError) {
+    init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler) throws(EngineError) {
         // A precise clock: by default libevent 2.1 on Linux times events with CLOCK_MONOTONIC_COARSE,
         // whose ticks let a 0.2 s delay end ~3 ms early; stubs must never answer before their delay.
         let config = event_config_new()
@@ -32,63 +38,78 @@ final class Worker {
         }
         self.base = base
         self.http = http
-        self.responder = responder
+        self.handler = handler
         self.configuration = configuration
         var timeout = timeval(seconds: configuration.idleTimeoutSeconds)
         evhttp_set_timeout_tv(http, &timeout)
         evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
         evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
-        evhttp_set_allowed_methods(http, 0x1FF)
+        evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
         evhttp_set_default_content_type(http, nil)
         evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
-        let fd = dup(listenerFD)
-        guard fd >= 0, evhttp_accept_socket_with_handle(http, fd) != nil else {
-            if fd >= 0 { close(fd) }
+        guard let fd = try? System.duplicate(listenerFD), evhttp_accept_socket_with_handle(http, fd) != nil else {
             evhttp_free(http)
             event_base_free(base)
             throw .libevent(operation: "accept on the listening socket")
         }
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
+        mailbox = LoopMailbox(worker: self, base: base)
     }
 
-    /// Runs the loop until `requestStop()`, then frees everything this worker owns.
+    /// Runs the loop until `requestStop()`, then frees everything this worker owns. Requests still
+    /// waiting for a delay, a hang cap or a late completion are freed with their connections.
     func run() {
         event_base_dispatch(base)
-        for exchange in pending.values { event_free(exchange.timer) }
+        mailbox.close()
+        for exchange in pending.values { if let timer = exchange.timer { event_free(timer) } }
         pending.removeAll()
         for dribbler in dribbles.values { dribbler.cancel() }
+        awaiting.removeAll()
         evhttp_free(http)
         if let stopEvent { event_free(stopEvent) }
         event_base_free(base)
     }
 
     func handle(_ req: OpaquePointer) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let request = IncomingRequest(engineRequest: req)
-        let plan = responder.respond(to: request)
+        lastToken &+= 1
+        let token = lastToken
+        let handle = ReplyHandle(request: req, mailbox: mailbox, token: token, start: DispatchTime.now().uptimeNanoseconds)
+        completedInHandler = false
+        handler.handle(IncomingRequest(engineRequest: req), reply: handle)
+        if !completedInHandler { awaiting[token] = req }
+        completedInHandler = true
+    }
+
+    /// A completion, on this loop's thread: during the handler call, or later for a request that
+    /// is still awaiting one. Anything else (a second completion) is ignored.
+    func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?) {
+        if handle.token == lastToken && !completedInHandler {
+            completedInHandler = true
+        } else if awaiting.removeValue(forKey: handle.token) == nil {
+            return
+        }
         if let delay = plan.delay, delay > 0 {
-            schedule(PendingExchange(request: req, plan: plan, start: start, kind: .deliver), after: delay)
+            schedule(PendingExchange(request: handle.request, plan: plan, start: handle.start, listener: listener, kind: .deliver),
+                     after: delay)
         } else {
-            execute(req, plan, start: start)
+            execute(handle.request, plan, start: handle.start, listener: listener)
         }
     }
 
-    func execute(_ req: OpaquePointer, _ plan: ResponsePlan, start: UInt64) {
-        switch plan.action {
+    func execute(_ req: OpaquePointer, _ plan: ReplyPlan, start: UInt64, listener: (any ReplyListener)?) {
+        switch plan.answer {
         case .reply(let reply):
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
                 Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
             } else {
                 Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly)
             }
-        case .fault(.hang):
-            schedule(PendingExchange(request: req, plan: plan, start: start, kind: .closeAfterHang),
-                     after: configuration.hangCapSeconds)
         case .fault(let fault):
-            LibeventFaultInjector.inject(fault, on: req)
+            LibeventFaultInjector.inject(fault, on: req, worker: self)
         }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        responder.finished(plan, latencySeconds: elapsed)
+        if let listener {
+            listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
     }
 
     func schedule(_ exchange: PendingExchange, after seconds: Double) {
@@ -99,15 +120,19 @@ final class Worker {
         // libevent measures a new timer from the loop's cached time, which is stale by whatever this
         // iteration has done so far; refresh it so a delay never ends early.
         event_base_update_cache_time(base)
-        event_add(exchange.timer, &delay)
+        if exchange.timer == nil || event_add(exchange.timer, &delay) != 0 {
+            // No timer (out of memory): act now rather than hold the request forever.
+            fire(exchange)
+        }
     }
 
     func fire(_ exchange: PendingExchange) {
         pending[ObjectIdentifier(exchange)] = nil
-        event_free(exchange.timer)
+        if let timer = exchange.timer { event_free(timer) }
+        exchange.timer = nil
         switch exchange.kind {
         case .deliver:
-            execute(exchange.request, exchange.plan, start: exchange.start)
+            execute(exchange.request, exchange.plan, start: exchange.start, listener: exchange.listener)
         case .closeAfterHang:
             if let connection = evhttp_request_get_connection(exchange.request) {
                 evhttp_connection_free(connection)
@@ -122,16 +147,18 @@ final class Worker {
 final class PendingExchange {
     enum Kind { case deliver, closeAfterHang }
     let request: OpaquePointer
-    let plan: ResponsePlan
+    let plan: ReplyPlan
     let start: UInt64
+    let listener: (any ReplyListener)?
     let kind: Kind
     var timer: OpaquePointer?
     weak var worker: Worker?
 
-    init(request: OpaquePointer, plan: ResponsePlan, start: UInt64, kind: Kind) {
+    init(request: OpaquePointer, plan: ReplyPlan, start: UInt64, listener: (any ReplyListener)?, kind: Kind) {
         self.request = request
         self.plan = plan
         self.start = start
+        self.listener = listener
         self.kind = kind
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TargetModel
+import StubModel
 
 /// One served request as the journal keeps it: bounded in size whatever the client sent.
 public struct JournalEntry: Sendable {
@@ -8,7 +8,7 @@ public struct JournalEntry: Sendable {
     /// When the request arrived (wall clock).
     public let time: Date
     /// The `X-Stubd-Session` it carried, if any.
-    public let session: String?
+    public let session: SessionID?
     /// The method.
     public let method: String
     /// The path as sent.
@@ -26,8 +26,8 @@ public struct JournalEntry: Sendable {
     public let body: [UInt8]
     /// The full body size.
     public let bodySize: Int
-    /// The matched route's id and name; nil for a miss.
-    public let routeID: String?
+    /// The matched route's id; nil for a miss.
+    public let routeID: RouteID?
     /// The matched route's name; nil for a miss.
     public let routeName: String?
     /// For a miss: the closest route and what differed.
@@ -54,10 +54,10 @@ public struct JournalQuery: Sendable {
     /// Only matched (true) or only missed (false) requests.
     public var matched: Bool?
     /// Only this session's requests.
-    public var session: String?
+    public var session: SessionID?
 
     /// A query; nil fields match everything.
-    public init(method: String? = nil, path: String? = nil, route: String? = nil, matched: Bool? = nil, session: String? = nil) {
+    public init(method: String? = nil, path: String? = nil, route: String? = nil, matched: Bool? = nil, session: SessionID? = nil) {
         self.method = method
         self.path = path
         self.route = route
@@ -74,7 +74,7 @@ public struct JournalQuery: Sendable {
                 return false
             }
         }
-        if let route, entry.routeName != route && entry.routeID != route { return false }
+        if let route, entry.routeName != route && entry.routeID?.description != route { return false }
         if let matched, entry.matched != matched { return false }
         if let session, entry.session != session { return false }
         return true

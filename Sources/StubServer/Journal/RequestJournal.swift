@@ -1,13 +1,13 @@
 import Foundation
 import Synchronization
-import TargetModel
+import StubModel
 
 /// The last `capacity` served requests, in a ring: memory stays bounded under any load (each
 /// entry keeps at most `bodyLimit` body bytes and `headerLimit` header bytes).
 ///
 /// A write is a short critical section (an array slot assignment); queries copy out under the
 /// same lock.
-public final class RequestJournal: Sendable {
+public final class RequestJournal: ExchangeObserver {
     /// Header bytes kept per entry.
     public static let headerLimit = 8 * 1024
 
@@ -30,9 +30,10 @@ public final class RequestJournal: Sendable {
         ring = Mutex(Ring(slots: Array(repeating: nil, count: max(0, capacity))))
     }
 
-    /// Records one exchange.
-    func record(_ request: IncomingRequest, session: String?, plan: ResponsePlan, latency: Double) {
-        guard capacity > 0 else { return }
+    /// Records one exchange with the stubs (admin calls and preflights are not kept).
+    public func exchangeEnded(_ exchange: Exchange) {
+        guard capacity > 0, exchange.isStubTraffic else { return }
+        let request = exchange.request
         var headerBytes = 0
         let headers = request.headers.prefix { header in
             headerBytes += header.name.utf8.count + header.value.utf8.count
@@ -40,19 +41,27 @@ public final class RequestJournal: Sendable {
         }
         var status: Int?
         var fault: Fault?
-        switch plan.action {
-        case .reply(let reply): status = reply.status
+        switch exchange.outcome {
+        case .status(let value): status = value
         case .fault(let value): fault = value
+        }
+        var routeID: RouteID?
+        var routeName: String?
+        var nearMiss: String?
+        switch exchange.resolution {
+        case .route(let id, let name): (routeID, routeName) = (id, name)
+        case .miss(let closest): nearMiss = closest
+        case .admin, .preflight: break
         }
         let time = Date()
         ring.withLock { ring in
             ring.sequence += 1
             ring.slots[ring.next] = JournalEntry(
-                sequence: ring.sequence, time: time, session: session, method: request.method,
+                sequence: ring.sequence, time: time, session: exchange.session, method: request.method,
                 rawPath: request.rawPath, rawQuery: request.rawQuery, headers: Array(headers),
                 body: Array(request.body.prefix(bodyLimit)), bodySize: request.body.count,
-                routeID: plan.routeID, routeName: plan.routeID == nil ? nil : plan.routeLabel,
-                nearMiss: plan.nearMiss, status: status, fault: fault, latency: latency)
+                routeID: routeID, routeName: routeName,
+                nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds)
             ring.next = (ring.next + 1) % capacity
         }
     }
@@ -71,7 +80,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Forgets one session's entries, or (nil) all.
-    public func clear(session: String? = nil) {
+    public func clear(session: SessionID? = nil) {
         ring.withLock { ring in
             for index in ring.slots.indices where session == nil || ring.slots[index]?.session == session {
                 ring.slots[index] = nil

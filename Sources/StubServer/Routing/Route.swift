@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// A compiled stub: the fixture plus everything the hit path needs, computed once.
 ///
@@ -7,17 +7,16 @@ import TargetModel
 public final class Route: Sendable {
     /// The stub as declared.
     public let fixture: Fixture
-    /// Stable handle for the admin API and sequence counters: `f3` for the fourth fixture route,
-    /// `r12` for a runtime route.
-    public let id: String
+    /// Stable handle for the admin API and sequence counters.
+    public let id: RouteID
     /// Position in declaration order.
     public let order: Int
     /// Where the route stands when several match one request.
     let precedence: Precedence
     /// What to do when it matches, one per outcome of a sequence (usually one).
-    public let actions: [RouteAction]
+    public let actions: [Answer]
 
-    init(fixture: Fixture, id: String, order: Int) {
+    init(fixture: Fixture, id: RouteID, order: Int) {
         self.fixture = fixture
         self.id = id
         self.order = order
@@ -25,15 +24,15 @@ public final class Route: Sendable {
         self.actions = fixture.outcomes.map { outcome in
             if let fault = outcome.fault { return .fault(fault) }
             guard case .response(let response) = outcome else { preconditionFailure("an outcome is either a response or a fault") }
-            return .reply(PreparedReply(response))
+            return .reply(PreparedReply(status: response.status, headers: response.headers, body: response.body))
         }
     }
 
     /// The first (usually only) action.
-    public var action: RouteAction { actions[0] }
+    public var action: Answer { actions[0] }
 
     /// The action for the `served`-th hit (0-based) of a sequence.
-    public func action(forHit served: Int) -> RouteAction {
+    public func action(forHit served: Int) -> Answer {
         if actions.count == 1 { return actions[0] }
         switch fixture.afterLast {
         case .repeatLast: return actions[min(served, actions.count - 1)]
@@ -57,40 +56,5 @@ public final class Route: Sendable {
             case .fault(let fault): return "fault:\(fault.rawValue)"
             }
         }.joined(separator: ",")
-    }
-}
-
-/// What the server does for a matched route.
-public enum RouteAction: Sendable {
-    /// Send this response.
-    case reply(PreparedReply)
-    /// Fail on the wire.
-    case fault(Fault)
-}
-
-/// A response ready to write: status, headers and body, built once per route rather than per
-/// request. Immutable and shared by reference between requests and event loops.
-public final class PreparedReply: Sendable {
-    /// The status code.
-    public let status: Int
-    /// Headers in send order.
-    public let headers: [NameValue]
-    /// The body; empty for statuses that cannot carry one (1xx, 204, 304).
-    public let body: [UInt8]
-
-    /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
-    public init(status: Int, headers: [NameValue], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = PreparedReply.statusAllowsBody(status) ? body : []
-    }
-
-    convenience init(_ response: StubHTTPResponse) {
-        self.init(status: response.status, headers: response.headers, body: response.body)
-    }
-
-    /// 1xx, 204 and 304 responses have no body in HTTP/1.1.
-    public static func statusAllowsBody(_ status: Int) -> Bool {
-        !(100..<200).contains(status) && status != 204 && status != 304
     }
 }

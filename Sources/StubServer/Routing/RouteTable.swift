@@ -42,11 +42,11 @@ public final class RouteTable: Sendable {
     ///
     /// Identical duplicates (same request, same answer) are kept once, with a warning.
     public convenience init(fixtures: [Fixture]) throws(RouteTableError) {
-        try self.init(entries: fixtures.enumerated().map { ("f\($0.offset)", $0.element) })
+        try self.init(entries: fixtures.enumerated().map { (RouteID(.fixture, $0.offset), $0.element) })
     }
 
     /// Compiles fixtures with ids chosen by the caller (the runtime store numbers its own).
-    init(entries: [(id: String, fixture: Fixture)]) throws(RouteTableError) {
+    init(entries: [(id: RouteID, fixture: Fixture)]) throws(RouteTableError) {
         var routes: [Route] = []
         var index: [Key: [Int]] = [:]
         var templates: [String: TemplateTrie] = [:]
@@ -110,7 +110,8 @@ public final class RouteTable: Sendable {
         return fixtures
     }
 
-    static let servableMethods: Set<String> = ["GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS", "TRACE", "CONNECT", "PATCH"]
+    /// The methods the engine can receive (libevent 2.1's nine).
+    static let servableMethods = Set(HTTPEngine.capabilities.methods)
 
     static func warnings(for fixture: Fixture) -> [String] {
         var warnings: [String] = []

@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// Cross-origin rules for browser clients: which `Origin`s get `Access-Control-Allow-*` headers,
 /// and the answer to preflight `OPTIONS` requests.

@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// The 404 a request gets when no stub matches: JSON naming the request and the closest routes
 /// with what differed in each, so the client or the fixture can be fixed in one look.

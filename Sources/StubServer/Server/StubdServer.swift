@@ -1,4 +1,5 @@
 import Logging
+import StubModel
 import TargetModel
 
 /// A running stub server: stubs served over HTTP by libevent event loops, changeable at runtime,
@@ -12,25 +13,21 @@ import TargetModel
 /// #expect(server.count(JournalQuery(path: "/zen", session: "test-42")) == 1)
 /// ```
 ///
-/// Thread-safe; several servers may run in one process.
+/// Thread-safe; several servers may run in one process. Every change goes through `admin`, the
+/// same facade the admin API uses.
 public final class StubdServer: Sendable {
     /// The port actually bound (the ephemeral one when started with port 0).
     public let port: Int
     /// The address listened on.
     public let host: String
-    /// The stubs: fixture routes and runtime routes.
-    public let store: StubStore
-    /// The last requests served.
-    public let journal: RequestJournal
-    let scenarios: ScenarioBook
+    /// The owner of the server's state: stubs, scenarios, journal.
+    public let admin: StubAdmin
     private let engine: HTTPEngine
 
-    private init(port: Int, host: String, store: StubStore, journal: RequestJournal, scenarios: ScenarioBook, engine: HTTPEngine) {
+    private init(port: Int, host: String, admin: StubAdmin, engine: HTTPEngine) {
         self.port = port
         self.host = host
-        self.store = store
-        self.journal = journal
-        self.scenarios = scenarios
+        self.admin = admin
         self.engine = engine
     }
 
@@ -40,17 +37,19 @@ public final class StubdServer: Sendable {
     ///   - cors: nil picks the default for `configuration.host` (on for loopback).
     ///   - journalCapacity: requests kept in the journal (0 keeps none).
     ///   - logger: receives one line per request; nil logs nothing.
+    ///   - observers: more subscribers to every exchange, after the journal and the log line.
     public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
                              journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
-                             logger: Logger? = nil) throws(EngineError) -> StubdServer {
-        let store = StubStore(fixtures: table)
+                             logger: Logger? = nil, observers: [any ExchangeObserver] = []) throws(EngineError) -> StubdServer {
         let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit)
-        let scenarios = ScenarioBook()
-        let responder = StubResponder(store: store, journal: journal, scenarios: scenarios,
-                                      cors: cors ?? .default(host: configuration.host), logger: logger)
-        let engine = HTTPEngine(configuration: configuration, responder: responder)
+        let admin = StubAdmin(fixtures: table, journal: journal)
+        var subscribers: [any ExchangeObserver] = journalCapacity > 0 ? [journal] : []
+        if let logger { subscribers.append(ExchangeLogLine(logger: logger)) }
+        let handler = StubHandler(admin: admin, cors: cors ?? .default(host: configuration.host),
+                                  feed: ExchangeFeed(observers: subscribers + observers))
+        let engine = HTTPEngine(configuration: configuration, handler: handler)
         let port = try engine.start()
-        return StubdServer(port: port, host: configuration.host, store: store, journal: journal, scenarios: scenarios, engine: engine)
+        return StubdServer(port: port, host: configuration.host, admin: admin, engine: engine)
     }
 
     /// Starts on `host:port` with default limits.
@@ -67,58 +66,58 @@ public final class StubdServer: Sendable {
         return "http://\(shownHost):\(port)"
     }
 
+    /// The last requests served.
+    public var journal: RequestJournal { admin.journal }
+
     /// The fixture routes being served.
-    public var table: RouteTable { store.snapshot.fixtures }
+    public var table: RouteTable { admin.fixtures }
 
     /// Adds runtime routes, for one session (requests with `X-Stubd-Session: session`) or all.
     @discardableResult
-    public func add(_ fixtures: [Fixture], session: String? = nil) throws(RouteTableError) -> [String] {
-        try store.add(fixtures, session: session)
+    public func add(_ fixtures: [Fixture], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
+        try admin.add(fixtures, session: session)
     }
 
     /// Adds Swift targets as runtime routes.
     @discardableResult
-    public func add(targets: [any TargetType], session: String? = nil) throws(RouteTableError) -> [String] {
-        try store.add(try RouteTable.fixtures(for: targets), session: session)
+    public func add(targets: [any TargetType], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
+        try admin.add(try RouteTable.fixtures(for: targets), session: session)
     }
 
     /// Removes a runtime route by id.
-    public func remove(id: String) throws(StoreError) {
-        try store.remove(id: id)
+    public func remove(id: RouteID) throws(StoreError) {
+        try admin.remove(id: id)
     }
 
     /// Back to the loaded fixtures for one session (runtime routes, scenarios, sequences,
     /// journal), or for everything.
-    public func reset(session: String? = nil) {
-        store.removeAll(session: session)
-        scenarios.reset(session: session)
-        journal.clear(session: session)
+    public func reset(session: SessionID? = nil) {
+        admin.reset(session: session)
     }
 
     /// Journal entries matching `query`, oldest first.
     public func requests(_ query: JournalQuery = JournalQuery()) -> [JournalEntry] {
-        journal.entries(matching: query)
+        admin.requests(query)
     }
 
     /// How many journal entries match `query`.
     public func count(_ query: JournalQuery = JournalQuery()) -> Int {
-        journal.count(matching: query)
+        admin.count(query)
     }
 
     /// The state of a scenario (`Started` until a stub moves it).
-    public func scenarioState(_ name: String, session: String? = nil) -> String {
-        scenarios.state(of: name, session: session ?? "")
+    public func scenarioState(_ name: String, session: SessionID? = nil) -> String {
+        admin.scenarioState(name, session: session)
     }
 
     /// Forces a scenario into a state.
-    public func setScenario(_ name: String, state: String, session: String? = nil) {
-        scenarios.set(name, to: state, session: session ?? "")
+    public func setScenario(_ name: String, state: String, session: SessionID? = nil) {
+        admin.setScenario(name, state: state, session: session)
     }
 
     /// Serves a newly loaded fixture table; runtime routes stay, fixture sequences restart.
     public func replaceFixtures(_ table: RouteTable) {
-        store.replaceFixtures(table)
-        scenarios.resetFixtureHits()
+        admin.replaceFixtures(table)
     }
 
     /// Stops accepting, closes every connection and joins the loop threads. Idempotent.

@@ -1,27 +1,27 @@
 import Synchronization
-import TargetModel
+import StubModel
 
 /// Scenario states and sequence positions, per session. The only mutable state matching
 /// depends on; every read-and-advance happens under one lock, so concurrent requests on any
 /// number of event loops never see a half-made transition.
 final class ScenarioBook: Sendable {
     private struct State {
-        /// session → scenario → state (absent means `Started`).
-        var scenarios: [String: [String: String]] = [:]
-        /// session → route id → hits served so far.
-        var hits: [String: [String: Int]] = [:]
+        /// session (nil: global) → scenario → state (absent means `Started`).
+        var scenarios: [SessionID?: [String: String]] = [:]
+        /// session (nil: global) → route id → hits served so far.
+        var hits: [SessionID?: [RouteID: Int]] = [:]
     }
 
     private let state = Mutex(State())
 
     /// The current state of a scenario in a session.
-    func state(of scenario: String, session: String) -> String {
+    func state(of scenario: String, session: SessionID?) -> String {
         state.withLock { $0.scenarios[session]?[scenario] ?? ScenarioStep.started }
     }
 
     /// Moves a scenario from `required` to `new` if it is still in `required` (or in any state when
     /// `required` is nil); false means another request advanced it first.
-    func advance(_ step: ScenarioStep, session: String) -> Bool {
+    func advance(_ step: ScenarioStep, session: SessionID?) -> Bool {
         state.withLock { state in
             let current = state.scenarios[session]?[step.name] ?? ScenarioStep.started
             if let required = step.requiredState, required != current { return false }
@@ -31,17 +31,17 @@ final class ScenarioBook: Sendable {
     }
 
     /// Sets a scenario's state (admin API and embedding).
-    func set(_ scenario: String, to value: String, session: String) {
+    func set(_ scenario: String, to value: String, session: SessionID?) {
         state.withLock { $0.scenarios[session, default: [:]][scenario] = value }
     }
 
     /// All scenario states set in a session (unset ones are `Started`).
-    func states(session: String) -> [String: String] {
+    func states(session: SessionID?) -> [String: String] {
         state.withLock { $0.scenarios[session] ?? [:] }
     }
 
     /// Counts a hit on a route and returns how many came before it.
-    func nextHit(route: String, session: String) -> Int {
+    func nextHit(route: RouteID, session: SessionID?) -> Int {
         state.withLock { state in
             let served = state.hits[session]?[route] ?? 0
             state.hits[session, default: [:]][route] = served + 1
@@ -50,7 +50,7 @@ final class ScenarioBook: Sendable {
     }
 
     /// Back to `Started` and first responses: for one session, or (nil) for all.
-    func reset(session: String?) {
+    func reset(session: SessionID?) {
         state.withLock { state in
             if let session {
                 state.scenarios[session] = nil
@@ -65,7 +65,7 @@ final class ScenarioBook: Sendable {
     func resetFixtureHits() {
         state.withLock { state in
             for session in state.hits.keys {
-                state.hits[session] = state.hits[session]?.filter { !$0.key.hasPrefix("f") }
+                state.hits[session] = state.hits[session]?.filter { $0.key.origin != .fixture }
             }
         }
     }

@@ -1,5 +1,5 @@
 import Atomics
-import TargetModel
+import StubModel
 
 /// Everything that answers requests at one moment: the fixture table, the global runtime table
 /// and one runtime table per session. Immutable; a change publishes a new snapshot, and a request
@@ -13,11 +13,11 @@ public final class StubSnapshot: Sendable, AtomicReference {
     /// Runtime routes added without a session.
     public let global: RouteTable
     /// Runtime routes per session id.
-    public let sessions: [String: RouteTable]
+    public let sessions: [SessionID: RouteTable]
     /// Whether any layer has scenario routes (when none, lookups skip the state check).
     let hasScenarios: Bool
 
-    init(fixtures: RouteTable, global: RouteTable, sessions: [String: RouteTable]) {
+    init(fixtures: RouteTable, global: RouteTable, sessions: [SessionID: RouteTable]) {
         self.fixtures = fixtures
         self.global = global
         self.sessions = sessions
@@ -27,7 +27,7 @@ public final class StubSnapshot: Sendable, AtomicReference {
     static let empty = StubSnapshot(fixtures: .empty, global: .empty, sessions: [:])
 
     /// The tables a request of `session` sees, highest precedence first.
-    func layers(for session: String?) -> [RouteTable] {
+    func layers(for session: SessionID?) -> [RouteTable] {
         var layers: [RouteTable] = []
         if let session, let table = sessions[session], !table.routes.isEmpty { layers.append(table) }
         if !global.routes.isEmpty { layers.append(global) }
@@ -37,7 +37,7 @@ public final class StubSnapshot: Sendable, AtomicReference {
 
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
     /// `accept` (scenario state) may be nil when no route has a scenario.
-    func lookup(_ request: IncomingRequest, session: String?, accept: ((Route) -> Bool)?) -> LookupResult {
+    func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?) -> LookupResult {
         let decoded = RequestMatcher.DecodedRequest(request)
         if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(decoded, accept: accept) {
             return .hit(route)
@@ -50,11 +50,11 @@ public final class StubSnapshot: Sendable, AtomicReference {
     }
 
     /// Every route a session sees, in lookup order, with where it lives.
-    func visibleRoutes(session: String?) -> [(route: Route, origin: String, session: String?)] {
-        var list: [(Route, String, String?)] = []
-        if let session, let table = sessions[session] { list += table.routes.map { ($0, "runtime", session) } }
-        list += global.routes.map { ($0, "runtime", nil) }
-        list += fixtures.routes.map { ($0, "fixture", nil) }
+    func visibleRoutes(session: SessionID?) -> [(route: Route, session: SessionID?)] {
+        var list: [(Route, SessionID?)] = []
+        if let session, let table = sessions[session] { list += table.routes.map { ($0, session) } }
+        list += global.routes.map { ($0, nil) }
+        list += fixtures.routes.map { ($0, nil) }
         return list
     }
 }

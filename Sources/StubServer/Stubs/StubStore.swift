@@ -1,6 +1,6 @@
 import Atomics
 import Synchronization
-import TargetModel
+import StubModel
 
 /// The stubs being served, and the only place they change: fixture reloads and runtime
 /// add/replace/remove. Every change compiles new tables and publishes a new `StubSnapshot`
@@ -8,8 +8,8 @@ import TargetModel
 public final class StubStore: Sendable {
     /// A route added at runtime (admin API or embedding), visible to one session or to all.
     struct RuntimeRoute: Sendable {
-        let id: String
-        let session: String?
+        let id: RouteID
+        let session: SessionID?
         let fixture: Fixture
     }
 
@@ -39,15 +39,15 @@ public final class StubStore: Sendable {
     /// an existing runtime route of the same session replaces it (the newest stub wins).
     /// Returns the new routes' ids.
     @discardableResult
-    public func add(_ fixtures: [Fixture], session: String? = nil) throws(RouteTableError) -> [String] {
-        try state.withLock { (state: inout State) throws(RouteTableError) -> [String] in
+    public func add(_ fixtures: [Fixture], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
+        try state.withLock { (state: inout State) throws(RouteTableError) -> [RouteID] in
             var runtime = state.runtime
-            var ids: [String] = []
+            var ids: [RouteID] = []
             var next = state.nextID
             for fixture in fixtures {
                 runtime.removeAll { $0.session == session && $0.fixture.request == fixture.request
                     && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
-                let id = "r\(next)"
+                let id = RouteID(.runtime, next)
                 next += 1
                 runtime.append(RuntimeRoute(id: id, session: session, fixture: fixture))
                 ids.append(id)
@@ -60,7 +60,7 @@ public final class StubStore: Sendable {
     }
 
     /// Replaces the runtime route `id`, keeping its id and session.
-    public func replace(id: String, with fixture: Fixture) throws(StoreError) {
+    public func replace(id: RouteID, with fixture: Fixture) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
             guard let index = state.runtime.firstIndex(where: { $0.id == id }) else {
                 throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
@@ -80,7 +80,7 @@ public final class StubStore: Sendable {
     }
 
     /// Removes the runtime route `id`.
-    public func remove(id: String) throws(StoreError) {
+    public func remove(id: RouteID) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
             guard state.runtime.contains(where: { $0.id == id }) else {
                 throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
@@ -92,7 +92,7 @@ public final class StubStore: Sendable {
 
     /// Removes the runtime routes of one session, or (nil) every runtime route; returns how many.
     @discardableResult
-    public func removeAll(session: String?) -> Int {
+    public func removeAll(session: SessionID?) -> Int {
         state.withLock { state in
             let kept = state.runtime.filter { session != nil && $0.session != session }
             let removed = state.runtime.count - kept.count
@@ -112,8 +112,8 @@ public final class StubStore: Sendable {
     }
 
     private static func publish(_ state: inout State, runtime: [RuntimeRoute]) throws(RouteTableError) {
-        var bySession: [String: [(id: String, fixture: Fixture)]] = [:]
-        var global: [(id: String, fixture: Fixture)] = []
+        var bySession: [SessionID: [(id: RouteID, fixture: Fixture)]] = [:]
+        var global: [(id: RouteID, fixture: Fixture)] = []
         for route in runtime {
             if let session = route.session {
                 bySession[session, default: []].append((route.id, route.fixture))
@@ -122,7 +122,7 @@ public final class StubStore: Sendable {
             }
         }
         let globalTable = try RouteTable(entries: global)
-        var sessions: [String: RouteTable] = [:]
+        var sessions: [SessionID: RouteTable] = [:]
         for (session, entries) in bySession { sessions[session] = try RouteTable(entries: entries) }
         state.runtime = runtime
         state.snapshot = StubSnapshot(fixtures: state.fixtures, global: globalTable, sessions: sessions)
@@ -132,9 +132,9 @@ public final class StubStore: Sendable {
 /// Why a runtime change was refused.
 public enum StoreError: Error, CustomStringConvertible {
     /// No route has this id.
-    case unknownRoute(String)
+    case unknownRoute(RouteID)
     /// The id names a fixture route, which only its file can change.
-    case fixtureRoute(String)
+    case fixtureRoute(RouteID)
     /// The new routes do not compile.
     case invalid(RouteTableError)
 

@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// A request as the engine received it, in Swift types: what routing and logging work on.
 ///

@@ -1,0 +1,144 @@
+import StubModel
+
+/// The one owner of a server's changeable state — the stub store, scenario states and sequence
+/// positions, and the journal — and the only way to change it. The admin API, `StubdServer` (and
+/// later the recorder and the dashboard) all call these methods, so a reset means the same thing
+/// wherever it comes from.
+///
+/// Thread-safe: each part keeps its own lock, and every change to the stubs publishes a new
+/// immutable snapshot that requests in flight do not see.
+public final class StubAdmin: Sendable {
+    /// The stubs being served.
+    let store: StubStore
+    /// Scenario states and sequence positions.
+    let scenarios: ScenarioBook
+    /// The last requests served.
+    public let journal: RequestJournal
+
+    init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal) {
+        self.store = store
+        self.scenarios = scenarios
+        self.journal = journal
+    }
+
+    /// A fresh state serving `fixtures`.
+    public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal()) {
+        self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal)
+    }
+
+    // MARK: - Routes
+
+    /// The fixture routes being served.
+    public var fixtures: RouteTable { store.snapshot.fixtures }
+
+    /// Every route a session sees, in lookup order (its own runtime routes, then global runtime
+    /// routes, then fixtures), with the session that owns each runtime route.
+    public func routes(session: SessionID?) -> [(route: Route, session: SessionID?)] {
+        store.snapshot.visibleRoutes(session: session)
+    }
+
+    /// Adds runtime routes for one session (nil: every session); a route with the same request as
+    /// a runtime route of that session replaces it. All or nothing.
+    @discardableResult
+    public func add(_ fixtures: [Fixture], session: SessionID?) throws(RouteTableError) -> [RouteID] {
+        try store.add(fixtures, session: session)
+    }
+
+    /// Replaces runtime route `id`, keeping its id and session.
+    public func replace(id: RouteID, with fixture: Fixture) throws(StoreError) {
+        try store.replace(id: id, with: fixture)
+    }
+
+    /// Removes runtime route `id`.
+    public func remove(id: RouteID) throws(StoreError) {
+        try store.remove(id: id)
+    }
+
+    /// Removes one session's runtime routes, or (nil) all of them; returns how many.
+    @discardableResult
+    public func removeRoutes(session: SessionID?) -> Int {
+        store.removeAll(session: session)
+    }
+
+    /// Serves a newly loaded fixture table (hot reload); runtime routes stay, fixture sequences
+    /// restart (their ids are renumbered).
+    public func replaceFixtures(_ table: RouteTable) {
+        store.replaceFixtures(table)
+        scenarios.resetFixtureHits()
+    }
+
+    /// Back to the loaded fixtures: for one session (its runtime routes, scenario states, sequence
+    /// positions and journal entries), or (nil) for the whole server. Returns the routes removed.
+    @discardableResult
+    public func reset(session: SessionID?) -> Int {
+        let removed = store.removeAll(session: session)
+        scenarios.reset(session: session)
+        journal.clear(session: session)
+        return removed
+    }
+
+    // MARK: - Scenarios
+
+    /// The state of every scenario a session can see (named by a route, or set explicitly).
+    public func scenarioStates(session: SessionID?) -> [String: String] {
+        let named = Set(routes(session: session).compactMap { $0.route.fixture.scenario?.name })
+        let states = scenarios.states(session: session)
+        var all: [String: String] = [:]
+        for name in named.union(states.keys) { all[name] = states[name] ?? ScenarioStep.started }
+        return all
+    }
+
+    /// The state of one scenario (`Started` until a stub moves it).
+    public func scenarioState(_ name: String, session: SessionID?) -> String {
+        scenarios.state(of: name, session: session)
+    }
+
+    /// Forces a scenario into a state.
+    public func setScenario(_ name: String, state: String, session: SessionID?) {
+        scenarios.set(name, to: state, session: session)
+    }
+
+    /// Back to `Started` and first sequence responses, for one session or (nil) all.
+    public func resetScenarios(session: SessionID?) {
+        scenarios.reset(session: session)
+    }
+
+    // MARK: - Journal
+
+    /// Journal entries matching `query`, oldest first.
+    public func requests(_ query: JournalQuery) -> [JournalEntry] {
+        journal.entries(matching: query)
+    }
+
+    /// How many journal entries match `query`.
+    public func count(_ query: JournalQuery) -> Int {
+        journal.count(matching: query)
+    }
+
+    /// Forgets one session's journal entries, or (nil) all.
+    public func clearRequests(session: SessionID?) {
+        journal.clear(session: session)
+    }
+
+    // MARK: - Health
+
+    /// Route and journal counts, for `GET /__stubd/health`.
+    public var health: Health {
+        let snapshot = store.snapshot
+        let runtime = snapshot.global.routes.count + snapshot.sessions.values.reduce(0) { $0 + $1.routes.count }
+        return Health(fixtureRoutes: snapshot.fixtures.routes.count, runtimeRoutes: runtime,
+                      journalSize: journal.size, journalCapacity: journal.capacity)
+    }
+
+    /// What `health` reports.
+    public struct Health: Sendable, Equatable {
+        /// Routes from fixture files or targets.
+        public let fixtureRoutes: Int
+        /// Runtime routes of every session.
+        public let runtimeRoutes: Int
+        /// Journal entries held.
+        public let journalSize: Int
+        /// Journal entries kept at most.
+        public let journalCapacity: Int
+    }
+}

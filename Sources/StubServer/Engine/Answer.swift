@@ -1,0 +1,32 @@
+import StubModel
+
+/// What goes on the wire for one request: a response, or a way of failing.
+public enum Answer: Sendable {
+    /// Send this response.
+    case reply(PreparedReply)
+    /// Fail on the wire (see `LibeventFaultInjector`).
+    case fault(Fault)
+}
+
+/// A response ready to write: status, headers and body, built once per route rather than per
+/// request. Immutable and shared by reference between requests and event loops.
+public final class PreparedReply: Sendable {
+    /// The status code.
+    public let status: Int
+    /// Headers in send order.
+    public let headers: [NameValue]
+    /// The body; empty for statuses that cannot carry one (1xx, 204, 304).
+    public let body: [UInt8]
+
+    /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
+    public init(status: Int, headers: [NameValue], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = PreparedReply.statusAllowsBody(status) ? body : []
+    }
+
+    /// 1xx, 204 and 304 responses have no body in HTTP/1.1.
+    public static func statusAllowsBody(_ status: Int) -> Bool {
+        !(100..<200).contains(status) && status != 204 && status != 304
+    }
+}

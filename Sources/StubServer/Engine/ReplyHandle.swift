@@ -1,0 +1,86 @@
+import CLibevent
+import StubdSystem
+import Synchronization
+
+/// The engine's promise to answer one request, handed to the `EngineHandler` with it.
+///
+/// Complete it exactly once, from any thread: on the request's own loop the plan is carried out
+/// at once; from another thread it is queued in the loop's mailbox and the loop is woken with
+/// `event_active` (the same hop as stopping). A completion that arrives after the server stopped
+/// is dropped. The C request pointer inside never leaves the engine and is dereferenced only on
+/// the loop's thread.
+public struct ReplyHandle: @unchecked Sendable {
+    let request: OpaquePointer
+    let mailbox: LoopMailbox
+    let token: UInt64
+    let start: UInt64
+
+    /// Carries `plan` out; `listener` hears when it is done (for the journal and the log line).
+    public func complete(_ plan: ReplyPlan, listener: (any ReplyListener)? = nil) {
+        mailbox.complete(self, plan: plan, listener: listener)
+    }
+}
+
+/// A loop's inbox for completions from other threads. Owned by its `Worker`; the worker pointer
+/// is only followed on the loop's own thread.
+final class LoopMailbox: @unchecked Sendable {
+    private struct Item {
+        let handle: ReplyHandle
+        let plan: ReplyPlan
+        let listener: (any ReplyListener)?
+    }
+
+    private struct Queue {
+        var items: [Item] = []
+        var closed = false
+    }
+
+    let owner: ThreadIdentity
+    private unowned(unsafe) let worker: Worker
+    private var event: OpaquePointer?
+    private let queue = Mutex(Queue())
+
+    /// Created on the loop's thread, by its worker.
+    init(worker: Worker, base: OpaquePointer) {
+        owner = .current
+        self.worker = worker
+        event = event_new(base, -1, 0, onMailbox, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?) {
+        if owner.isCurrent {
+            worker.complete(handle, plan: plan, listener: listener)
+            return
+        }
+        // event_active runs under the queue's lock, so `close()` cannot free the event between the
+        // check and the wake-up.
+        queue.withLock { queue in
+            guard !queue.closed else { return }
+            queue.items.append(Item(handle: handle, plan: plan, listener: listener))
+            event_active(event, EV_READ, 0)
+        }
+    }
+
+    fileprivate func drain() {
+        let items = queue.withLock { queue in
+            defer { queue.items.removeAll() }
+            return queue.items
+        }
+        for item in items { worker.complete(item.handle, plan: item.plan, listener: item.listener) }
+    }
+
+    /// Refuses later completions and frees the event; on the loop's thread, at shutdown.
+    func close() {
+        queue.withLock { queue in
+            queue.closed = true
+            queue.items.removeAll()
+            if let event { event_free(event) }
+            event = nil
+        }
+    }
+}
+
+private func onMailbox(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<LoopMailbox>.fromOpaque(arg).takeUnretainedValue().drain()
+}

@@ -1,0 +1,71 @@
+import StubModel
+
+/// Answers requests: CORS preflights, admin calls, then the stubs of the request's session
+/// (scenario state and sequence position applied), else the near-miss 404. Each answer is handed
+/// to the engine with a draft of its `Exchange`, which the feed (journal, log line) receives
+/// when the engine has carried it out.
+final class StubHandler: EngineHandler {
+    private let admin: StubAdmin
+    private let router: AdminRouter
+    private let cors: CORSPolicy
+    private let feed: ExchangeFeed
+
+    init(admin: StubAdmin, cors: CORSPolicy, feed: ExchangeFeed) {
+        self.admin = admin
+        self.router = AdminRouter(admin: admin)
+        self.cors = cors
+        self.feed = feed
+    }
+
+    func handle(_ request: IncomingRequest, reply: ReplyHandle) {
+        let headOnly = request.method == "HEAD"
+        let session = SessionID(request.header(SessionID.header))
+        if let preflight = cors.preflight(request) {
+            let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
+            return complete(reply, plan, request, session, .preflight)
+        }
+        if AdminRouter.isAdmin(request.rawPath) {
+            let answer = Answer.reply(router.handle(request, session: session))
+            let plan = ReplyPlan(answer: answer, headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: nil))
+            return complete(reply, plan, request, session, .admin)
+        }
+        var (plan, resolution) = route(request, session: session, headOnly: headOnly)
+        if cors.enabled, case .reply(let prepared) = plan.answer {
+            plan.extraHeaders = cors.headers(for: request, exposing: prepared)
+        }
+        complete(reply, plan, request, session, resolution)
+    }
+
+    private func complete(_ reply: ReplyHandle, _ plan: ReplyPlan, _ request: IncomingRequest, _ session: SessionID?,
+                          _ resolution: Exchange.Resolution) {
+        let draft = feed.isEmpty ? nil
+            : ExchangeDraft(request: request, session: session, resolution: resolution, answer: plan.answer, feed: feed)
+        reply.complete(plan, listener: draft)
+    }
+
+    /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
+    /// the scenario between lookup and advance, the lookup runs again on the new state.
+    private func route(_ request: IncomingRequest, session: SessionID?, headOnly: Bool) -> (ReplyPlan, Exchange.Resolution) {
+        let snapshot = admin.store.snapshot
+        let scenarios = admin.scenarios
+        let accept: ((Route) -> Bool)? = !snapshot.hasScenarios ? nil : { route in
+            guard let step = route.fixture.scenario, let required = step.requiredState else { return true }
+            return scenarios.state(of: step.name, session: session) == required
+        }
+        for _ in 0..<16 {
+            switch snapshot.lookup(request, session: session, accept: accept) {
+            case .hit(let route):
+                if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
+                let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
+                let plan = ReplyPlan(answer: route.action(forHit: hit), delay: route.fixture.delay, headOnly: headOnly,
+                                     dribble: route.fixture.dribble)
+                return (plan, .route(id: route.id, name: route.name))
+            case .miss(let nearMisses):
+                let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses)), headOnly: headOnly)
+                return (plan, .miss(closest: MissReport.logSummary(nearMisses)))
+            }
+        }
+        let reply = AdminReply.error("scenario state kept changing during lookup; retry the request", status: 503)
+        return (ReplyPlan(answer: .reply(reply), headOnly: headOnly), .miss(closest: "scenario state kept changing"))
+    }
+}
