@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// The one order in which routes that all match a request are preferred (first wins):
 ///

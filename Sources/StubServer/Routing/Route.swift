@@ -13,6 +13,8 @@ public final class Route: Sendable {
     public let order: Int
     /// Where the route stands when several match one request.
     let precedence: Precedence
+    /// The request pattern as matcher values.
+    let matchers: RouteMatchers
     /// What to do when it matches, one per outcome of a sequence (usually one).
     public let actions: [Answer]
 
@@ -21,6 +23,7 @@ public final class Route: Sendable {
         self.id = id
         self.order = order
         self.precedence = Precedence(fixture: fixture, order: order)
+        self.matchers = RouteMatchers(fixture.request)
         self.actions = fixture.outcomes.map { outcome in
             if let fault = outcome.fault { return .fault(fault) }
             guard case .response(let response) = outcome else { preconditionFailure("an outcome is either a response or a fault") }

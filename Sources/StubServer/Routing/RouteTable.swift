@@ -1,3 +1,4 @@
+import StubModel
 import TargetModel
 
 /// The compiled, immutable set of stubs that every event loop reads.

@@ -1,4 +1,4 @@
-import TargetModel
+import StubModel
 
 /// Path templates of one method as a trie over segments, so finding the templates that fit a
 /// path costs one step per segment instead of a pass over every template.

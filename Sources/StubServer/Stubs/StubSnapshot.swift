@@ -38,13 +38,13 @@ public final class StubSnapshot: Sendable, AtomicReference {
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
     /// `accept` (scenario state) may be nil when no route has a scenario.
     func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?) -> LookupResult {
-        let decoded = RequestMatcher.DecodedRequest(request)
-        if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(decoded, accept: accept) {
+        let view = RequestView(request)
+        if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(view, accept: accept) {
             return .hit(route)
         }
-        if !global.routes.isEmpty, let route = global.match(decoded, accept: accept) { return .hit(route) }
-        if let route = fixtures.match(decoded, accept: accept) { return .hit(route) }
-        let scored = layers(for: session).flatMap { $0.nearMisses(decoded, limit: 3) }
+        if !global.routes.isEmpty, let route = global.match(view, accept: accept) { return .hit(route) }
+        if let route = fixtures.match(view, accept: accept) { return .hit(route) }
+        let scored = layers(for: session).flatMap { $0.nearMisses(view, limit: 3) }
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
             .prefix(3).map(\.element.miss))
     }

@@ -1,0 +1,67 @@
+import StubModel
+
+/// What the body must be: anything, exact bytes, JSON by meaning, form pairs as a multiset, or
+/// multipart parts in order with any boundary. The request's parsed forms come from its
+/// `RequestView`, so a body is parsed once however many routes look at it.
+struct BodyMatcher: RequestPartMatcher {
+    let pattern: BodyPattern
+    /// Form pairs sorted once, so matching is one array comparison with the request's sorted pairs.
+    private let sortedForm: [NameValue]
+
+    init(pattern: BodyPattern) {
+        self.pattern = pattern
+        if case .form(let pairs) = pattern { sortedForm = pairs.sorted() } else { sortedForm = [] }
+    }
+
+    func matches(_ request: RequestView) -> Bool {
+        switch pattern {
+        case .any: return true
+        case .bytes(let expected): return request.request.body == expected
+        case .json(let expected): return request.json == expected
+        case .form: return request.form == sortedForm
+        case .multipart(let expected):
+            if case .parts(let parts) = request.multipart { return parts == expected }
+            return false
+        }
+    }
+
+    func explain(_ request: RequestView) -> [String] {
+        let body = request.request.body
+        switch pattern {
+        case .any:
+            return []
+        case .bytes(let expected):
+            return body == expected ? [] : ["body: expected \(expected.count) exact bytes, got \(body.count) different bytes"]
+        case .json(let expected):
+            guard let json = request.json else { return ["body: expected JSON \(expected), got a body that is not JSON"] }
+            return JSONDifference.between(expected: expected, got: json).map { "body field \($0)" }
+        case .form:
+            return PairDifferences.between(label: "form field", expected: sortedForm, got: request.form)
+        case .multipart(let expected):
+            switch request.multipart {
+            case .noBoundary(let contentType):
+                return ["header content-type: expected multipart/form-data with a boundary, got \(contentType.map { "\"\($0)\"" } ?? "none")"]
+            case .malformed(let boundary):
+                return ["body: expected multipart/form-data with boundary \(boundary), got a malformed body"]
+            case .parts(let parts):
+                return Self.partDifferences(expected: expected, got: parts)
+            }
+        }
+    }
+
+    static func partDifferences(expected: [MultipartPart], got: [MultipartPart]) -> [String] {
+        guard expected.count == got.count else {
+            return ["body: expected \(expected.count) parts (\(expected.map(\.name).joined(separator: ", "))), got \(got.count) (\(got.map(\.name).joined(separator: ", ")))"]
+        }
+        var out: [String] = []
+        for (index, pair) in zip(expected, got).enumerated() where pair.0 != pair.1 {
+            let (want, have) = pair
+            let label = "body part \(index + 1) (\(want.name))"
+            if want.name != have.name { out.append("\(label): expected name \"\(want.name)\", got \"\(have.name)\"") }
+            if want.fileName != have.fileName { out.append("\(label): expected filename \(want.fileName ?? "none"), got \(have.fileName ?? "none")") }
+            if want.contentType != have.contentType { out.append("\(label): expected Content-Type \(want.contentType ?? "none"), got \(have.contentType ?? "none")") }
+            if want.body != have.body { out.append("\(label): expected \(want.body.count) bytes, got \(have.body.count) different bytes") }
+        }
+        return out
+    }
+}

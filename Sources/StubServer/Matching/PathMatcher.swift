@@ -1,0 +1,68 @@
+import StubModel
+
+/// The decoded path must equal a literal path, or fit a template (`/users/{login}`).
+struct PathMatcher: RequestPartMatcher {
+    let pattern: PathPattern
+    /// The pattern as listings show it, computed once for near-miss ranking.
+    let text: String
+
+    init(_ pattern: PathPattern) {
+        self.pattern = pattern
+        self.text = pattern.description
+    }
+
+    func matches(_ request: RequestView) -> Bool {
+        switch pattern {
+        case .literal(let expected): return expected == request.path
+        case .template(let template): return template.matches(request.path)
+        }
+    }
+
+    /// Four per edited character of the decoded path (capped), so a near path outranks a far one.
+    func distance(_ request: RequestView) -> Int {
+        matches(request) ? 0 : EditDistance.between(request.path.description, text, cap: 64) * 4
+    }
+
+    func explain(_ request: RequestView) -> [String] {
+        let path = request.path
+        switch pattern {
+        case .literal(let expected):
+            if expected == path { return [] }
+            if expected.segments.count == path.segments.count {
+                var out: [String] = []
+                for (index, pair) in zip(expected.segments, path.segments).enumerated() where pair.0 != pair.1 {
+                    out.append("path segment \(index + 1): expected \"\(pair.0)\", got \"\(pair.1)\"")
+                }
+                if expected.trailingSlash != path.trailingSlash {
+                    out.append(expected.trailingSlash ? "path: expected a trailing /" : "path: unexpected trailing /")
+                }
+                return out
+            }
+            return ["path: expected \(expected), got \(path)"]
+        case .template(let template):
+            return template.matches(path) ? [] : ["path: expected \(template), got \(path)"]
+        }
+    }
+}
+
+/// Levenshtein distance over Unicode scalars, stopped early at `cap` (near-miss ranking only).
+enum EditDistance {
+    static func between(_ a: String, _ b: String, cap: Int) -> Int {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        if abs(x.count - y.count) >= cap { return cap }
+        var previous = Array(0...y.count)
+        var current = [Int](repeating: 0, count: y.count + 1)
+        for i in 1...max(x.count, 1) where !x.isEmpty {
+            current[0] = i
+            var rowMinimum = i
+            for j in stride(from: 1, through: y.count, by: 1) {
+                let substitution = previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                rowMinimum = min(rowMinimum, current[j])
+            }
+            if rowMinimum >= cap { return cap }
+            swap(&previous, &current)
+        }
+        return min(x.isEmpty ? y.count : previous[y.count], cap)
+    }
+}
