@@ -16,11 +16,13 @@ import TargetModel
     }
 
     @Test func aDelayDoesNotBlockOtherRequestsOnTheSameLoop() async throws {
-        let server = try TestServer(fixtures: [route("/slow", outcome: ok("late"), delay: 2.0), route("/fast", outcome: ok("now"))])
+        let probe = ArrivalProbe()
+        let server = try TestServer(fixtures: [route("/slow", outcome: ok("late"), delay: 2.0), route("/fast", outcome: ok("now"))],
+                                    observers: [probe]) { $0.workers = 1 }
         defer { server.stop() }
         let start = Date()
         async let slow = HTTPFetch.get(server.url("/slow"))
-        try await _Concurrency.Task.sleep(nanoseconds: 100_000_000)
+        #expect(probe.waitForArrival(of: "/slow"))
         let fast = await HTTPFetch.get(server.url("/fast"))
         #expect(fast.text == "now")
         // Answered while the slow request is still waiting out its 2 s delay on the same loop.

@@ -54,9 +54,9 @@ import TargetModel
         var buffer = [UInt8](repeating: 0, count: 4096)
         _ = recv(fd, &buffer, buffer.count, 0)
         close(fd)
-        Thread.sleep(forTimeInterval: 1.2)
-        #expect(try Curl.run([server.url("/fast")]).stdout == "fast")
+        // A whole dribble fetched now overlaps every remaining tick of the abandoned one.
         #expect(try Curl.run([server.url("/slow")]).stdout == Self.body)
+        #expect(try Curl.run([server.url("/fast")]).stdout == "fast")
     }
 
     @Test func headGetsHeadersWithoutWaiting() throws {

@@ -8,8 +8,8 @@ struct SystemTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let long = String(repeating: "n", count: 200) + ".json"
         try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: root + "/" + long, contents: Data())
-        FileManager.default.createFile(atPath: root + "/a.json", contents: Data())
+        try Data().write(to: URL(fileURLWithPath: root + "/" + long))
+        try Data().write(to: URL(fileURLWithPath: root + "/a.json"))
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: root + "/sub")
         let entries = try #require(System.listDirectory(root)).sorted { $0.name < $1.name }
         #expect(entries == [

@@ -112,16 +112,13 @@ import Testing
             curl.waitUntilExit()
             return String(decoding: data, as: UTF8.self)
         }
-        let waitFor = { (expected: String) -> Bool in
-            for _ in 0..<50 where fetch() != expected { Thread.sleep(forTimeInterval: 0.1) }
-            return fetch() == expected
-        }
         #expect(fetch() == "one")
         try Data(#"{"request": {"method": "GET", "path": "/v"}, "response": {"text": "two"}}"#.utf8)
             .write(to: URL(fileURLWithPath: root + "/api.json"))
-        #expect(waitFor("two"))
+        #expect(stubd.waitForStderr(containing: "reloaded 1 routes from \(root)"))
+        #expect(fetch() == "two")
         try Data("{ broken".utf8).write(to: URL(fileURLWithPath: root + "/api.json"))
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(stubd.waitForStderr(containing: "fixtures not reloaded"))
         #expect(fetch() == "two")
         let stopped = stubd.stop()
         #expect(stopped.status == 0)

@@ -48,12 +48,16 @@ struct StubdProcess {
 }
 
 /// A `stubd serve` running in the background, stopped with a signal.
-final class ServingStubd {
+final class ServingStubd: @unchecked Sendable {
     let process = Process()
     private let out = Pipe()
     private let err = Pipe()
     /// The "stubd: serving …" line.
     let banner: String
+    /// Standard error as read so far, with a condition to wait on new output.
+    private let stderrText = NSCondition()
+    private var stderrSoFar = Data()
+    private var stderrClosed = false
 
     init(_ arguments: [String]) throws {
         process.executableURL = StubdProcess.executable
@@ -70,6 +74,28 @@ final class ServingStubd {
             line.append(byte)
         }
         banner = String(decoding: line, as: UTF8.self)
+        let errors = err.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = errors.availableData
+                stderrText.lock()
+                if chunk.isEmpty { stderrClosed = true } else { stderrSoFar.append(chunk) }
+                stderrText.broadcast()
+                stderrText.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+    }
+
+    /// Waits (at most `timeout` seconds) until standard error contains `text`; false if it never did.
+    func waitForStderr(containing text: String, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        stderrText.lock()
+        defer { stderrText.unlock() }
+        while !String(decoding: stderrSoFar, as: UTF8.self).contains(text) {
+            if stderrClosed || !stderrText.wait(until: deadline) { return false }
+        }
+        return true
     }
 
     /// The URL from the banner (`http://127.0.0.1:PORT`).
@@ -83,8 +109,11 @@ final class ServingStubd {
         DispatchQueue.global().asyncAfter(deadline: .now() + 15, execute: killer)
         defer { killer.cancel() }
         let rest = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        stderrText.lock()
+        while !stderrClosed { stderrText.wait() }
+        let errors = stderrSoFar
+        stderrText.unlock()
         return (process.terminationStatus, String(decoding: rest, as: UTF8.self), String(decoding: errors, as: UTF8.self))
     }
 }

@@ -2,8 +2,16 @@
 /// recorder and the dashboard. Called on the event-loop thread that served the request, so it
 /// must be quick and must not block (take a short lock at most).
 public protocol ExchangeObserver: Sendable {
+    /// A request has arrived and is about to be answered (a live view shows it in flight; a test
+    /// waits for it instead of sleeping). Optional.
+    func exchangeStarted(_ request: IncomingRequest)
     /// One exchange has ended.
     func exchangeEnded(_ exchange: Exchange)
+}
+
+extension ExchangeObserver {
+    /// Most observers only want finished exchanges.
+    public func exchangeStarted(_ request: IncomingRequest) {}
 }
 
 /// The fixed list of observers a server was started with; emits each exchange to all of them.
@@ -11,6 +19,10 @@ struct ExchangeFeed: Sendable {
     let observers: [any ExchangeObserver]
 
     var isEmpty: Bool { observers.isEmpty }
+
+    func start(_ request: IncomingRequest) {
+        for observer in observers { observer.exchangeStarted(request) }
+    }
 
     func emit(_ exchange: Exchange) {
         for observer in observers { observer.exchangeEnded(exchange) }

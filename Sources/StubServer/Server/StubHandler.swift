@@ -18,6 +18,7 @@ final class StubHandler: EngineHandler {
     }
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
+        feed.start(request)
         let headOnly = request.method == "HEAD"
         let session = SessionID(request.header(SessionID.header))
         if let preflight = cors.preflight(request) {

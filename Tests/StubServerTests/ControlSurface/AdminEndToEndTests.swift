@@ -57,12 +57,13 @@ import TargetModel
     }
 
     @Test func inFlightRequestsFinishOnTheTableTheyStartedWith() throws {
-        let server = try TestServer(fixtures: [route("/slow", outcome: ok("old"), delay: 0.5)])
+        let probe = ArrivalProbe()
+        let server = try TestServer(fixtures: [route("/slow", outcome: ok("old"), delay: 0.5)], observers: [probe])
         defer { server.stop() }
         let connection = RawHTTP.connectLoopback(port: server.port)
         defer { close(connection) }
         _ = Array("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(probe.waitForArrival(of: "/slow"))
         _ = try Curl.run(["-X", "POST", "--data", #"{"request": {"method": "GET", "path": "/slow"}, "response": {"text": "new"}}"#,
                           server.url("/__stubd/routes")])
         #expect(try Curl.run([server.url("/slow")]).stdout == "new")

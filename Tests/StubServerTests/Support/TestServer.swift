@@ -7,12 +7,12 @@ struct TestServer {
     let server: StubdServer
 
     init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
-         configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
+         observers: [any ExchangeObserver] = [], configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
         var configuration = EngineConfiguration()
         configuration.port = 0
         configure(&configuration)
         server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration, cors: cors,
-                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit)
+                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, observers: observers)
     }
 
     init(targets: [any TargetType]) throws {

@@ -1,0 +1,44 @@
+import Foundation
+import StubServer
+
+/// An exchange observer a test waits on instead of sleeping: it records every request the server
+/// has started to answer and every exchange that has ended.
+final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var started: [String] = []
+    private var ended: [String] = []
+
+    func exchangeStarted(_ request: IncomingRequest) {
+        condition.lock()
+        started.append(request.rawPath)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func exchangeEnded(_ exchange: Exchange) {
+        condition.lock()
+        ended.append(exchange.request.rawPath)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits (at most `timeout` seconds) until the server has received a request for `path`.
+    func waitForArrival(of path: String, timeout: Double = 5) -> Bool {
+        wait(timeout) { $0.started.contains(path) }
+    }
+
+    /// Waits (at most `timeout` seconds) until `count` exchanges for `path` have ended.
+    func waitForEnd(of path: String, count: Int = 1, timeout: Double = 5) -> Bool {
+        wait(timeout) { $0.ended.filter { $0 == path }.count >= count }
+    }
+
+    private func wait(_ timeout: Double, until done: (ArrivalProbe) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !done(self) {
+            if !condition.wait(until: deadline) { return done(self) }
+        }
+        return true
+    }
+}
