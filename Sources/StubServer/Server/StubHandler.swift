@@ -19,29 +19,37 @@ final class StubHandler: EngineHandler {
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
         feed.start(request)
+        let decision = decide(request)
+        let draft = feed.isEmpty ? nil
+            : ExchangeDraft(request: request, session: decision.session, resolution: decision.resolution,
+                            answer: decision.plan.answer, feed: feed)
+        reply.complete(decision.plan, listener: draft)
+    }
+
+    /// What to answer, and why: the whole decision without a socket (tests call it directly).
+    struct Decision {
+        var plan: ReplyPlan
+        var resolution: Exchange.Resolution
+        var session: SessionID?
+    }
+
+    func decide(_ request: IncomingRequest) -> Decision {
         let headOnly = request.method == "HEAD"
         let session = SessionID(request.header(SessionID.header))
         if let preflight = cors.preflight(request) {
             let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
-            return complete(reply, plan, request, session, .preflight)
+            return Decision(plan: plan, resolution: .preflight, session: session)
         }
         if AdminRouter.isAdmin(request.rawPath) {
             let answer = Answer.reply(router.handle(request, session: session))
             let plan = ReplyPlan(answer: answer, headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: nil))
-            return complete(reply, plan, request, session, .admin)
+            return Decision(plan: plan, resolution: .admin, session: session)
         }
         var (plan, resolution) = route(request, session: session, headOnly: headOnly)
         if cors.enabled, case .reply(let prepared) = plan.answer {
             plan.extraHeaders = cors.headers(for: request, exposing: prepared)
         }
-        complete(reply, plan, request, session, resolution)
-    }
-
-    private func complete(_ reply: ReplyHandle, _ plan: ReplyPlan, _ request: IncomingRequest, _ session: SessionID?,
-                          _ resolution: Exchange.Resolution) {
-        let draft = feed.isEmpty ? nil
-            : ExchangeDraft(request: request, session: session, resolution: resolution, answer: plan.answer, feed: feed)
-        reply.complete(plan, listener: draft)
+        return Decision(plan: plan, resolution: resolution, session: session)
     }
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved

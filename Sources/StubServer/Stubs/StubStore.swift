@@ -36,17 +36,21 @@ public final class StubStore: Sendable {
     public var snapshot: StubSnapshot { current.load(ordering: .acquiring) }
 
     /// Adds runtime routes for a session (nil: every session). A route whose request pattern equals
-    /// an existing runtime route of the same session replaces it (the newest stub wins).
+    /// an existing runtime route of the same session replaces it (the newest stub wins); two routes
+    /// of one batch that answer the same request differently are a conflict, and nothing is added.
     /// Returns the new routes' ids.
     @discardableResult
     public func add(_ fixtures: [Fixture], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
         try state.withLock { (state: inout State) throws(RouteTableError) -> [RouteID] in
-            var runtime = state.runtime
+            var runtime = state.runtime.filter { existing in
+                existing.session != session || !fixtures.contains { fixture in
+                    existing.fixture.request == fixture.request && existing.fixture.scenario == fixture.scenario
+                        && existing.fixture.priority == fixture.priority
+                }
+            }
             var ids: [RouteID] = []
             var next = state.nextID
             for fixture in fixtures {
-                runtime.removeAll { $0.session == session && $0.fixture.request == fixture.request
-                    && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
                 let id = RouteID(.runtime, next)
                 next += 1
                 runtime.append(RuntimeRoute(id: id, session: session, fixture: fixture))

@@ -8,7 +8,7 @@ import TargetModel
 /// targets → exported files → loaded table round trip.
 struct DemoFixturesTests {
     static let fixturesRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("fixtures").path
 
     @Test func compilingTheEnumAndLoadingFixturesGiveEqualTables() throws {

@@ -1,0 +1,48 @@
+import Testing
+import StubModel
+@testable import StubServer
+
+/// The one owner of state, without a socket: a reset means the same whether it comes from the
+/// admin API or from `StubdServer`.
+struct StubAdminTests {
+    static func admin() -> StubAdmin {
+        var step = route("/todo", outcome: ok("[]"))
+        step.scenario = ScenarioStep(name: "todo", requiredState: "Started", newState: "Added")
+        return StubAdmin(fixtures: try! RouteTable(fixtures: [step]))
+    }
+
+    @Test func aSessionResetClearsThatSessionsRoutesScenariosAndJournalOnly() throws {
+        let admin = Self.admin()
+        try admin.add([route("/a", outcome: ok("a"))], session: "t1")
+        try admin.add([route("/g", outcome: ok("g"))], session: nil)
+        admin.setScenario("todo", state: "Added", session: "t1")
+        admin.setScenario("todo", state: "Added", session: nil)
+        admin.journal.exchangeEnded(RequestJournalTests.exchange("/a", session: "t1"))
+        admin.journal.exchangeEnded(RequestJournalTests.exchange("/g"))
+        #expect(admin.reset(session: "t1") == 1)
+        #expect(admin.routes(session: "t1").map(\.route.id.origin) == [.runtime, .fixture])
+        #expect(admin.scenarioState("todo", session: "t1") == "Started")
+        #expect(admin.scenarioState("todo", session: nil) == "Added")
+        #expect(admin.requests(JournalQuery()).map(\.path) == ["/g"])
+        #expect(admin.reset(session: nil) == 1)
+        #expect(admin.scenarioState("todo", session: nil) == "Started")
+        #expect(admin.health == StubAdmin.Health(fixtureRoutes: 1, runtimeRoutes: 0, journalSize: 0, journalCapacity: 1000))
+    }
+
+    @Test func scenarioStatesListEveryScenarioARouteNames() {
+        let admin = Self.admin()
+        #expect(admin.scenarioStates(session: nil) == ["todo": "Started"])
+        admin.setScenario("other", state: "X", session: nil)
+        #expect(admin.scenarioStates(session: nil) == ["todo": "Started", "other": "X"])
+    }
+
+    @Test func replacingFixturesKeepsRuntimeRoutesAndRestartsFixtureSequences() throws {
+        let admin = Self.admin()
+        try admin.add([route("/r", outcome: ok("r"))], session: nil)
+        _ = admin.scenarios.nextHit(route: RouteID(.fixture, 0), session: nil)
+        admin.replaceFixtures(try RouteTable(fixtures: [route("/new", outcome: ok("n"))]))
+        #expect(admin.fixtures.routes.map(\.name) == ["GET /new"])
+        #expect(admin.health.runtimeRoutes == 1)
+        #expect(admin.scenarios.nextHit(route: RouteID(.fixture, 0), session: nil) == 0)
+    }
+}

@@ -1,0 +1,68 @@
+import Testing
+import StubModel
+@testable import StubServer
+
+/// The serving decision in memory (no socket), as Hummingbird's `.router` test mode does: the
+/// same handler the engine calls, asked directly.
+struct StubHandlerTests {
+    static func handler(_ fixtures: [Fixture], cors: CORSPolicy = CORSPolicy(enabled: false)) -> (StubHandler, StubAdmin) {
+        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: fixtures))
+        return (StubHandler(admin: admin, cors: cors, feed: ExchangeFeed(observers: [admin.journal])), admin)
+    }
+
+    static func status(_ decision: StubHandler.Decision) -> Int? {
+        if case .reply(let reply) = decision.plan.answer { return reply.status }
+        return nil
+    }
+
+    @Test func aHitCarriesTheRoutesDelayAndAHeadIsHeadersOnly() {
+        let (handler, _) = Self.handler([route("/slow", outcome: ok("x"), delay: 0.25)])
+        let decision = handler.decide(IncomingRequest(method: "HEAD", target: "/slow"))
+        #expect(Self.status(decision) == 200)
+        #expect(decision.plan.delay == 0.25)
+        #expect(decision.plan.headOnly)
+        guard case .route(let id, let name) = decision.resolution else { Issue.record("not a hit"); return }
+        #expect(id == RouteID(.fixture, 0))
+        #expect(name == "GET /slow")
+    }
+
+    @Test func aMissIsA404NamingTheClosestRoute() {
+        let (handler, _) = Self.handler([route("/zen", outcome: ok("x"))])
+        let decision = handler.decide(IncomingRequest(method: "GET", target: "/zenn"))
+        #expect(Self.status(decision) == 404)
+        guard case .miss(let closest) = decision.resolution else { Issue.record("not a miss"); return }
+        #expect(closest == #"closest: GET /zen (path segment 1: expected "zen", got "zenn")"#)
+    }
+
+    @Test func theSessionHeaderSelectsThatSessionsRoutes() throws {
+        let (handler, admin) = Self.handler([route("/zen", outcome: ok("fixture"))])
+        try admin.add([route("/zen", outcome: ok("mine", status: 500))], session: "t1")
+        let mine = handler.decide(IncomingRequest(method: "GET", target: "/zen", headers: [NameValue("x-stubd-session", "t1")]))
+        #expect(Self.status(mine) == 500)
+        #expect(mine.session == "t1")
+        #expect(Self.status(handler.decide(IncomingRequest(method: "GET", target: "/zen"))) == 200)
+    }
+
+    @Test func sequencesAdvancePerSession() {
+        var flaky = route("/flaky", outcome: ok("x"))
+        flaky.outcomes = [ok("a", status: 500), .fault(.reset), ok("ok")]
+        let (handler, _) = Self.handler([flaky])
+        let answers = (0..<4).map { _ -> String in
+            switch handler.decide(IncomingRequest(method: "GET", target: "/flaky")).plan.answer {
+            case .reply(let reply): return String(reply.status)
+            case .fault(let fault): return fault.rawValue
+            }
+        }
+        #expect(answers == ["500", "reset", "200", "200"])
+    }
+
+    @Test func adminCallsAndPreflightsAreResolvedAsSuch() {
+        let (handler, _) = Self.handler([], cors: CORSPolicy(enabled: true))
+        let admin = handler.decide(IncomingRequest(method: "GET", target: "/__stubd/health"))
+        guard case .admin = admin.resolution else { Issue.record("not admin"); return }
+        #expect(Self.status(admin) == 200)
+        let preflight = handler.decide(IncomingRequest(method: "OPTIONS", target: "/x",
+                                                       headers: [NameValue("Origin", "http://a"), NameValue("Access-Control-Request-Method", "GET")]))
+        guard case .preflight = preflight.resolution else { Issue.record("not a preflight"); return }
+    }
+}
