@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import StubServer
+import StubdSystem
 
 /// `stubd serve`: serve fixtures until SIGINT or SIGTERM.
 struct ServeCommand: ParsableCommand {
@@ -73,7 +74,7 @@ struct ServeCommand: ParsableCommand {
         configuration.workers = workers
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.hangCapSeconds = hangCap
-        let termination = SignalWaiter()
+        let termination = TerminationSignal()
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
@@ -88,40 +89,5 @@ struct ServeCommand: ParsableCommand {
         watcher?.stop()
         server.stop()
         printOut("stubd: \(signal) received, stopped")
-    }
-}
-
-/// Waits for SIGINT or SIGTERM without running Swift code in a signal handler.
-///
-/// Created before the server announces itself, so a signal sent as soon as the banner appears is
-/// never lost (between `SIG_IGN` and the source's `resume()` it would be).
-final class SignalWaiter: @unchecked Sendable {
-    private let received = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var name = "signal"
-    private var sources: [any DispatchSourceSignal] = []
-
-    init() {
-        for (number, label) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                lock.lock()
-                name = label
-                lock.unlock()
-                received.signal()
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    /// Blocks until a signal arrives; returns its name.
-    func wait() -> String {
-        received.wait()
-        sources.forEach { $0.cancel() }
-        lock.lock()
-        defer { lock.unlock() }
-        return name
     }
 }
