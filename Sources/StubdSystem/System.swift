@@ -52,6 +52,9 @@ public enum System {
         }
     }
 
+    /// The error number the last failed call left (for callbacks from C code that failed).
+    public static var lastError: Errno { Errno(rawValue: errno) }
+
     // MARK: - Sockets
 
     /// The addresses `host` resolves to for a passive (listening) TCP socket on `port`.
@@ -165,7 +168,53 @@ public enum System {
         _ = sysClose(fd)
     }
 
+    /// Shuts a connected socket down in both directions: the peer sees the end of the stream and
+    /// whoever reads the descriptor next sees EOF (how a connection owned by libevent is ended
+    /// from outside it).
+    public static func shutdown(_ fd: Int32) {
+        #if canImport(Darwin)
+        _ = Darwin.shutdown(fd, SHUT_RDWR)
+        #else
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        #endif
+    }
+
     // MARK: - Signals and limits
+
+    /// The open-file limit (soft, hard).
+    public static func openFileLimit() -> (soft: Int, hard: Int) {
+        var limit = rlimit()
+        #if canImport(Darwin)
+        guard getrlimit(RLIMIT_NOFILE, &limit) == 0 else { return (256, 256) }
+        #else
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return (256, 256) }
+        #endif
+        return (Int(clamping: limit.rlim_cur), Int(clamping: limit.rlim_max))
+    }
+
+    /// Raises the soft open-file limit to the hard limit (a server should not run out of
+    /// descriptors at an arbitrary default of 1,024) and returns the limit now in force. macOS
+    /// refuses values above `OPEN_MAX` for an unlimited hard limit, so that case is capped.
+    @discardableResult
+    public static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        #if canImport(Darwin)
+        let resource = RLIMIT_NOFILE
+        #else
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 256 }
+        var wanted = limit.rlim_max
+        #if canImport(Darwin)
+        wanted = min(wanted, rlim_t(OPEN_MAX))
+        #endif
+        if wanted > limit.rlim_cur {
+            var raised = limit
+            raised.rlim_cur = wanted
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
 
     /// Makes the process ignore `signal` (SIGPIPE: a write to a vanished client must be an error,
     /// not the end of the server; SIGINT/SIGTERM before a dispatch source takes them over).

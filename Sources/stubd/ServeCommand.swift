@@ -48,6 +48,24 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("journal-body-limit"), help: "Body bytes kept per journal entry.")
     var journalBodyLimit: Int = 4096
 
+    @Option(name: .customLong("head-timeout"), help: "Seconds a connection has to send a whole request head (from opening or its last reply).")
+    var headTimeout: Double = 10
+
+    @Option(name: .customLong("max-connections"), help: "Open connections at most; accepting pauses at the cap (default: 3/4 of the open-file limit).")
+    var maxConnections: Int?
+
+    @Option(name: .customLong("allowed-host"), help: "A Host name the admin API also answers on a loopback bind (repeatable).")
+    var allowedHosts: [String] = []
+
+    @Option(name: .customLong("admin-cors-origin"), help: "A web origin allowed to call the admin API (repeatable). Default: none.")
+    var adminCORSOrigins: [String] = []
+
+    @Option(name: .customLong("admin-token"), help: "Bearer token the admin API requires (also STUBD_ADMIN_TOKEN); needed to use it on a non-loopback --host.")
+    var adminToken: String?
+
+    @Flag(name: .customLong("journal-secrets"), help: "Keep Authorization, Cookie, tokens, keys and passwords in the journal and logs (default: hidden).")
+    var journalSecrets = false
+
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
@@ -56,6 +74,9 @@ struct ServeCommand: ParsableCommand {
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
+        guard headTimeout > 0 else { throw ValidationError("--head-timeout must be positive, got \(headTimeout)") }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more, got \(maxConnections)") }
+        if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
         guard journalSize >= 0 else { throw ValidationError("--journal-size must be 0 or more, got \(journalSize)") }
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
         if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
@@ -74,16 +95,24 @@ struct ServeCommand: ParsableCommand {
         configuration.workers = workers
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.hangCapSeconds = hangCap
+        configuration.headTimeoutSeconds = headTimeout
+        configuration.maxConnections = maxConnections
+        let token = adminToken ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let access = AdminAccess(host: host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
+        let redactor = Redactor(enabled: !journalSecrets)
+        configuration.onEvent = { message in printError("stubd: \(message)") }
         let termination = TerminationSignal()
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
-                                           journalBodyLimit: journalBodyLimit, logger: logger)
+                                           journalBodyLimit: journalBodyLimit, logger: logger, access: access, redactor: redactor)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.paths.joined(separator: " ")) on \(server.baseURL)")
+        printOut("stubd: \(access.summary)")
+        if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()
         watcher?.stop()

@@ -56,7 +56,8 @@ import Testing
         curl.waitUntilExit()
         let stopped = stubd.stop()
         #expect(stopped.status == 0)
-        #expect(stopped.stdout == "stubd: SIGTERM received, stopped\n")
+        #expect(stopped.stdout == "stubd: admin API at /__stubd/ for this machine only (Host localhost, 127.0.0.1 or [::1])\n"
+                + "stubd: SIGTERM received, stopped\n")
         #expect(stopped.stderr.contains("GET /zen 200 zen "))
         #expect(stopped.stderr.contains("GET /nope 404 MISS closest: "))
     }
@@ -65,7 +66,7 @@ import Testing
         let stubd = try ServingStubd(["--port", "0", "--quiet"])
         let stopped = stubd.stop(signal: SIGINT)
         #expect(stopped.status == 0)
-        #expect(stopped.stdout == "stubd: SIGINT received, stopped\n")
+        #expect(stopped.stdout.hasSuffix("\nstubd: SIGINT received, stopped\n"))
         #expect(stopped.stderr.isEmpty)
     }
 

@@ -1,3 +1,5 @@
+import StubdSystem
+
 /// Limits and sizing for the HTTP engine. The defaults suit a local stub server that will also
 /// meet fuzzers and load tests: nothing can hold a connection forever or send unbounded input.
 public struct EngineConfiguration: Sendable {
@@ -17,7 +19,22 @@ public struct EngineConfiguration: Sendable {
     /// Seconds a `hang` fault holds a connection before the server closes it. Longer than
     /// URLSession's default 60 s request timeout, so the client times out first.
     public var hangCapSeconds: Double = 75
+    /// Seconds a connection has to deliver a whole request head, counted from its opening or
+    /// from its previous reply and not restarted by each byte (a slowloris client is closed).
+    public var headTimeoutSeconds: Double = 10
+    /// Open connections at most (accepting pauses at the cap); nil picks three quarters of the
+    /// open-file limit, which the engine first raises to its hard limit.
+    public var maxConnections: Int?
+    /// Receives rare engine events worth a log line (accept paused for lack of descriptors,
+    /// resumed), once per episode.
+    public var onEvent: (@Sendable (String) -> Void)?
 
     /// The defaults.
     public init() {}
+
+    /// The connection cap one worker applies (`maxConnections` shared out between workers).
+    var connectionsPerWorker: Int {
+        let total = maxConnections ?? max(32, min(System.openFileLimit().soft - 64, 10_000) * 3 / 4)
+        return max(1, total / max(1, workers))
+    }
 }

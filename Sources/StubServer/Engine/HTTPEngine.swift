@@ -98,6 +98,7 @@ final class HTTPEngine: Sendable {
     /// write to a vanished client must be an error, not the end of the server).
     private static let processPrepared: Bool = {
         System.ignore(signal: System.brokenPipeSignal)
+        System.raiseOpenFileLimit()
         return evthread_use_pthreads() == 0
     }()
 

@@ -33,5 +33,11 @@ extension IncomingRequest {
             }
         }
         self.init(method: method, target: target, headers: headers, body: body)
+        if let connection = evhttp_request_get_connection(req) {
+            var host: UnsafeMutablePointer<CChar>?
+            var port: UInt16 = 0
+            evhttp_connection_get_peer(connection, &host, &port)
+            if let host { peer = String(cString: host) }
+        }
     }
 }

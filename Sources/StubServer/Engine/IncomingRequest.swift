@@ -15,6 +15,9 @@ public struct IncomingRequest: Sendable {
     public var headers: [NameValue]
     /// The (de-chunked) body.
     public var body: [UInt8]
+    /// The client's numeric address (`127.0.0.1`, `::1`); empty when not known (a request built
+    /// in memory).
+    public var peer: String = ""
 
     /// Creates a request.
     public init(method: String, rawPath: String, rawQuery: String? = nil, headers: [NameValue] = [], body: [UInt8] = []) {

@@ -23,6 +23,7 @@ final class Worker {
     private var awaiting: [UInt64: OpaquePointer] = [:]
     private var lastToken: UInt64 = 0
     private var completedInHandler = false
+    private(set) var connections: ConnectionTracker!
 
     init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler) throws(EngineError) {
         // A precise clock: by default libevent 2.1 on Linux times events with CLOCK_MONOTONIC_COARSE,
@@ -47,13 +48,17 @@ final class Worker {
         evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
         evhttp_set_default_content_type(http, nil)
         evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
-        guard let fd = try? System.duplicate(listenerFD), evhttp_accept_socket_with_handle(http, fd) != nil else {
+        guard let fd = try? System.duplicate(listenerFD), let bound = evhttp_accept_socket_with_handle(http, fd),
+              let listener = evhttp_bound_socket_get_listener(bound) else {
             evhttp_free(http)
             event_base_free(base)
             throw .libevent(operation: "accept on the listening socket")
         }
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
         mailbox = LoopMailbox(worker: self, base: base)
+        connections = ConnectionTracker(worker: self, cap: configuration.connectionsPerWorker,
+                                        headTimeout: configuration.headTimeoutSeconds)
+        connections.attach(to: listener)
     }
 
     /// Runs the loop until `requestStop()`, then frees everything this worker owns. Requests still
@@ -61,7 +66,11 @@ final class Worker {
     func run() {
         event_base_dispatch(base)
         mailbox.close()
-        for exchange in pending.values { if let timer = exchange.timer { event_free(timer) } }
+        connections.shutdown()
+        for exchange in pending.values {
+            if let timer = exchange.timer { event_free(timer) }
+            exchange.watch?.end()
+        }
         pending.removeAll()
         for dribbler in dribbles.values { dribbler.cancel() }
         awaiting.removeAll()
@@ -71,11 +80,17 @@ final class Worker {
     }
 
     func handle(_ req: OpaquePointer) {
+        connections.requestArrived(req)
+        let request = IncomingRequest(engineRequest: req)
+        if let refusal = ProtocolChecks.refusal(for: request) {
+            Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
+            return
+        }
         lastToken &+= 1
         let token = lastToken
         let handle = ReplyHandle(request: req, mailbox: mailbox, token: token, start: DispatchTime.now().uptimeNanoseconds)
         completedInHandler = false
-        handler.handle(IncomingRequest(engineRequest: req), reply: handle)
+        handler.handle(request, reply: handle)
         if !completedInHandler { awaiting[token] = req }
         completedInHandler = true
     }
@@ -114,6 +129,7 @@ final class Worker {
 
     func schedule(_ exchange: PendingExchange, after seconds: Double) {
         exchange.worker = self
+        exchange.watch = DepartureWatch(exchange.request, exchange: exchange)
         exchange.timer = clev_timer_new(base, onTimer, Unmanaged.passUnretained(exchange).toOpaque())
         pending[ObjectIdentifier(exchange)] = exchange
         var delay = timeval(seconds: seconds)
@@ -130,6 +146,8 @@ final class Worker {
         pending[ObjectIdentifier(exchange)] = nil
         if let timer = exchange.timer { event_free(timer) }
         exchange.timer = nil
+        exchange.watch?.end()
+        exchange.watch = nil
         switch exchange.kind {
         case .deliver:
             execute(exchange.request, exchange.plan, start: exchange.start, listener: exchange.listener)
@@ -137,6 +155,23 @@ final class Worker {
             if let connection = evhttp_request_get_connection(exchange.request) {
                 evhttp_connection_free(connection)
             }
+        }
+    }
+}
+
+extension Worker {
+    /// The client of a waiting request went away: drop the timer and free the connection (and
+    /// with it the request) now. The exchange still ends, so the journal shows it.
+    func clientLeft(_ exchange: PendingExchange) {
+        pending[ObjectIdentifier(exchange)] = nil
+        if let timer = exchange.timer { event_free(timer) }
+        exchange.timer = nil
+        exchange.watch = nil
+        if let connection = evhttp_request_get_connection(exchange.request) {
+            evhttp_connection_free(connection)
+        }
+        if exchange.kind == .deliver, let listener = exchange.listener {
+            listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - exchange.start) / 1e9)
         }
     }
 }
@@ -152,6 +187,8 @@ final class PendingExchange {
     let listener: (any ReplyListener)?
     let kind: Kind
     var timer: OpaquePointer?
+    /// Watches the client while the timer runs (see `DepartureWatch`).
+    var watch: DepartureWatch?
     weak var worker: Worker?
 
     init(request: OpaquePointer, plan: ReplyPlan, start: UInt64, listener: (any ReplyListener)?, kind: Kind) {

@@ -9,14 +9,16 @@ import Logging
 /// ```
 struct ExchangeLogLine: ExchangeObserver {
     let logger: Logger
+    /// Hides secret query values (`?api_key=…`).
+    var redactor = Redactor()
 
     func exchangeEnded(_ exchange: Exchange) {
-        logger.info("\(Self.line(for: exchange))")
+        logger.info("\(Self.line(for: exchange, redactor: redactor))")
     }
 
-    static func line(for exchange: Exchange) -> String {
+    static func line(for exchange: Exchange, redactor: Redactor = Redactor()) -> String {
         let request = exchange.request
-        let target = request.rawQuery.map { "\(request.rawPath)?\($0)" } ?? request.rawPath
+        let target = request.rawQuery.map { "\(request.rawPath)?\(redactor.query($0))" } ?? request.rawPath
         let outcome: String
         switch exchange.outcome {
         case .status(let status): outcome = String(status)

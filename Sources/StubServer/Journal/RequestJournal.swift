@@ -21,12 +21,16 @@ public final class RequestJournal: ExchangeObserver {
     public let capacity: Int
     /// Body bytes kept per entry.
     public let bodyLimit: Int
+    /// What the journal hides: secret headers, query, form and JSON fields (all kept with `.off`).
+    public let redactor: Redactor
     private let ring: Mutex<Ring>
 
-    /// A journal keeping `capacity` entries of up to `bodyLimit` body bytes.
-    public init(capacity: Int = 1000, bodyLimit: Int = 4096) {
+    /// A journal keeping `capacity` entries of up to `bodyLimit` body bytes, secrets hidden by
+    /// `redactor`.
+    public init(capacity: Int = 1000, bodyLimit: Int = 4096, redactor: Redactor = Redactor()) {
         self.capacity = max(0, capacity)
         self.bodyLimit = max(0, bodyLimit)
+        self.redactor = redactor
         ring = Mutex(Ring(slots: Array(repeating: nil, count: max(0, capacity))))
     }
 
@@ -35,10 +39,12 @@ public final class RequestJournal: ExchangeObserver {
         guard capacity > 0, exchange.isStubTraffic else { return }
         let request = exchange.request
         var headerBytes = 0
-        let headers = request.headers.prefix { header in
+        let headers = redactor.pairs(Array(request.headers.prefix { header in
             headerBytes += header.name.utf8.count + header.value.utf8.count
             return headerBytes <= Self.headerLimit
-        }
+        }))
+        let body = redactor.body(request.body, contentType: request.header("Content-Type"))
+        let rawQuery = request.rawQuery.map(redactor.query)
         var status: Int?
         var fault: Fault?
         switch exchange.outcome {
@@ -58,8 +64,8 @@ public final class RequestJournal: ExchangeObserver {
             ring.sequence += 1
             ring.slots[ring.next] = JournalEntry(
                 sequence: ring.sequence, time: time, session: exchange.session, method: request.method,
-                rawPath: request.rawPath, rawQuery: request.rawQuery, headers: Array(headers),
-                body: Array(request.body.prefix(bodyLimit)), bodySize: request.body.count,
+                rawPath: request.rawPath, rawQuery: rawQuery, headers: headers,
+                body: Array(body.prefix(bodyLimit)), bodySize: request.body.count,
                 routeID: routeID, routeName: routeName,
                 nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds)
             ring.next = (ring.next + 1) % capacity

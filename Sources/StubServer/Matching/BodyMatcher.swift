@@ -33,10 +33,13 @@ struct BodyMatcher: RequestPartMatcher {
         case .bytes(let expected):
             return body == expected ? [] : ["body: expected \(expected.count) exact bytes, got \(body.count) different bytes"]
         case .json(let expected):
-            guard let json = request.json else { return ["body: expected JSON \(expected), got a body that is not JSON"] }
-            return JSONDifference.between(expected: expected, got: json).map { "body field \($0)" }
+            guard let json = request.json else {
+                return ["body: expected JSON \(request.redactor.json(expected)), got a body that is not JSON"]
+            }
+            return JSONDifference.between(expected: request.redactor.json(expected), got: request.redactor.json(json))
+                .map { "body field \($0)" }
         case .form:
-            return PairDifferences.between(label: "form field", expected: sortedForm, got: request.form)
+            return PairDifferences.between(label: "form field", expected: sortedForm, got: request.form, redactor: request.redactor)
         case .multipart(let expected):
             switch request.multipart {
             case .noBoundary(let contentType):

@@ -13,7 +13,8 @@ struct HeaderMatcher: RequestPartMatcher {
 
     func explain(_ request: RequestView) -> [String] {
         let values = request.request.headers.filter { $0.name.equalsIgnoringCase(name) }.map(\.value)
-        if values.isEmpty { return ["header \(name): expected \"\(value)\", missing"] }
-        return values.contains(value) ? [] : ["header \(name): expected \"\(value)\", got \"\(values[0])\""]
+        let shown = { (text: String) in request.redactor.value(text, named: name) }
+        if values.isEmpty { return ["header \(name): expected \"\(shown(value))\", missing"] }
+        return values.contains(value) ? [] : ["header \(name): expected \"\(shown(value))\", got \"\(shown(values[0]))\""]
     }
 }

@@ -13,15 +13,16 @@ struct QueryMatcher: RequestPartMatcher {
     func matches(_ request: RequestView) -> Bool { request.query == expected }
 
     func explain(_ request: RequestView) -> [String] {
-        PairDifferences.between(label: "query", expected: expected, got: request.query)
+        PairDifferences.between(label: "query", expected: expected, got: request.query, redactor: request.redactor)
     }
 }
 
 /// Multiset comparison of decoded pairs (query and form bodies), naming missing, extra and
 /// changed values.
 enum PairDifferences {
-    static func between(label: String, expected: [NameValue], got: [NameValue]) -> [String] {
+    static func between(label: String, expected: [NameValue], got: [NameValue], redactor: Redactor = .off) -> [String] {
         if expected == got { return [] }
+        let shown = { (pair: NameValue) in redactor.value(pair.value, named: pair.name) }
         var remaining = got
         var missing: [NameValue] = []
         for pair in expected {
@@ -30,14 +31,14 @@ enum PairDifferences {
         var differences: [String] = []
         for pair in missing {
             if let index = remaining.firstIndex(where: { $0.name == pair.name }) {
-                differences.append("\(label) \(pair.name): expected \"\(pair.value)\", got \"\(remaining[index].value)\"")
+                differences.append("\(label) \(pair.name): expected \"\(shown(pair))\", got \"\(shown(remaining[index]))\"")
                 remaining.remove(at: index)
             } else {
-                differences.append("\(label) \(pair.name): expected \"\(pair.value)\", missing")
+                differences.append("\(label) \(pair.name): expected \"\(shown(pair))\", missing")
             }
         }
         for extra in remaining {
-            differences.append("\(label) \(extra.name): unexpected (\"\(extra.value)\")")
+            differences.append("\(label) \(extra.name): unexpected (\"\(shown(extra))\")")
         }
         return differences
     }

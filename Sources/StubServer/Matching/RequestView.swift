@@ -11,9 +11,12 @@ final class RequestView {
     let pathKey: String
     /// The decoded query pairs, sorted (compared as a multiset).
     let query: [NameValue]
+    /// Hides secret values in explanations (near-miss reports end up in logs and the journal).
+    let redactor: Redactor
 
-    init(_ request: IncomingRequest) {
+    init(_ request: IncomingRequest, redactor: Redactor = .off) {
         self.request = request
+        self.redactor = redactor
         self.pathKey = PathSegments.key(raw: request.rawPath)
         if let rawQuery = request.rawQuery, !rawQuery.isEmpty {
             self.query = FormCoding.decodePairs(rawQuery).sorted()

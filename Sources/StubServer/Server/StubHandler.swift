@@ -8,12 +8,18 @@ final class StubHandler: EngineHandler {
     private let admin: StubAdmin
     private let router: AdminRouter
     private let cors: CORSPolicy
+    private let access: AdminAccess
+    private let adminCORS: CORSPolicy
+    private let redactor: Redactor
     private let feed: ExchangeFeed
 
-    init(admin: StubAdmin, cors: CORSPolicy, feed: ExchangeFeed) {
+    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed) {
         self.admin = admin
         self.router = AdminRouter(admin: admin)
         self.cors = cors
+        self.access = access
+        self.adminCORS = CORSPolicy(enabled: !access.corsOrigins.isEmpty, allowedOrigins: access.corsOrigins)
+        self.redactor = redactor
         self.feed = feed
     }
 
@@ -36,20 +42,29 @@ final class StubHandler: EngineHandler {
     func decide(_ request: IncomingRequest) -> Decision {
         let headOnly = request.method == "HEAD"
         let session = SessionID(request.header(SessionID.header))
+        if AdminRouter.isAdmin(request.rawPath) {
+            return decideAdmin(request, session: session, headOnly: headOnly)
+        }
         if let preflight = cors.preflight(request) {
             let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
             return Decision(plan: plan, resolution: .preflight, session: session)
-        }
-        if AdminRouter.isAdmin(request.rawPath) {
-            let answer = Answer.reply(router.handle(request, session: session))
-            let plan = ReplyPlan(answer: answer, headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: nil))
-            return Decision(plan: plan, resolution: .admin, session: session)
         }
         var (plan, resolution) = route(request, session: session, headOnly: headOnly)
         if cors.enabled, case .reply(let prepared) = plan.answer {
             plan.extraHeaders = cors.headers(for: request, exposing: prepared)
         }
         return Decision(plan: plan, resolution: resolution, session: session)
+    }
+
+    /// The admin API, for its owner only (`AdminAccess`); CORS only for `--admin-cors-origin`s.
+    private func decideAdmin(_ request: IncomingRequest, session: SessionID?, headOnly: Bool) -> Decision {
+        if let preflight = adminCORS.preflight(request) {
+            let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
+            return Decision(plan: plan, resolution: .preflight, session: session)
+        }
+        let reply = access.refusal(for: request) ?? router.handle(request, session: session)
+        let plan = ReplyPlan(answer: .reply(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply))
+        return Decision(plan: plan, resolution: .admin, session: session)
     }
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
@@ -62,7 +77,7 @@ final class StubHandler: EngineHandler {
             return scenarios.state(of: step.name, session: session) == required
         }
         for _ in 0..<16 {
-            switch snapshot.lookup(request, session: session, accept: accept) {
+            switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor) {
             case .hit(let route):
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0

@@ -38,14 +38,23 @@ public final class StubdServer: Sendable {
     ///   - journalCapacity: requests kept in the journal (0 keeps none).
     ///   - logger: receives one line per request; nil logs nothing.
     ///   - observers: more subscribers to every exchange, after the journal and the log line.
+    ///   - access: who may use the admin API; nil is the default for `configuration.host`
+    ///     (this machine only on loopback, nobody elsewhere).
+    ///   - redactor: what the journal, log lines and near-miss reports hide; `.off` shows all.
     public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
                              journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
-                             logger: Logger? = nil, observers: [any ExchangeObserver] = []) throws(EngineError) -> StubdServer {
-        let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit)
+                             logger: Logger? = nil, observers: [any ExchangeObserver] = [],
+                             access: AdminAccess? = nil, redactor: Redactor = Redactor()) throws(EngineError) -> StubdServer {
+        let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit, redactor: redactor)
         let admin = StubAdmin(fixtures: table, journal: journal)
         var subscribers: [any ExchangeObserver] = journalCapacity > 0 ? [journal] : []
-        if let logger { subscribers.append(ExchangeLogLine(logger: logger)) }
+        if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
+        var configuration = configuration
+        if configuration.onEvent == nil, let logger {
+            configuration.onEvent = { logger.warning("\($0)") }
+        }
         let handler = StubHandler(admin: admin, cors: cors ?? .default(host: configuration.host),
+                                  access: access ?? AdminAccess(host: configuration.host), redactor: redactor,
                                   feed: ExchangeFeed(observers: subscribers + observers))
         let engine = HTTPEngine(configuration: configuration, handler: handler)
         let port = try engine.start()

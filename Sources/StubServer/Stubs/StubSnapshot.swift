@@ -37,8 +37,8 @@ public final class StubSnapshot: Sendable, AtomicReference {
 
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
     /// `accept` (scenario state) may be nil when no route has a scenario.
-    func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?) -> LookupResult {
-        let view = RequestView(request)
+    func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?, redactor: Redactor = .off) -> LookupResult {
+        let view = RequestView(request, redactor: redactor)
         if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(view, accept: accept) {
             return .hit(route)
         }

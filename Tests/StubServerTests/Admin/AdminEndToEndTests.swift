@@ -11,14 +11,14 @@ import TargetModel
         let server = try TestServer(fixtures: [route("/zen", name: "zen", outcome: ok("fixture zen"))])
         defer { server.stop() }
         let admin = server.url("/__stubd/routes")
-        let added = try Curl.run(["-X", "POST", "--data", #"{"name": "down", "request": {"method": "GET", "path": "/zen"}, "response": {"status": 503, "text": "maintenance"}}"#,
+        let added = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"name": "down", "request": {"method": "GET", "path": "/zen"}, "response": {"status": 503, "text": "maintenance"}}"#,
                                   "-w", "\n%{http_code}", admin])
         #expect(added.stdout.hasSuffix("\n201"))
         let id = try JSONParser.parse(String(added.stdout.dropLast(4)))["added"]
         guard case .array(let ids)? = id, case .string(let routeID)? = ids.first else { Issue.record("no id in \(added.stdout)"); return }
         #expect(try Curl.run(["-w", " %{http_code}", server.url("/zen")]).stdout == "maintenance 503")
 
-        let replaced = try Curl.run(["-X", "PUT", "--data", #"{"request": {"method": "GET", "path": "/zen"}, "response": {"status": 200, "text": "runtime zen"}}"#,
+        let replaced = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"request": {"method": "GET", "path": "/zen"}, "response": {"status": 200, "text": "runtime zen"}}"#,
                                      server.url("/__stubd/routes/\(routeID)")])
         #expect(try Self.json(replaced)["replaced"] == .string(routeID))
         #expect(try Curl.run([server.url("/zen")]).stdout == "runtime zen")
@@ -30,7 +30,7 @@ import TargetModel
         #expect(try Self.json(try Curl.run(["-X", "DELETE", server.url("/__stubd/routes/\(routeID)")]))["removed"] == .string(routeID))
         #expect(try Curl.run([server.url("/zen")]).stdout == "fixture zen")
 
-        _ = try Curl.run(["-X", "POST", "--data", #"{"request": {"method": "GET", "path": "/new"}, "response": {"text": "new"}}"#, admin])
+        _ = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"request": {"method": "GET", "path": "/new"}, "response": {"text": "new"}}"#, admin])
         #expect(try Curl.run([server.url("/new")]).stdout == "new")
         #expect(try Self.json(try Curl.run(["-X", "POST", server.url("/__stubd/reset")]))["removedRoutes"] == .number(1))
         #expect(try Curl.run(["-w", "%{http_code}", "-o", "/dev/null", server.url("/new")]).stdout == "404")
@@ -39,7 +39,7 @@ import TargetModel
     @Test func badInputGetsAnErrorNamingTheField() throws {
         let server = try TestServer(fixtures: [route("/zen", outcome: ok("z"))])
         defer { server.stop() }
-        let bad = try Curl.run(["-X", "POST", "--data", #"{"request": {"method": "GET", "path": "/a"}, "response": {"status": 42}}"#,
+        let bad = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"request": {"method": "GET", "path": "/a"}, "response": {"status": 42}}"#,
                                 "-w", "\n%{http_code}", server.url("/__stubd/routes")])
         #expect(bad.stdout.hasSuffix("\n400"))
         #expect(bad.stdout.contains(#"POST /__stubd/routes: response.status: expected an integer from 100 to 599, found 42"#))
@@ -64,7 +64,7 @@ import TargetModel
         defer { close(connection) }
         _ = Array("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
         #expect(probe.waitForArrival(of: "/slow"))
-        _ = try Curl.run(["-X", "POST", "--data", #"{"request": {"method": "GET", "path": "/slow"}, "response": {"text": "new"}}"#,
+        _ = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"request": {"method": "GET", "path": "/slow"}, "response": {"text": "new"}}"#,
                           server.url("/__stubd/routes")])
         #expect(try Curl.run([server.url("/slow")]).stdout == "new")
         #expect(RawHTTP.roundTrip(connection, "").hasSuffix("\r\n\r\nold"))

@@ -58,7 +58,7 @@ struct StubHandlerTests {
 
     @Test func adminCallsAndPreflightsAreResolvedAsSuch() {
         let (handler, _) = Self.handler([], cors: CORSPolicy(enabled: true))
-        let admin = handler.decide(IncomingRequest(method: "GET", target: "/__stubd/health"))
+        let admin = handler.decide(IncomingRequest(method: "GET", target: "/__stubd/health", headers: [NameValue("Host", "127.0.0.1:8080")]))
         guard case .admin = admin.resolution else { Issue.record("not admin"); return }
         #expect(Self.status(admin) == 200)
         let preflight = handler.decide(IncomingRequest(method: "OPTIONS", target: "/x",

@@ -43,7 +43,7 @@ import TargetModel
         #expect(try JSONParser.parse(try Curl.run([server.url("/__stubd/scenarios")]).stdout)["scenarios"] == .object([("todo", .string("Added"))]))
         _ = try Curl.run(["-X", "POST", server.url("/__stubd/scenarios/reset")])
         #expect(try Curl.run([server.url("/todo")]).stdout == "empty")
-        _ = try Curl.run(["-X", "PUT", "--data", #"{"state": "Added"}"#, server.url("/__stubd/scenarios/todo")])
+        _ = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"state": "Added"}"#, server.url("/__stubd/scenarios/todo")])
         #expect(try Curl.run([server.url("/todo")]).stdout == "one item")
     }
 

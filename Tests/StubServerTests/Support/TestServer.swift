@@ -15,8 +15,10 @@ struct TestServer {
                                        journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, observers: observers)
     }
 
-    init(targets: [any TargetType]) throws {
-        server = try StubdServer.start(table: try RouteTable(targets: targets), port: 0)
+    init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {
+        var configuration = EngineConfiguration()
+        configuration.port = 0
+        server = try StubdServer.start(table: try RouteTable(targets: targets), configuration: configuration, redactor: redactor)
     }
 
     var port: Int { server.port }

@@ -1,0 +1,139 @@
+import Foundation
+import StubModel
+
+/// Who may use the admin API (`/__stubd/…`). Stubs are served to everyone; the admin API changes
+/// what they answer and reads the journal, so by default only its owner can reach it:
+///
+/// - on a loopback bind, the peer must be loopback and `Host` a loopback name or address
+///   (`localhost`, `127.0.0.1`, `[::1]`, any port) or a name given with `--allowed-host` — which
+///   stops DNS rebinding;
+/// - on any other bind, every admin request needs `Authorization: Bearer TOKEN`
+///   (`--admin-token`), and without a token the admin API is off;
+/// - a request carrying an `Origin` (a web page) is refused unless `--admin-cors-origin` lists it,
+///   and only listed origins get CORS answers;
+/// - a write with a body must say `Content-Type: application/json`, so an HTML form (which can
+///   only send form or text types) cannot forge one.
+public struct AdminAccess: Sendable {
+    /// How requests prove they belong to the owner.
+    public enum Mode: Sendable, Equatable {
+        /// Loopback peers with a loopback (or allowed) Host.
+        case loopback
+        /// A bearer token on every request.
+        case token(String)
+        /// Nobody (a non-loopback bind without a token).
+        case disabled
+    }
+
+    /// How requests are checked.
+    public var mode: Mode
+    /// Extra Host names accepted on a loopback bind (lower-case).
+    public var allowedHosts: Set<String>
+    /// Origins (web pages) allowed to call the admin API, with CORS answers.
+    public var corsOrigins: [String]
+
+    /// Access for a server listening on `host`.
+    public init(host: String, token: String? = nil, allowedHosts: [String] = [], corsOrigins: [String] = []) {
+        if let token, !token.isEmpty {
+            mode = .token(token)
+        } else {
+            mode = AdminAccess.isLoopback(host) ? .loopback : .disabled
+        }
+        self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
+        self.corsOrigins = corsOrigins
+    }
+
+    /// Anyone (in-process tests that drive the admin API through the embedding API only).
+    public static let open = AdminAccess(mode: .loopback, allowedHosts: [], corsOrigins: [])
+
+    private init(mode: Mode, allowedHosts: Set<String>, corsOrigins: [String]) {
+        self.mode = mode
+        self.allowedHosts = allowedHosts
+        self.corsOrigins = corsOrigins
+    }
+
+    /// One line for the banner.
+    public var summary: String {
+        switch mode {
+        case .loopback:
+            let extra = allowedHosts.isEmpty ? "" : " and " + allowedHosts.sorted().joined(separator: ", ")
+            return "admin API at /__stubd/ for this machine only (Host localhost, 127.0.0.1 or [::1]\(extra))"
+        case .token:
+            return "admin API at /__stubd/ requires Authorization: Bearer <--admin-token>"
+        case .disabled:
+            return "admin API off: this address is reachable from other machines; set --admin-token (or STUBD_ADMIN_TOKEN) to use it"
+        }
+    }
+
+    /// Whether `origin` may call the admin API from a browser.
+    func allowsOrigin(_ origin: String) -> Bool {
+        corsOrigins.contains("*") || corsOrigins.contains(origin)
+    }
+
+    /// The refusal for a request that may not use the admin API, or nil when it may.
+    func refusal(for request: IncomingRequest) -> PreparedReply? {
+        switch mode {
+        case .disabled:
+            return AdminReply.error("the admin API is off on a non-loopback address", status: 403,
+                                    problems: ["start stubd with --admin-token TOKEN (or STUBD_ADMIN_TOKEN) and send Authorization: Bearer TOKEN"])
+        case .token(let token):
+            guard let header = request.header("Authorization"), header.hasPrefix("Bearer "),
+                  Self.constantTimeEquals(String(header.dropFirst("Bearer ".count)), token) else {
+                let reply = AdminReply.error("the admin API needs Authorization: Bearer TOKEN", status: 401,
+                                             problems: ["send the token given with --admin-token (or STUBD_ADMIN_TOKEN)"])
+                return PreparedReply(status: 401, headers: reply.headers + [NameValue("WWW-Authenticate", "Bearer")], body: reply.body)
+            }
+        case .loopback:
+            guard Self.isLoopback(request.peer) || request.peer.isEmpty else {
+                return AdminReply.error("the admin API answers this machine only; \(request.peer) is another", status: 403,
+                                        problems: ["listen on a non-loopback address with --host and set --admin-token to administer stubd from elsewhere"])
+            }
+            let host = Self.hostName(request.header("Host"))
+            guard let host, Self.isLoopback(host) || host == "localhost" || allowedHosts.contains(host) else {
+                let shown = request.header("Host").map { "Host: \($0)" } ?? "no Host header"
+                return AdminReply.error("the admin API does not answer \(shown)", status: 403,
+                                        problems: ["use http://127.0.0.1 or http://localhost, or allow the name with --allowed-host \(host ?? "NAME")"])
+            }
+        }
+        if let origin = request.header("Origin"), !allowsOrigin(origin) {
+            return AdminReply.error("web pages may not use the admin API (Origin: \(origin))", status: 403,
+                                    problems: ["allow this page with --admin-cors-origin \(origin)"])
+        }
+        if ["POST", "PUT", "PATCH", "DELETE"].contains(request.method) {
+            let type = request.header("Content-Type")
+            let isJSON = type.map { MediaType($0)?.essence == "application/json" } ?? false
+            if (type != nil || !request.body.isEmpty) && !isJSON {
+                return AdminReply.error("admin writes must be JSON (Content-Type: \(type ?? "none"))", status: 415,
+                                        problems: ["send Content-Type: application/json (curl: -H 'Content-Type: application/json')"])
+            }
+        }
+        return nil
+    }
+
+    /// The host part of a Host header, lower-cased, without port or IPv6 brackets.
+    static func hostName(_ header: String?) -> String? {
+        guard var host = header?.trimmingCharacters(in: .whitespaces).lowercased(), !host.isEmpty else { return nil }
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            return String(host[host.index(after: host.startIndex)..<close])
+        }
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        return host.hasSuffix(".") ? String(host.dropLast()) : host
+    }
+
+    /// `localhost`, `127.x.x.x`, `::1` and IPv4-mapped loopback.
+    public static func isLoopback(_ address: String) -> Bool {
+        let lower = address.lowercased()
+        return lower == "localhost" || lower == "::1" || lower.hasPrefix("127.") || lower.hasPrefix("::ffff:127.")
+    }
+
+    /// Compares without stopping at the first difference, so the time taken does not tell how
+    /// much of a guessed token was right.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        for index in 0..<max(x.count, y.count) {
+            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        }
+        return difference == 0
+    }
+}
