@@ -75,16 +75,43 @@ public enum FixtureLoader {
         return files.sorted()
     }
 
-    private static func walk(_ folder: String, isRoot: Bool, into files: inout [String]) {
+    private static func walk(_ folder: String, isRoot: Bool, into files: inout [String], unread: UnsafeMutablePointer<[String]>? = nil) {
         guard let entries = System.listDirectory(folder) else { return }
         for entry in entries {
             if entry.name.hasPrefix(".") || (isRoot && entry.name == bodyFolder) { continue }
             let path = folder + "/" + entry.name
             if entry.isDirectory {
-                walk(path, isRoot: false, into: &files)
+                walk(path, isRoot: false, into: &files, unread: unread)
             } else if entry.name.hasSuffix(".json") {
                 files.append(path)
+            } else if let unread, looksLikeAFixture(entry.name) {
+                unread.pointee.append(path)
             }
+        }
+    }
+
+    /// Extensions of files someone may have meant as fixtures (`b.JSON`, `c.yaml`).
+    static let fixtureLikeExtensions = ["json", "yaml", "yml", "json5", "jsonc"]
+
+    private static func looksLikeAFixture(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return fixtureLikeExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// One warning per file under the given fixture folders that looks like a fixture but is not
+    /// read (only `*.json`, lower-case, outside `__files/`): `fixtures/c.yaml: not read; …`.
+    public static func unreadFileWarnings(paths: [String]) -> [String] {
+        var unread: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            var files: [String] = []
+            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, isRoot: true, into: &files, unread: &unread)
+        }
+        return unread.sorted().map { file in
+            let hint = file.lowercased().hasSuffix(".json") ? "rename it to end in .json (lower case)"
+                : "stubd reads JSON fixtures (*.json) only; convert it, or move it under __files/ if it is a body"
+            return "\(file): not read; \(hint)"
         }
     }
 

@@ -209,6 +209,9 @@ public struct FixtureReader {
         if path.contains("?") {
             throw fail(join(field, key), "\"\(path)\" contains '?'; put query parameters in \"query\" (a literal '?' in a Moya path is written %3F)")
         }
+        if let first = PathSegments(raw: path).segments.first, first == "__stubd" {
+            throw fail(join(field, key), "\"\(path)\" is under /__stubd/, which is the admin API's; no stub is ever served there. Use another path")
+        }
         guard key == "pathTemplate" else { return .literal(PathSegments(raw: path)) }
         switch PathTemplate.parse(path) {
         case .success(let template): return .template(template)
@@ -291,7 +294,14 @@ public struct FixtureReader {
         for header in headers where ["content-length", "transfer-encoding", "connection"].contains(header.name.lowercased()) {
             throw fail(join(field, "headers.\(header.name)"), "stubd sets \(header.name) itself; remove it")
         }
-        headers = headers.filter { !$0.name.isEmpty }
+        for header in headers {
+            if !HTTPSyntax.isToken(header.name) {
+                throw fail(join(field, "headers.\(header.name)"), "\"\(header.name)\" is not a valid header name (letters, digits and !#$%&'*+-.^_`|~ only; no spaces or colons)")
+            }
+            if let bad = HTTPSyntax.firstInvalidFieldValueCharacter(header.value) {
+                throw fail(join(field, "headers.\(header.name)"), "the value contains \(bad), which HTTP header values cannot carry; remove it")
+            }
+        }
         let bodies = ["json", "text", "base64", "bodyFile"].filter { response[$0] != nil }
         guard bodies.count <= 1 else {
             throw fail(field, "give at most one body: json, text, base64 or bodyFile (found \(bodies.joined(separator: " and ")))")

@@ -29,7 +29,7 @@ struct FixtureArguments: ParsableArguments {
             printError(error.description)
             throw ExitCode(1)
         }
-        for warning in table.warnings { printError("warning: \(warning)") }
+        for warning in FixtureLoader.unreadFileWarnings(paths: paths) + table.warnings { printError("warning: \(warning)") }
         return table
     }
 }

@@ -59,9 +59,18 @@ final class ServingStubd: @unchecked Sendable {
     private var stderrSoFar = Data()
     private var stderrClosed = false
 
-    init(_ arguments: [String]) throws {
-        process.executableURL = StubdProcess.executable
-        process.arguments = ["serve"] + arguments
+    convenience init(_ arguments: [String]) throws {
+        try self.init(executable: StubdProcess.executable, arguments: ["serve"] + arguments)
+    }
+
+    /// Runs `stubd serve …` through `/bin/sh -c` (to set limits with `ulimit` first).
+    convenience init(shell command: String) throws {
+        try self.init(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command])
+    }
+
+    private init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
         process.currentDirectoryURL = StubdProcess.repositoryRoot
         process.standardOutput = out
         process.standardError = err
@@ -100,6 +109,9 @@ final class ServingStubd: @unchecked Sendable {
 
     /// The URL from the banner (`http://127.0.0.1:PORT`).
     var baseURL: String { banner.components(separatedBy: " on ").last ?? "" }
+
+    /// The port from the banner.
+    var port: Int { Int(baseURL.split(separator: ":").last ?? "") ?? 0 }
 
     /// Sends `signal`, waits for exit, and returns status, remaining stdout and all stderr.
     func stop(signal: Int32 = SIGTERM) -> (status: Int32, stdout: String, stderr: String) {

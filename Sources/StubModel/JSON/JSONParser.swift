@@ -20,9 +20,12 @@ public struct JSONParser {
     private var index = 0
     private var depth = 0
 
-    /// Parses a whole document; trailing non-space text is an error.
+    /// Parses a whole document; trailing non-space text is an error. A UTF-8 byte order mark
+    /// (which some Windows editors write) is skipped; text that is not valid UTF-8 is an error at
+    /// its first bad byte.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipSpace()
         let value = try parser.parseValue()
         parser.skipSpace()
@@ -67,7 +70,9 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectWord("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'; expected a value")
+        default:
+            if byte >= 0x80 { throw error("unexpected byte 0x\(String(byte, radix: 16, uppercase: true)); expected a value") }
+            throw error("unexpected character '\(Character(Unicode.Scalar(byte)))'; expected a value")
         }
     }
 
@@ -168,19 +173,24 @@ public struct JSONParser {
         index += 1
         var runStart = index
         var result = ""
-        func flushRun(_ end: Int) {
-            if end > runStart { result += String(decoding: bytes[runStart..<end], as: UTF8.self) }
+        func flushRun(_ end: Int) throws(JSONSyntaxError) {
+            guard end > runStart else { return }
+            guard let text = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+                index = runStart + Self.firstInvalidUTF8(bytes[runStart..<end])
+                throw error("invalid UTF-8 (byte 0x\(String(bytes[index], radix: 16, uppercase: true))); save the file as UTF-8")
+            }
+            result += text
         }
         while true {
             guard let byte = current else { throw error("unterminated string") }
             if byte == UInt8(ascii: "\"") {
-                flushRun(index)
+                try flushRun(index)
                 index += 1
                 return result
             }
             if byte < 0x20 { throw error("control character in string; escape it") }
             if byte == UInt8(ascii: "\\") {
-                flushRun(index)
+                try flushRun(index)
                 index += 1
                 let scalar = try parseEscape()
                 result.unicodeScalars.append(scalar)
@@ -230,6 +240,27 @@ public struct JSONParser {
             index += 1
         }
         return value
+    }
+
+    /// The offset of the first byte that does not belong to a valid UTF-8 sequence.
+    private static func firstInvalidUTF8(_ run: ArraySlice<UInt8>) -> Int {
+        var offset = 0
+        let bytes = Array(run)
+        while offset < bytes.count {
+            let lead = bytes[offset]
+            let length: Int
+            switch lead {
+            case 0x00..<0x80: length = 1
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: return offset
+            }
+            guard offset + length <= bytes.count,
+                  String(validating: bytes[offset..<(offset + length)], as: UTF8.self) != nil else { return offset }
+            offset += length
+        }
+        return max(0, bytes.count - 1)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -19,11 +19,15 @@ public struct StubdAdminClient: Sendable {
     public let baseURL: URL
     /// Sent as `X-Stubd-Session` on every call, scoping routes, scenarios and journal queries.
     public let session: String?
+    /// Sent as `Authorization: Bearer …`: the server's `--admin-token`, needed when it listens on
+    /// a non-loopback address.
+    public let token: String?
 
     /// A client for the server at `baseURL`.
-    public init(baseURL: URL, session: String? = nil) {
+    public init(baseURL: URL, session: String? = nil, token: String? = nil) {
         self.baseURL = baseURL
         self.session = session
+        self.token = token
     }
 
     /// `GET /__stubd/health`.
@@ -107,6 +111,7 @@ public struct StubdAdminClient: Sendable {
         var request = URLRequest(url: components.url!)
         request.httpMethod = method
         if let session { request.setValue(session, forHTTPHeaderField: "X-Stubd-Session") }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -7,12 +7,14 @@ struct TestServer {
     let server: StubdServer
 
     init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
-         observers: [any ExchangeObserver] = [], configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
+         observers: [any ExchangeObserver] = [], access: AdminAccess? = nil, redactor: Redactor = Redactor(),
+         configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
         var configuration = EngineConfiguration()
         configuration.port = 0
         configure(&configuration)
         server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration, cors: cors,
-                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, observers: observers)
+                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, observers: observers,
+                                       access: access, redactor: redactor)
     }
 
     init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// What stubd writes never shows a secret unless asked, and a low descriptor limit with a crowd
+/// of slow clients does not keep normal clients waiting or make stubd spin.
+@Suite(.serialized) struct SecurityCommandTests {
+    static let secrets = ["hdr-authz-1111", "proxy-2222", "cookie-3333", "apikey-4444", "sessionid-5555", "custom-token-6666",
+                          "query-key-7777", "form-password-8888", "json-token-9999", "set-cookie-0000"]
+
+    static func curl(_ arguments: [String]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--max-time", "5"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A hit and a miss carrying every kind of secret, then the journal as the admin API returns it.
+    static func sendSecretsAndReadJournal(_ stubd: ServingStubd) -> String {
+        let base = stubd.baseURL
+        for path in ["/zen", "/nope"] {
+            _ = curl(["-H", "Authorization: Bearer hdr-authz-1111", "-H", "Proxy-Authorization: Basic proxy-2222",
+                      "-H", "Cookie: sid=cookie-3333", "-H", "X-Api-Key: apikey-4444", "-H", "X-Session-Id: sessionid-5555",
+                      "-H", "X-My-Token: custom-token-6666", base + path + "?page=1&api_key=query-key-7777"])
+        }
+        _ = curl(["-X", "POST", "--data", "user=me&password=form-password-8888", base + "/form"])
+        _ = curl(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"user": {"name": "me", "refreshToken": "json-token-9999"}}"#,
+                  base + "/json"])
+        return curl([base + "/__stubd/requests"])
+    }
+
+    @Test func theJournalAndTheLogShowNoSecretValue() throws {
+        let root = try StubdProcess.temporaryFolder(["api.json": #"""
+            {"routes": [
+              {"request": {"method": "GET", "path": "/zen"}, "response": {"text": "zen"}},
+              {"request": {"method": "GET", "path": "/nope-ish", "headers": {"Authorization": "Bearer set-cookie-0000"}}, "response": {"text": "x"}}
+            ]}
+            """#])
+        let stubd = try ServingStubd([root, "--port", "0"])
+        let journal = Self.sendSecretsAndReadJournal(stubd)
+        let stopped = stubd.stop()
+        #expect(journal.contains("\"[redacted]\""))
+        #expect(journal.contains("page=1&api_key=[redacted]"))
+        for secret in Self.secrets {
+            #expect(!journal.contains(secret), "the journal shows \(secret)")
+            #expect(!stopped.stderr.contains(secret), "the log shows \(secret)")
+        }
+        #expect(stopped.stderr.contains("GET /zen?page=1&api_key=[redacted] 404 MISS"))
+    }
+
+    @Test func journalSecretsKeepsThemAndSaysSo() throws {
+        let root = try StubdProcess.temporaryFolder(["api.json": #"{"request": {"method": "GET", "path": "/zen"}, "response": {"text": "zen"}}"#])
+        let stubd = try ServingStubd([root, "--port", "0", "--journal-secrets"])
+        let journal = Self.sendSecretsAndReadJournal(stubd)
+        let stopped = stubd.stop()
+        #expect(journal.contains("hdr-authz-1111"))
+        #expect(journal.contains("json-token-9999"))
+        #expect(stopped.stdout.contains("--journal-secrets: the journal and logs keep Authorization"))
+    }
+
+    /// CPU seconds (user + system) a process has used, from /proc.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return (Double(fields[11]) ?? 0) / 100 + (Double(fields[12]) ?? 0) / 100
+    }
+
+    /// Opens `count` connections that each send half a request head.
+    static func slowlorisCrowd(port: Int, count: Int) -> [Int32] {
+        (0..<count).compactMap { _ in
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { close(fd); return nil }
+            _ = Array("GET /zen HTTP/1.1\r\nHost: x\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            return fd
+        }
+    }
+
+    @Test(arguments: [nil, "5000"])
+    func aSlowlorisCrowdUnderALowDescriptorLimitLeavesNormalClientsServed(maxConnections: String?) throws {
+        let root = try StubdProcess.temporaryFolder(["api.json": #"{"request": {"method": "GET", "path": "/zen"}, "response": {"text": "zen"}}"#])
+        // 5,000 allowed connections with 256 descriptors: accept itself runs out (EMFILE).
+        let extra = maxConnections.map { " --max-connections \($0)" } ?? ""
+        let stubd = try ServingStubd(shell: "ulimit -n 256; exec '\(StubdProcess.executable.path)' serve '\(root)' --port 0 --head-timeout 3\(extra)")
+        let pid = stubd.process.processIdentifier
+        let cpuBefore = Self.cpuSeconds(pid)
+        let crowd = Self.slowlorisCrowd(port: stubd.port, count: 600)
+        defer { crowd.forEach { close($0) } }
+        var worst = 0.0
+        for _ in 0..<50 {
+            let start = Date()
+            let answer = Self.curl([stubd.baseURL + "/zen"])
+            worst = max(worst, Date().timeIntervalSince(start))
+            #expect(answer == "zen")
+        }
+        let cpu = Self.cpuSeconds(pid) - cpuBefore
+        let stopped = stubd.stop()
+        #expect(crowd.count == 600)
+        #expect(worst < 1.0, "a normal client waited \(worst) s")
+        #expect(cpu < 2.0, "stubd used \(cpu) s of CPU")
+        #expect(stopped.stderr.utf8.count < 64 * 1024, "stubd logged \(stopped.stderr.utf8.count) bytes")
+        #expect(stopped.stderr.components(separatedBy: "cannot accept connections").count <= 3)
+    }
+}
