@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FIXTURES ?= fixtures
 PORT ?= 8080
 
-.PHONY: deps build run test release bench profile clean
+.PHONY: deps build run test release bench profile fuzz sanitize soak clean
 
 ## deps: install libevent-dev, pkg-config and curl when missing (Debian/Ubuntu).
 deps:
@@ -37,5 +37,18 @@ bench: deps
 profile: release
 	bash bench/profile.sh
 
+## fuzz: libFuzzer + AddressSanitizer on the fixture reader/JSON parser, path/query/form canonicalisation
+## and route lookup, FUZZ_RUNS (1,000,000) executions each; prints executions/s and crashes.
+fuzz: deps
+	bash Fuzz/run.sh
+
+## sanitize: the whole test suite under ThreadSanitizer and under AddressSanitizer; prints the reports.
+sanitize: deps
+	bash bench/sanitize.sh
+
+## soak: SOAK_SECONDS (600) of mixed load on a release build with --workers 2; prints RSS and fd growth.
+soak: deps
+	bash bench/soak.sh
+
 clean:
-	rm -rf .build bench/out
+	rm -rf .build .build-tsan .build-asan Fuzz/.build bench/out

@@ -22,6 +22,13 @@ final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// How many exchanges for `path` have ended so far.
+    func endedCount(of path: String) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return ended.filter { $0 == path }.count
+    }
+
     /// Waits (at most `timeout` seconds) until the server has received a request for `path`.
     func waitForArrival(of path: String, timeout: Double = 5) -> Bool {
         wait(timeout) { $0.started.contains(path) }

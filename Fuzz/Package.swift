@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for stubd's parsers and lookup, built apart from the product so the main
+// package stays free of sanitizer flags:
+//   swift build --package-path Fuzz -Xswiftc -sanitize=fuzzer,address   (make fuzz does this)
+// Each target defines LLVMFuzzerTestOneInput; -parse-as-library lets libFuzzer own `main`.
+let fuzzSettings: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+let package = Package(
+    name: "stubd-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "stubd", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "FuzzFixtureReader",
+            dependencies: [.product(name: "FixtureFiles", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzCanonicalisation",
+            dependencies: [.product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzRouteLookup",
+            dependencies: [.product(name: "StubServer", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+    ]
+)
