@@ -12,10 +12,11 @@ import Synchronization
 /// idle clients cannot keep a normal client waiting.
 ///
 /// Confined to its worker's thread. libevent 2.1 tells nothing about a connection until its first
-/// request, so a new connection is met in evhttp's `bevcb`: the tracker creates its bufferevent,
-/// keeps a reference to it (so it can tell later whether evhttp has freed it) and arms the head
-/// deadline. At the first request it lets the reference go and follows the `evhttp_connection`
-/// (close callback, a head deadline re-armed after every reply).
+/// request, so a new connection is met in evhttp's `bevcb`: the tracker creates its bufferevent
+/// and keeps a reference to it (so it can tell later whether evhttp has freed it). At the first
+/// request it lets the reference go and follows the `evhttp_connection` (close callback, and the
+/// time its last reply was written). One sweep timer per worker, ticking a few times per head
+/// timeout, closes whatever has waited too long — no timer is armed per request.
 final class ConnectionTracker {
     private unowned let worker: Worker
     private let cap: Int
@@ -25,8 +26,13 @@ final class ConnectionTracker {
     private var paused = false
     private var acceptFailing = false
     private var retryTimer: OpaquePointer?
+    private var sweepTimer: OpaquePointer?
     /// Increases with every connection and reply, so the oldest idle connection is known.
     private var clock: UInt64 = 0
+    /// Sweeps so far; a connection's deadline is `deadlineTicks` sweeps after it became idle.
+    private var tick: UInt64 = 0
+    private let sweepInterval: Double
+    private let deadlineTicks: UInt64
     /// Connections that have not sent a request yet, by bufferevent.
     private var newcomers: [OpaquePointer: Newcomer] = [:]
     /// Connections that have, by `evhttp_connection`.
@@ -36,6 +42,9 @@ final class ConnectionTracker {
         self.worker = worker
         self.cap = max(1, cap)
         self.headTimeout = headTimeout
+        // At most half a second late, and at least four sweeps per timeout.
+        sweepInterval = max(0.05, min(0.5, headTimeout / 4))
+        deadlineTicks = UInt64((headTimeout / sweepInterval).rounded(.up))
     }
 
     /// Follows `listener` (pause, resume, accept errors) and creates each new connection's
@@ -48,6 +57,20 @@ final class ConnectionTracker {
         evconnlistener_set_error_cb(listener, onAcceptError)
         evhttp_set_bevcb(worker.http, onNewConnection, Unmanaged.passUnretained(self).toOpaque())
         retryTimer = event_new(worker.base, -1, 0, onRetryAccept, Unmanaged.passUnretained(self).toOpaque())
+        sweepTimer = event_new(worker.base, -1, Int16(EV_PERSIST), onSweep, Unmanaged.passUnretained(self).toOpaque())
+        var interval = timeval(seconds: sweepInterval)
+        if let sweepTimer { event_add(sweepTimer, &interval) }
+    }
+
+    /// Closes the connections whose head deadline has passed.
+    fileprivate func sweep() {
+        tick += 1
+        guard tick > deadlineTicks else { return }
+        let limit = tick - deadlineTicks
+        for newcomer in newcomers.values where newcomer.sinceTick <= limit { newcomerDeadline(newcomer) }
+        for state in known.values {
+            if let idle = state.idleTick, idle <= limit { knownDeadline(state) }
+        }
     }
 
     // MARK: - New connections
@@ -60,9 +83,8 @@ final class ConnectionTracker {
         }
         bufferevent_incref(bev)
         clock += 1
-        let newcomer = Newcomer(bev: bev, tracker: self, since: clock)
+        let newcomer = Newcomer(bev: bev, since: clock, sinceTick: tick)
         newcomers[bev] = newcomer
-        newcomer.arm(after: headTimeout, base: worker.base)
         open += 1
         if open > cap && !evictOldestIdle() { pause() }
         return bev
@@ -92,7 +114,6 @@ final class ConnectionTracker {
     /// The head deadline of a connection that has sent nothing whole yet.
     fileprivate func newcomerDeadline(_ newcomer: Newcomer) {
         newcomers[newcomer.bev] = nil
-        newcomer.disarm()
         var read: bufferevent_data_cb?
         bufferevent_getcb(newcomer.bev, &read, nil, nil, nil)
         if read != nil {
@@ -111,35 +132,33 @@ final class ConnectionTracker {
     /// it from a newcomer into a known connection; any request stops the head deadline.
     func requestArrived(_ req: OpaquePointer) {
         guard let connection = evhttp_request_get_connection(req) else { return }
-        if let state = known[connection] {
-            state.disarm()
+        let state: KnownConnection
+        if let existing = known[connection] {
+            state = existing
             state.idleSince = nil
+            state.idleTick = nil
         } else {
-            if let bev = evhttp_connection_get_bufferevent(connection), let newcomer = newcomers.removeValue(forKey: bev) {
-                newcomer.disarm()
+            if let bev = evhttp_connection_get_bufferevent(connection), newcomers.removeValue(forKey: bev) != nil {
                 bufferevent_decref(bev)
             }
-            let state = KnownConnection(connection: connection, tracker: self)
+            state = KnownConnection(connection: connection, tracker: self)
             known[connection] = state
             evhttp_connection_set_closecb(connection, onConnectionClosed, Unmanaged.passUnretained(state).toOpaque())
         }
-        let state = known[connection]!
         evhttp_request_set_on_complete_cb(req, onReplyWritten, Unmanaged.passUnretained(state).toOpaque())
     }
 
     fileprivate func replyWritten(_ state: KnownConnection) {
         clock += 1
         state.idleSince = clock
-        state.arm(after: headTimeout, base: worker.base)
+        state.idleTick = tick
     }
 
     fileprivate func knownDeadline(_ state: KnownConnection) {
-        state.disarm()
         evhttp_connection_free(state.connection)
     }
 
     fileprivate func closed(_ state: KnownConnection) {
-        state.disarm()
         known[state.connection] = nil
         connectionGone()
     }
@@ -186,18 +205,14 @@ final class ConnectionTracker {
 
     /// Frees timers and references at shutdown (before evhttp_free frees the connections).
     func shutdown() {
-        for newcomer in newcomers.values {
-            newcomer.disarm()
-            bufferevent_decref(newcomer.bev)
-        }
+        for newcomer in newcomers.values { bufferevent_decref(newcomer.bev) }
         newcomers.removeAll()
-        for state in known.values {
-            state.disarm()
-            evhttp_connection_set_closecb(state.connection, nil, nil)
-        }
+        for state in known.values { evhttp_connection_set_closecb(state.connection, nil, nil) }
         known.removeAll()
         if let retryTimer { event_free(retryTimer) }
         retryTimer = nil
+        if let sweepTimer { event_free(sweepTimer) }
+        sweepTimer = nil
         let key = UInt(bitPattern: UnsafeMutableRawPointer(worker.http))
         Self.registry.withLock { $0[key] = nil }
     }
@@ -207,73 +222,37 @@ final class ConnectionTracker {
     static let registry = Mutex<[UInt: UInt]>([:])
 }
 
-/// A connection with no request yet: its bufferevent (referenced) and head deadline.
-private final class Newcomer {
+/// A connection with no request yet: its bufferevent (referenced) and when it opened.
+private struct Newcomer {
     let bev: OpaquePointer
-    unowned let tracker: ConnectionTracker
-    /// When it connected, on the tracker's clock.
+    /// When it connected: on the tracker's clock (ordering) and in sweeps (deadline).
     let since: UInt64
-    private var timer: OpaquePointer?
-
-    init(bev: OpaquePointer, tracker: ConnectionTracker, since: UInt64) {
-        self.bev = bev
-        self.tracker = tracker
-        self.since = since
-    }
-
-    func arm(after seconds: Double, base: OpaquePointer) {
-        timer = event_new(base, -1, 0, onNewcomerDeadline, Unmanaged.passUnretained(self).toOpaque())
-        var delay = timeval(seconds: seconds)
-        if let timer { event_add(timer, &delay) }
-    }
-
-    func disarm() {
-        if let timer { event_free(timer) }
-        timer = nil
-    }
-
-    func fire() { tracker.newcomerDeadline(self) }
+    let sinceTick: UInt64
 }
 
-/// A connection that has sent requests: its head deadline runs from each reply's last byte.
+/// A connection that has sent requests; idle (waiting for its next head) since its last reply.
 private final class KnownConnection {
     let connection: OpaquePointer
     unowned let tracker: ConnectionTracker
-    /// When its last reply was written (tracker clock); nil while a request is being answered.
+    /// When its last reply was written: tracker clock (ordering) and sweep tick (deadline); nil
+    /// while a request is being answered.
     var idleSince: UInt64?
-    private var timer: OpaquePointer?
+    var idleTick: UInt64?
 
     init(connection: OpaquePointer, tracker: ConnectionTracker) {
         self.connection = connection
         self.tracker = tracker
     }
+}
 
-    func arm(after seconds: Double, base: OpaquePointer) {
-        if timer == nil { timer = event_new(base, -1, 0, onKnownDeadline, Unmanaged.passUnretained(self).toOpaque()) }
-        var delay = timeval(seconds: seconds)
-        if let timer { event_add(timer, &delay) }
-    }
-
-    func disarm() {
-        if let timer { event_free(timer) }
-        timer = nil
-    }
+private func onSweep(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<ConnectionTracker>.fromOpaque(arg).takeUnretainedValue().sweep()
 }
 
 private func onNewConnection(_ base: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) -> OpaquePointer? {
     guard let arg else { return nil }
     return Unmanaged<ConnectionTracker>.fromOpaque(arg).takeUnretainedValue().newConnection()
-}
-
-private func onNewcomerDeadline(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    Unmanaged<Newcomer>.fromOpaque(arg).takeUnretainedValue().fire()
-}
-
-private func onKnownDeadline(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    let state = Unmanaged<KnownConnection>.fromOpaque(arg).takeUnretainedValue()
-    state.tracker.knownDeadline(state)
 }
 
 private func onReplyWritten(_ req: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {

@@ -41,6 +41,17 @@ public struct JournalEntry: Sendable {
 
     /// Whether a route matched.
     public var matched: Bool { routeID != nil }
+
+    /// This entry with secret header, query, form and JSON values replaced (the near-miss text
+    /// was redacted when it was written).
+    func redacted(by redactor: Redactor) -> JournalEntry {
+        guard redactor.enabled else { return self }
+        let contentType = headers.first { $0.name.equalsIgnoringCase("Content-Type") }?.value
+        return JournalEntry(sequence: sequence, time: time, session: session, method: method, rawPath: rawPath,
+                            rawQuery: rawQuery.map(redactor.query), headers: redactor.pairs(headers),
+                            body: redactor.body(body, contentType: contentType), bodySize: bodySize, routeID: routeID,
+                            routeName: routeName, nearMiss: nearMiss, status: status, fault: fault, latency: latency)
+    }
 }
 
 /// Which journal entries to return or count. Every field left nil matches everything.

@@ -39,12 +39,14 @@ public final class RequestJournal: ExchangeObserver {
         guard capacity > 0, exchange.isStubTraffic else { return }
         let request = exchange.request
         var headerBytes = 0
-        let headers = redactor.pairs(Array(request.headers.prefix { header in
+        let headers = Array(request.headers.prefix { header in
             headerBytes += header.name.utf8.count + header.value.utf8.count
             return headerBytes <= Self.headerLimit
-        }))
-        let body = redactor.body(request.body, contentType: request.header("Content-Type"))
-        let rawQuery = request.rawQuery.map(redactor.query)
+        })
+        // A body cut to the limit could no longer be parsed to find its secret fields, so one that
+        // is cut is redacted first; the rest are redacted on the way out (`entries`).
+        let body = request.body.count <= bodyLimit ? request.body
+            : Array(redactor.body(request.body, contentType: request.header("Content-Type")).prefix(bodyLimit))
         var status: Int?
         var fault: Fault?
         switch exchange.outcome {
@@ -64,20 +66,22 @@ public final class RequestJournal: ExchangeObserver {
             ring.sequence += 1
             ring.slots[ring.next] = JournalEntry(
                 sequence: ring.sequence, time: time, session: exchange.session, method: request.method,
-                rawPath: request.rawPath, rawQuery: rawQuery, headers: headers,
-                body: Array(body.prefix(bodyLimit)), bodySize: request.body.count,
+                rawPath: request.rawPath, rawQuery: request.rawQuery, headers: headers,
+                body: body, bodySize: request.body.count,
                 routeID: routeID, routeName: routeName,
                 nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds)
             ring.next = (ring.next + 1) % capacity
         }
     }
 
-    /// Entries matching `query`, oldest first.
+    /// Entries matching `query`, oldest first, with secrets replaced by the redactor's
+    /// placeholder. Redacting here, when entries leave the journal, keeps the serving path free
+    /// of it: every way out (admin API, embedding API) goes through this method.
     public func entries(matching query: JournalQuery = JournalQuery()) -> [JournalEntry] {
         let all = ring.withLock { ring in
             Array(ring.slots[ring.next...] + ring.slots[..<ring.next]).compactMap { $0 }
         }
-        return all.filter(query.accepts)
+        return all.filter(query.accepts).map { $0.redacted(by: redactor) }
     }
 
     /// How many entries match `query` (the verification count).

@@ -33,13 +33,43 @@ public struct Redactor: Sendable {
     /// Shows everything (the `--journal-secrets` choice, and matching itself).
     public static let off = Redactor(enabled: false)
 
-    /// Whether values under `name` are hidden.
+    /// Whether values under `name` are hidden. Runs for every header of every request the
+    /// journal keeps, so it compares ASCII bytes in place and allocates nothing.
     public func isSecret(_ name: String) -> Bool {
         guard enabled else { return false }
-        let lower = name.lowercased()
-        if kept.contains(lower) { return false }
-        if Self.secretNames.contains(lower) { return true }
-        return Self.secretFragments.contains { lower.contains($0) }
+        if !kept.isEmpty && kept.contains(name.lowercased()) { return false }
+        var name = name
+        return name.withUTF8 { bytes in
+            for secret in Self.secretNameBytes where Self.equalsIgnoringASCIICase(bytes, secret) { return true }
+            for fragment in Self.secretFragmentBytes where Self.containsIgnoringASCIICase(bytes, fragment) { return true }
+            return false
+        }
+    }
+
+    private static let secretNameBytes = secretNames.map { Array($0.utf8) }
+    private static let secretFragmentBytes = secretFragments.map { Array($0.utf8) }
+
+    @inline(__always)
+    private static func lower(_ byte: UInt8) -> UInt8 { byte &- 65 < 26 ? byte | 0x20 : byte }
+
+    private static func equalsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowerCased: [UInt8]) -> Bool {
+        guard bytes.count == lowerCased.count else { return false }
+        for index in 0..<bytes.count where lower(bytes[index]) != lowerCased[index] { return false }
+        return true
+    }
+
+    private static func containsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowerCased: [UInt8]) -> Bool {
+        guard bytes.count >= lowerCased.count, let first = lowerCased.first else { return false }
+        var start = 0
+        while start + lowerCased.count <= bytes.count {
+            if lower(bytes[start]) == first {
+                var offset = 1
+                while offset < lowerCased.count && lower(bytes[start + offset]) == lowerCased[offset] { offset += 1 }
+                if offset == lowerCased.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     /// `value`, or the placeholder when `name` is secret.
