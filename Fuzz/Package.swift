@@ -12,19 +12,20 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "stubd", path: "..")],
     targets: [
+        .target(name: "FuzzDriver"),
         .executableTarget(
             name: "FuzzFixtureReader",
-            dependencies: [.product(name: "FixtureFiles", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+            dependencies: ["FuzzDriver", .product(name: "FixtureFiles", package: "stubd"), .product(name: "StubModel", package: "stubd")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
             name: "FuzzCanonicalisation",
-            dependencies: [.product(name: "StubModel", package: "stubd")],
+            dependencies: ["FuzzDriver", .product(name: "StubModel", package: "stubd")],
             swiftSettings: fuzzSettings
         ),
         .executableTarget(
             name: "FuzzRouteLookup",
-            dependencies: [.product(name: "StubServer", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+            dependencies: ["FuzzDriver", .product(name: "StubServer", package: "stubd"), .product(name: "StubModel", package: "stubd")],
             swiftSettings: fuzzSettings
         ),
     ]

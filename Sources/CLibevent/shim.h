@@ -1,12 +1,11 @@
 #ifndef CLIBEVENT_SHIM_H
 #define CLIBEVENT_SHIM_H
 
-/* Must come first: Debian's event2/event-config.h defines _GNU_SOURCE. Fixing glibc's
- * feature selection before that happens keeps every libc type in this module identical
- * to SwiftGlibc's (otherwise clean debug builds fail with fd_set merge errors). */
-#if defined(__linux__)
-#include <features.h>
-#endif
+/* Must come first: Debian's event2/event-config.h defines _GNU_SOURCE. A system header
+ * included before it fixes glibc's feature selection (glibc's headers start with its feature
+ * header), which keeps every libc type in this module identical to SwiftGlibc's (otherwise
+ * clean debug builds fail with fd_set merge errors). <sys/types.h> exists on macOS too. */
+#include <sys/types.h>
 
 #include <event2/event.h>
 #include <event2/http.h>

@@ -7,17 +7,7 @@ import Testing
     static let secrets = ["hdr-authz-1111", "proxy-2222", "cookie-3333", "apikey-4444", "sessionid-5555", "custom-token-6666",
                           "query-key-7777", "form-password-8888", "json-token-9999", "set-cookie-0000"]
 
-    static func curl(_ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--max-time", "5"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try? process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func curl(_ arguments: [String]) -> String { StubdProcess.curl(arguments) }
 
     /// A hit and a miss carrying every kind of secret, then the journal as the admin API returns it.
     static func sendSecretsAndReadJournal(_ stubd: ServingStubd) -> String {

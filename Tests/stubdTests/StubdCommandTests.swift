@@ -102,17 +102,7 @@ import Testing
     @Test func watchReloadsAGoodEditAndReportsABrokenOne() throws {
         let root = try StubdProcess.temporaryFolder(["api.json": #"{"request": {"method": "GET", "path": "/v"}, "response": {"text": "one"}}"#])
         let stubd = try ServingStubd([root, "--port", "0", "--watch", "--no-cors"])
-        let fetch = { () -> String in
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = ["--silent", "--max-time", "5", stubd.baseURL + "/v"]
-            let pipe = Pipe()
-            curl.standardOutput = pipe
-            try? curl.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let fetch = { StubdProcess.curl([stubd.baseURL + "/v"]) }
         #expect(fetch() == "one")
         try Data(#"{"request": {"method": "GET", "path": "/v"}, "response": {"text": "two"}}"#.utf8)
             .write(to: URL(fileURLWithPath: root + "/api.json"))

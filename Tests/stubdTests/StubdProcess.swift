@@ -36,6 +36,19 @@ struct StubdProcess {
     }
 
     /// A temporary folder holding the given files.
+    /// What curl prints for `arguments` (silent, at most 5 s).
+    static func curl(_ arguments: [String]) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["--silent", "--max-time", "5"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     static func temporaryFolder(_ files: [String: String]) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-cli-\(UUID().uuidString)")
         for (path, content) in files {

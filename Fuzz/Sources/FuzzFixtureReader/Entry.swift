@@ -1,16 +1,8 @@
-/// SwiftPM links an executable's entry point as `FuzzFixtureReader_main`; here it hands control to
-/// libFuzzer's driver with this target's test function.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
-) -> CInt
+import FuzzDriver
 
 @_cdecl("FuzzFixtureReader_main")
 public func fuzzEntry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments) { fuzzFixtureReader($0, $1) }
+    runFuzzer(argc, argv) { fuzzFixtureReader($0, $1) }
 }
 
 /// libFuzzer's own `main` (linked whole, though never run) names this entry point.
