@@ -8,6 +8,7 @@ PORT ?= 8080
 
 ## deps: install libevent-dev, pkg-config and curl when missing (Debian/Ubuntu).
 deps:
+	@command -v $(SWIFT) >/dev/null || { echo "make: swift not found. Install Swift 6 from https://www.swift.org/install/ (Linux: the tarball or swiftly; macOS: Xcode 16 or swiftly), put its bin/ on PATH, then run make again."; exit 1; }
 	@if ! pkg-config --exists libevent 2>/dev/null || ! command -v curl >/dev/null; then \
 		echo "make: installing libevent-dev pkg-config curl"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev pkg-config curl; \

@@ -31,7 +31,7 @@ public enum FixtureLoader {
             for result in loadAll(files, root: root.isEmpty ? "." : root) {
                 switch result {
                 case .success(let loaded): fixtures += loaded
-                case .failure(let error): errors.append(error)
+                case .failure(let failure): errors += failure.errors
                 }
             }
         }
@@ -40,24 +40,24 @@ public enum FixtureLoader {
     }
 
     /// Reads `files` on every core, keeping their order in the result.
-    private static func loadAll(_ files: [String], root: String) -> [Result<[Fixture], FixtureError>] {
+    private static func loadAll(_ files: [String], root: String) -> [Result<[Fixture], FixtureErrors>] {
         let slices = min(files.count, max(1, ProcessInfo.processInfo.activeProcessorCount))
         guard slices > 1 else {
-            return files.map { file in Result { () throws(FixtureError) in try load(file: file, root: root) } }
+            return files.map { file in Result { () throws(FixtureErrors) in try load(file: file, root: root) } }
         }
-        let results = Mutex([Int: [Result<[Fixture], FixtureError>]]())
+        let results = Mutex([Int: [Result<[Fixture], FixtureErrors>]]())
         DispatchQueue.concurrentPerform(iterations: slices) { slice in
             let range = (files.count * slice / slices)..<(files.count * (slice + 1) / slices)
-            let loaded = files[range].map { file in Result { () throws(FixtureError) in try load(file: file, root: root) } }
+            let loaded = files[range].map { file in Result { () throws(FixtureErrors) in try load(file: file, root: root) } }
             results.withLock { $0[slice] = loaded }
         }
         return results.withLock { all in (0..<slices).flatMap { all[$0] ?? [] } }
     }
 
     /// Reads one fixture file whose `bodyFile`s resolve under `root/__files`.
-    public static func load(file: String, root: String) throws(FixtureError) -> [Fixture] {
+    public static func load(file: String, root: String) throws(FixtureErrors) -> [Fixture] {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw FixtureError(file: file, field: "", problem: "cannot be read; check its permissions")
+            throw FixtureErrors(errors: [FixtureError(file: file, field: "", problem: "cannot be read; check its permissions")])
         }
         let reader = FixtureReader(file: file) { relative throws(FixtureReader.FixtureProblem) in
             try readBodyFile(relative, root: root)

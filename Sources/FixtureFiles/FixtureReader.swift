@@ -25,24 +25,46 @@ public struct FixtureReader {
         self.loadBodyFile = loadBodyFile
     }
 
-    /// The fixtures in a file: `{"routes": [ … ]}`, or a single route object.
-    public func read(_ bytes: [UInt8]) throws(FixtureError) -> [Fixture] {
+    /// The fixtures in a file: `{"routes": [ … ]}`, or a single route object. Every problem in
+    /// the file is reported, not only the first: each route is read to the end, and within a route
+    /// each independent field (request parts, answer, timing, scenario) is checked.
+    public func read(_ bytes: [UInt8]) throws(FixtureErrors) -> [Fixture] {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")
+            throw FixtureErrors(errors: [FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")])
         }
+        let problems = Problems()
         if case .object = document, document["routes"] != nil {
-            let root = try object(document, at: "", allowed: ["routes"])
-            guard case .array(let routes)? = root["routes"] else {
-                throw fail("routes", "expected an array of routes, found \(root["routes"]!.kindName)")
+            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes"]) }) else {
+                throw problems.errors
             }
-            return try routes.enumerated().map { index, route throws(FixtureError) in
-                try readRoute(route, at: "routes[\(index)]")
+            guard case .array(let routes)? = root["routes"] else {
+                throw FixtureErrors(errors: [fail("routes", "expected an array of routes, found \(root["routes"]!.kindName)")])
+            }
+            let fixtures = routes.enumerated().compactMap { index, route in readRoute(route, at: "routes[\(index)]", problems) }
+            if !problems.list.isEmpty { throw problems.errors }
+            return fixtures
+        }
+        let fixture = readRoute(document, at: "", problems)
+        guard let fixture, problems.list.isEmpty else { throw problems.errors }
+        return [fixture]
+    }
+
+    /// Problems found so far in one file; `check` runs one independent step and keeps its error.
+    final class Problems {
+        var list: [FixtureError] = []
+        var errors: FixtureErrors { FixtureErrors(errors: list) }
+
+        func check<T>(_ step: () throws(FixtureError) -> T) -> T? {
+            do {
+                return try step()
+            } catch {
+                list.append(error)
+                return nil
             }
         }
-        return [try readRoute(document, at: "")]
     }
 
     private func fail(_ field: String, _ problem: String) -> FixtureError {
@@ -74,18 +96,43 @@ public struct FixtureReader {
         return text
     }
 
-    private func readRoute(_ value: JSONValue, at field: String) throws(FixtureError) -> Fixture {
-        let route = try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses",
-                                                           "afterLast", "delay", "priority", "scenario", "requiredState", "newState",
-                                                           "dribble"])
+    private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
+        let before = problems.list.count
+        let route = problems.check { () throws(FixtureError) in
+            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses",
+                                                   "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
+        }
+        guard let route else { return nil }
+        var request: RequestPattern?
+        if let requestValue = route["request"] {
+            request = readRequest(requestValue, at: join(field, "request"), problems)
+        } else {
+            problems.list.append(fail(join(field, "request"), "missing; every route needs a request"))
+        }
+        let outcomes = problems.check { () throws(FixtureError) in try readOutcomes(route, at: field) }
+        let timing = problems.check { () throws(FixtureError) in try readTiming(route, at: field) }
+        let scenario = problems.check { () throws(FixtureError) in try readScenario(route, at: field) }
+        let dribble = problems.check { () throws(FixtureError) in
+            try route["dribble"].map { value throws(FixtureError) in try readDribble(value, at: join(field, "dribble")) }
+        }
+        let name = problems.check { () throws(FixtureError) in try string(route["name"], at: join(field, "name")) }
+        guard problems.list.count == before, let request, let outcomes, let timing, let scenario, let dribble, let name else { return nil }
+        let location = field.isEmpty ? file : "\(file) \(field)"
+        var fixture = Fixture(name: name ?? "\(request.method) \(request.path)", source: location, request: request,
+                              outcomes: outcomes.list, afterLast: outcomes.afterLast, delay: timing.delay, priority: timing.priority,
+                              scenario: scenario)
+        fixture.dribble = dribble
+        return fixture
+    }
+
+    /// The answer (`response`, `networkError`, `fault`, or a `responses` sequence and `afterLast`).
+    private func readOutcomes(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (list: [StubOutcome], afterLast: SequenceEnd) {
         let answers = ["response", "networkError", "fault", "responses"].filter { route[$0] != nil }
         guard answers.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
                        answers.isEmpty ? "missing an answer; give one of response, networkError, fault or responses"
                                        : "give only one of response, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
         }
-        guard let requestValue = route["request"] else { throw fail(join(field, "request"), "missing; every route needs a request") }
-        let request = try readRequest(requestValue, at: join(field, "request"))
         var outcomes: [StubOutcome]
         if let list = route["responses"] {
             guard case .array(let elements) = list, !elements.isEmpty else {
@@ -105,10 +152,22 @@ public struct FixtureReader {
             }
             afterLast = mode
         }
+        return (outcomes, afterLast)
+    }
+
+    /// `delay` (seconds, or a string with a unit: `"1500ms"`, `"1.5s"`) and `priority`.
+    private func readTiming(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (delay: Double?, priority: Int) {
         var delay: Double?
         if let value = route["delay"] {
-            guard case .number(let seconds) = value, seconds >= 0, seconds <= 3600 else {
-                throw fail(join(field, "delay"), "expected seconds as a number from 0 to 3600, found \(value)")
+            let seconds: Double?
+            switch value {
+            case .number(let number): seconds = number
+            case .string(let text) where text.hasSuffix("ms"): seconds = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces)).map { $0 / 1000 }
+            case .string(let text) where text.hasSuffix("s"): seconds = Double(text.dropLast().trimmingCharacters(in: .whitespaces))
+            default: seconds = nil
+            }
+            guard let seconds, seconds >= 0, seconds <= 3600 else {
+                throw fail(join(field, "delay"), "expected seconds from 0 to 3600 as a number (0.5) or with a unit (\"500ms\", \"0.5s\"), found \(value)")
             }
             delay = seconds
         }
@@ -119,14 +178,7 @@ public struct FixtureReader {
             }
             priority = Int(number)
         }
-        let scenario = try readScenario(route, at: field)
-        let dribble = try route["dribble"].map { value throws(FixtureError) in try readDribble(value, at: join(field, "dribble")) }
-        let name = try string(route["name"], at: join(field, "name")) ?? "\(request.method) \(request.path)"
-        let location = field.isEmpty ? file : "\(file) \(field)"
-        var fixture = Fixture(name: name, source: location, request: request, outcomes: outcomes, afterLast: afterLast,
-                              delay: delay, priority: priority, scenario: scenario)
-        fixture.dribble = dribble
-        return fixture
+        return (delay, priority)
     }
 
     /// The answer named by a route (or a sequence element): `response`, `networkError` or `fault`.
@@ -181,18 +233,27 @@ public struct FixtureReader {
         return ScenarioStep(name: name, requiredState: required, newState: new)
     }
 
-    private func readRequest(_ value: JSONValue, at field: String) throws(FixtureError) -> RequestPattern {
-        let request = try object(value, at: field, allowed: ["method", "path", "pathTemplate", "query", "headers", "body"])
-        guard let method = try string(request["method"], at: join(field, "method")) else {
-            throw fail(join(field, "method"), "missing; give the HTTP method, e.g. \"GET\"")
+    /// The request pattern, or nil with every problem added to `problems`: method, path, query,
+    /// headers and body are checked independently.
+    private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
+        let request = problems.check { () throws(FixtureError) in
+            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "query", "headers", "body"])
         }
-        guard !method.isEmpty, method.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) else {
-            throw fail(join(field, "method"), "\"\(method)\" is not an HTTP method; use upper case, e.g. \"GET\" or \"POST\"")
+        guard let request else { return nil }
+        let method = problems.check { () throws(FixtureError) -> String in
+            guard let method = try string(request["method"], at: join(field, "method")) else {
+                throw fail(join(field, "method"), "missing; give the HTTP method, e.g. \"GET\"")
+            }
+            guard !method.isEmpty, method.utf8.allSatisfy({ (65...90).contains($0) || (48...57).contains($0) || $0 == 45 }) else {
+                throw fail(join(field, "method"), "\"\(method)\" is not an HTTP method; use upper case, e.g. \"GET\" or \"POST\"")
+            }
+            return method
         }
-        let path = try readPath(request, at: field)
-        let query = try readPairs(request["query"], at: join(field, "query"))
-        let headers = try readPairs(request["headers"], at: join(field, "headers"))
-        let body = try readRequestBody(request["body"], at: join(field, "body"))
+        let path = problems.check { () throws(FixtureError) in try readPath(request, at: field) }
+        let query = problems.check { () throws(FixtureError) in try readPairs(request["query"], at: join(field, "query")) }
+        let headers = problems.check { () throws(FixtureError) in try readPairs(request["headers"], at: join(field, "headers")) }
+        let body = problems.check { () throws(FixtureError) in try readRequestBody(request["body"], at: join(field, "body")) }
+        guard let method, let path, let query, let headers, let body else { return nil }
         return RequestPattern(method: method, path: path, query: query, headers: headers, body: body)
     }
 

@@ -112,6 +112,9 @@ struct ServeCommand: ParsableCommand {
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.paths.joined(separator: " ")) on \(server.baseURL)")
         printOut("stubd: \(access.summary)")
+        if !cors.enabled && !noCORS {
+            printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")
+        }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()

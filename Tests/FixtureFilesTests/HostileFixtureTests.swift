@@ -77,3 +77,40 @@ struct HostileFixtureTests {
         #expect(try FixtureLoader.load(paths: [root.path]).count == 3000)
     }
 }
+
+/// Authoring mistakes are all reported in one run, and common slips get a hint.
+struct FixtureAuthoringTests {
+    @Test func everyProblemOfEveryRouteAndFileIsReportedAtOnce() throws {
+        let fixtures = try TemporaryFixtures([
+            "a.json": #"""
+                {"routes": [
+                  {"request": {"method": "get", "path": "users"}, "response": {"status": 700}},
+                  {"request": {"method": "GET", "path": "/ok"}, "response": {"text": "fine"}},
+                  {"request": {"method": "GET", "path": "/b"}, "fault": "rest", "delay": "soon"}
+                ]}
+                """#,
+            "b.json": #"{"request": {"method": "GET", "path": "/c", "query": 5}, "response": {"text": "x"}, "priority": 0}"#,
+        ])
+        let lines = (fixtures.loadError() ?? "").split(separator: "\n").map(String.init)
+        #expect(lines == [
+            #"ROOT/a.json: routes[0].request.method: "get" is not an HTTP method; use upper case, e.g. "GET" or "POST""#,
+            #"ROOT/a.json: routes[0].request.path: "users" must start with "/""#,
+            "ROOT/a.json: routes[0].response.status: expected an integer from 100 to 599, found 700",
+            "ROOT/a.json: routes[2].fault: unknown fault \"rest\"; use one of reset, empty, garbage, hang",
+            #"ROOT/a.json: routes[2].delay: expected seconds from 0 to 3600 as a number (0.5) or with a unit ("500ms", "0.5s"), found "soon""#,
+            "ROOT/b.json: request.query: expected an object of name: value (or name: [values]), found a number",
+            "ROOT/b.json: priority: expected an integer from 1 (highest) upward, found 0; routes without one have 5",
+        ])
+    }
+
+    @Test func delaysTakeAUnit() throws {
+        let fixtures = try TemporaryFixtures(["a.json": #"""
+            {"routes": [
+              {"request": {"method": "GET", "path": "/ms"}, "response": {}, "delay": "1500ms"},
+              {"request": {"method": "GET", "path": "/s"}, "response": {}, "delay": "1.5s"},
+              {"request": {"method": "GET", "path": "/n"}, "response": {}, "delay": 1.5}
+            ]}
+            """#])
+        #expect(try FixtureLoader.load(paths: [fixtures.root]).map(\.delay) == [1.5, 1.5, 1.5])
+    }
+}

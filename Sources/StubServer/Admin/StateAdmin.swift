@@ -31,6 +31,15 @@ struct StateAdmin {
         guard case .string(let state)? = (try? JSONParser.parse(body))?["state"] else {
             return AdminReply.error("expected a body like {\"state\": \"Step 2\"}", status: 400)
         }
+        guard let states = admin.knownStates(ofScenario: name, session: session) else {
+            let known = admin.scenarioStates(session: session).keys.sorted()
+            return AdminReply.error("no route takes part in a scenario named \"\(name)\"", status: 404,
+                                    problems: [known.isEmpty ? "no route has a scenario" : "scenarios: \(known.joined(separator: ", "))"])
+        }
+        guard states.contains(state) else {
+            return AdminReply.error("scenario \"\(name)\" has no state \"\(state)\"", status: 400,
+                                    problems: ["its routes name the states \(states.sorted().joined(separator: ", "))"])
+        }
         admin.setScenario(name, state: state, session: session)
         return AdminReply.json(.object([(name, .string(state))]))
     }

@@ -88,6 +88,14 @@ public final class StubAdmin: Sendable {
         return all
     }
 
+    /// The states the routes a session sees give scenario `name` (its required and new states,
+    /// and `Started`), or nil when no route names that scenario: what a state may be set to.
+    public func knownStates(ofScenario name: String, session: SessionID?) -> Set<String>? {
+        let steps = routes(session: session).compactMap(\.route.fixture.scenario).filter { $0.name == name }
+        guard !steps.isEmpty else { return nil }
+        return Set(steps.flatMap { [$0.requiredState, $0.newState].compactMap { $0 } } + [ScenarioStep.started])
+    }
+
     /// The state of one scenario (`Started` until a stub moves it).
     public func scenarioState(_ name: String, session: SessionID?) -> String {
         scenarios.state(of: name, session: session)

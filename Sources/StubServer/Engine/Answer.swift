@@ -17,12 +17,16 @@ public final class PreparedReply: Sendable {
     public let headers: [NameValue]
     /// The body; empty for statuses that cannot carry one (1xx, 204, 304).
     public let body: [UInt8]
+    /// The body's length as header text, formatted once (sent on every reply that may have a
+    /// body, HTTP/1.0 ones included, where evhttp would send none).
+    let contentLength: String
 
     /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
     public init(status: Int, headers: [NameValue], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = PreparedReply.statusAllowsBody(status) ? body : []
+        self.contentLength = String(self.body.count)
     }
 
     /// 1xx, 204 and 304 responses have no body in HTTP/1.1.

@@ -13,11 +13,10 @@ enum Reply {
         for header in extraHeaders {
             evhttp_add_header(headers, header.name, header.value)
         }
-        if headOnly {
-            if PreparedReply.statusAllowsBody(reply.status) {
-                evhttp_add_header(headers, "Content-Length", String(reply.body.count))
-            }
-        } else if !reply.body.isEmpty {
+        if PreparedReply.statusAllowsBody(reply.status) {
+            evhttp_add_header(headers, "Content-Length", reply.contentLength)
+        }
+        if !headOnly && !reply.body.isEmpty {
             reply.body.withUnsafeBytes { bytes in
                 _ = evbuffer_add(evhttp_request_get_output_buffer(req), bytes.baseAddress, bytes.count)
             }

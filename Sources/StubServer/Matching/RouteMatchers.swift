@@ -8,14 +8,16 @@ struct RouteMatchers: Sendable {
     let method: MethodMatcher
     let path: PathMatcher
     let query: QueryMatcher
-    let headers: [HeaderMatcher]
+    let headers: [any RequestPartMatcher]
     let body: BodyMatcher
 
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
         path = PathMatcher(pattern.path)
         query = QueryMatcher(expected: pattern.query)
-        headers = pattern.headers.map { HeaderMatcher(name: $0.name, value: $0.value) }
+        headers = pattern.headers.map { header -> any RequestPartMatcher in
+            MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
+        }
         body = BodyMatcher(pattern: pattern.body)
     }
 
@@ -27,7 +29,7 @@ struct RouteMatchers: Sendable {
     }
 
     /// The parts after method and path, in report order.
-    private var remainingParts: [any RequestPartMatcher] { [query] + headers.map { $0 as any RequestPartMatcher } + [body] }
+    private var remainingParts: [any RequestPartMatcher] { [query] + headers + [body] }
 
     /// Method and path only: the cheap first stage of near-miss ranking.
     func addressDistance(_ request: RequestView) -> Int {

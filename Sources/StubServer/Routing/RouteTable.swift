@@ -129,6 +129,15 @@ public final class RouteTable: Sendable {
         for case .response(let response) in fixture.outcomes where !response.body.isEmpty && !PreparedReply.statusAllowsBody(response.status) {
             warnings.append("\(fixture): status \(response.status) cannot carry a body over HTTP; the \(response.body.count)-byte body is not sent")
         }
+        if request.method == "HEAD", fixture.outcomes.contains(where: { if case .response(let r) = $0 { !r.body.isEmpty } else { false } }) {
+            warnings.append("\(fixture): a HEAD answer carries no body; clients get the headers and Content-Length, never the body (sampleData)")
+        }
+        if let delay = fixture.delay, delay > 60 {
+            warnings.append("\(fixture): delay \(JSONWriter.format(delay)) s is over a minute; if you meant milliseconds write \"\(JSONWriter.format(delay))ms\"")
+        }
+        if case .literal(let path) = request.path, let segment = path.segments.first(where: { $0.count > 2 && $0.hasPrefix("{") && $0.hasSuffix("}") }) {
+            warnings.append("\(fixture): path segment \"\(segment)\" is matched literally; did you mean \"pathTemplate\"?")
+        }
         return warnings
     }
 }

@@ -56,6 +56,16 @@ import TargetModel
         #expect(health["fixtureRoutes"] == .number(1))
     }
 
+    @Test func aBatchWithTwoRoutesForTheSameRequestIsAConflictAndAddsNothing() throws {
+        let server = try TestServer(fixtures: [])
+        defer { server.stop() }
+        let batch = #"{"routes": [{"request": {"method": "GET", "path": "/c"}, "response": {"text": "1"}}, {"request": {"method": "GET", "path": "/c"}, "response": {"text": "2"}}]}"#
+        let result = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", batch, "-w", "\n%{http_code}",
+                                   server.url("/__stubd/routes")])
+        #expect(result.stdout.hasSuffix("\n409"))
+        #expect(server.server.admin.health.runtimeRoutes == 0)
+    }
+
     @Test func inFlightRequestsFinishOnTheTableTheyStartedWith() throws {
         let probe = ArrivalProbe()
         let server = try TestServer(fixtures: [route("/slow", outcome: ok("old"), delay: 0.5)], observers: [probe])

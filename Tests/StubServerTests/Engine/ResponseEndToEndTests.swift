@@ -76,6 +76,25 @@ import TargetModel
         #expect(differences.first == .string(#"body field $.title: expected "Found a bug", got "Found two bugs""#))
     }
 
+    @Test(arguments: ["application/json; charset=utf-8", "application/json;charset=UTF-8", "Application/JSON"])
+    func aJSONRouteMatchesOkHttpAndFetchSpellingsOfItsContentType(contentType: String) throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let body = #"{"labels":["bug"],"title":"Found a bug","body":"I'm having a problem with this."}"#
+        let result = try Curl.run(["-X", "POST", "-H", "Authorization: token demo-token", "-H", "Content-Type: \(contentType)",
+                                   "--data", body, "-w", "%{http_code}", "-o", "/dev/null", server.url("/repos/octocat/hello-world/issues")])
+        #expect(result.stdout == "201")
+    }
+
+    @Test func anHTTP10ReplyCarriesItsContentLength() throws {
+        let server = try TestServer(targets: GitHubAPI.all)
+        defer { server.stop() }
+        let reply = String(decoding: RawHTTP.exchange(port: server.port, bytes: Array("GET /zen HTTP/1.0\r\n\r\n".utf8)), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.0 200 OK\r\n"))
+        #expect(reply.contains("Content-Length: 19\r\n"))
+        #expect(reply.hasSuffix("\r\n\r\nDesign for failure."))
+    }
+
     @Test func unknownRoutesGetA404NamingTheRequestAndTheClosestRoutes() async throws {
         let server = try TestServer(targets: GitHubAPI.all)
         defer { server.stop() }

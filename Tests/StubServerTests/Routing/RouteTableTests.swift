@@ -98,3 +98,19 @@ struct RouteTableTests {
         return nil
     }
 }
+
+/// Routes that load but would not behave as their author expects are warned about.
+struct RouteWarningTests {
+    @Test func headBodiesLongDelaysAndBracesInALiteralPathAreWarnedAbout() throws {
+        var head = route("/h", method: "HEAD", name: "head", outcome: ok("sample"))
+        head.source = "t.json"
+        let slow = route("/slow", name: "slow", outcome: ok("x"), delay: 1500)
+        let braces = route("/users/{id}", name: "braces", outcome: ok("x"))
+        let warnings = try RouteTable(fixtures: [head, slow, braces]).warnings
+        #expect(warnings == [
+            "head (t.json): a HEAD answer carries no body; clients get the headers and Content-Length, never the body (sampleData)",
+            #"slow (test): delay 1500 s is over a minute; if you meant milliseconds write "1500ms""#,
+            #"braces (test): path segment "{id}" is matched literally; did you mean "pathTemplate"?"#,
+        ])
+    }
+}

@@ -29,8 +29,12 @@ import TargetModel
         #expect(ids == ["r1"])
         #expect(await HTTPFetch.get(server.baseURL + "/rate_limit").status == 403)
         #expect(try await admin.count(JournalQuery(route: "rateLimit")) == 1)
+        var loggedIn = route("/me", name: "me", outcome: ok("me"))
+        loggedIn.scenario = ScenarioStep(name: "login", requiredState: "LoggedIn")
+        try await admin.add([loggedIn])
         try await admin.setScenario("login", state: "LoggedIn")
         #expect(server.scenarioState("login") == "LoggedIn")
+        await #expect(throws: StubdAdminError.self) { try await admin.setScenario("login", state: "LoggedOut") }
         do {
             try await admin.remove(id: "r42")
             Issue.record("removing an unknown id succeeded")
@@ -39,5 +43,6 @@ import TargetModel
         }
         try await admin.remove(id: "r1")
         #expect(await HTTPFetch.get(server.baseURL + "/rate_limit").status == 404)
+        #expect(await HTTPFetch.get(server.baseURL + "/me").text == "me")
     }
 }

@@ -45,6 +45,18 @@ import TargetModel
         #expect(try Curl.run([server.url("/todo")]).stdout == "empty")
         _ = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"state": "Added"}"#, server.url("/__stubd/scenarios/todo")])
         #expect(try Curl.run([server.url("/todo")]).stdout == "one item")
+        // A typo in a scenario or state name is refused, and the state stays.
+        let put = { (scenario: String, state: String) in
+            try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"state": "\#(state)"}"#, "-w", "\n%{http_code}",
+                          server.url("/__stubd/scenarios/\(scenario)")]).stdout
+        }
+        let badState = try put("todo", "Addded")
+        #expect(badState.hasSuffix("\n400"))
+        #expect(badState.contains("its routes name the states Added, Started"))
+        let badScenario = try put("tood", "Added")
+        #expect(badScenario.hasSuffix("\n404"))
+        #expect(badScenario.contains("scenarios: todo"))
+        #expect(try Curl.run([server.url("/todo")]).stdout == "one item")
     }
 
     @Test func concurrentRequestsTakeAScenarioStepExactlyOnce() throws {
