@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["stubd", "StubServer"],
+            dependencies: ["stubd", "StubServer", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import StubdSystem
 import Testing
 
 /// What stubd writes never shows a secret unless asked, and a low descriptor limit with a crowd
@@ -105,6 +106,8 @@ import Testing
 
     @Test(arguments: [nil, "5000"])
     func aSlowlorisCrowdUnderALowDescriptorLimitLeavesNormalClientsServed(maxConnections: String?) throws {
+        // The test itself holds the crowd's 600 sockets; make sure its own limit allows that.
+        #expect(System.raiseOpenFileLimit() >= 1024)
         let root = try StubdProcess.temporaryFolder(["api.json": #"{"request": {"method": "GET", "path": "/zen"}, "response": {"text": "zen"}}"#])
         // 5,000 allowed connections with 256 descriptors: accept itself runs out (EMFILE).
         let extra = maxConnections.map { " --max-connections \($0)" } ?? ""
