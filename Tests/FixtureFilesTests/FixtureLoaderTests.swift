@@ -63,7 +63,7 @@ struct FixtureLoaderTests {
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {}, "fault": "reset"}]}"#,
          "ROOT/bad.json: routes[0]: give only one of response, networkError, fault or responses (found response and fault)"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "fault": "explode"}]}"#,
-         #"ROOT/bad.json: routes[0].fault: unknown fault "explode"; use one of reset, empty, garbage, hang"#),
+         #"ROOT/bad.json: routes[0].fault: unknown fault "explode"; use one of reset, empty, truncated, badChunk, garbage, hang"#),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a", "query": {"n": 1}}, "response": {}}]}"#,
          #"ROOT/bad.json: routes[0].request.query.n: expected a string or an array of strings, found a number (write numbers as text: "30")"#),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"headers": {"Content-Length": "3"}}}]}"#,

@@ -96,7 +96,7 @@ struct FixtureAuthoringTests {
             #"ROOT/a.json: routes[0].request.method: "get" is not an HTTP method; use upper case, e.g. "GET" or "POST""#,
             #"ROOT/a.json: routes[0].request.path: "users" must start with "/""#,
             "ROOT/a.json: routes[0].response.status: expected an integer from 100 to 599, found 700",
-            "ROOT/a.json: routes[2].fault: unknown fault \"rest\"; use one of reset, empty, garbage, hang",
+            "ROOT/a.json: routes[2].fault: unknown fault \"rest\"; use one of reset, empty, truncated, badChunk, garbage, hang",
             #"ROOT/a.json: routes[2].delay: expected seconds from 0 to 3600 as a number (0.5) or with a unit ("500ms", "0.5s"), found "soon""#,
             "ROOT/b.json: request.query: expected an object of name: value (or name: [values]), found a number",
             "ROOT/b.json: priority: expected an integer from 1 (highest) upward, found 0; routes without one have 5",

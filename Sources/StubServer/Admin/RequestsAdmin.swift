@@ -58,6 +58,10 @@ struct RequestsAdmin {
             ("path", .string(entry.path)),
         ]
         if let session = entry.session { members.append(("session", .string(session.rawValue))) }
+        if let connection = entry.connection {
+            members.append(("connection", AdminReply.number(connection.number)))
+            members.append(("connectionRequest", AdminReply.number(connection.request)))
+        }
         members.append(("headers", .array(entry.headers.map { .array([.string($0.name), .string($0.value)]) })))
         if let text = String(validating: entry.body, as: UTF8.self) {
             members.append(("body", .string(text)))

@@ -38,8 +38,11 @@ final class ConnectionTracker {
     /// Connections that have, by `evhttp_connection`.
     private var known: [OpaquePointer: KnownConnection] = [:]
 
-    init(worker: Worker, cap: Int, headTimeout: Double) {
+    private let numbers: ConnectionNumbers
+
+    init(worker: Worker, cap: Int, headTimeout: Double, numbers: ConnectionNumbers) {
         self.worker = worker
+        self.numbers = numbers
         self.cap = max(1, cap)
         self.headTimeout = headTimeout
         // At most half a second late, and at least four sweeps per timeout.
@@ -129,9 +132,10 @@ final class ConnectionTracker {
     // MARK: - Requests
 
     /// Called for every request before the handler: the first request of a connection turns
-    /// it from a newcomer into a known connection; any request stops the head deadline.
-    func requestArrived(_ req: OpaquePointer) {
-        guard let connection = evhttp_request_get_connection(req) else { return }
+    /// it from a newcomer into a known connection (and numbers it); any request stops the head
+    /// deadline. Returns the connection and the request's place on it.
+    func requestArrived(_ req: OpaquePointer) -> ConnectionUse? {
+        guard let connection = evhttp_request_get_connection(req) else { return nil }
         let state: KnownConnection
         if let existing = known[connection] {
             state = existing
@@ -141,11 +145,13 @@ final class ConnectionTracker {
             if let bev = evhttp_connection_get_bufferevent(connection), newcomers.removeValue(forKey: bev) != nil {
                 bufferevent_decref(bev)
             }
-            state = KnownConnection(connection: connection, tracker: self)
+            state = KnownConnection(connection: connection, tracker: self, number: numbers.next())
             known[connection] = state
             evhttp_connection_set_closecb(connection, onConnectionClosed, Unmanaged.passUnretained(state).toOpaque())
         }
         evhttp_request_set_on_complete_cb(req, onReplyWritten, Unmanaged.passUnretained(state).toOpaque())
+        state.requests += 1
+        return ConnectionUse(number: state.number, request: state.requests)
     }
 
     fileprivate func replyWritten(_ state: KnownConnection) {
@@ -238,10 +244,14 @@ private final class KnownConnection {
     /// while a request is being answered.
     var idleSince: UInt64?
     var idleTick: UInt64?
+    /// Its number in the server (`ConnectionUse.number`) and the requests it has carried.
+    let number: Int
+    var requests = 0
 
-    init(connection: OpaquePointer, tracker: ConnectionTracker) {
+    init(connection: OpaquePointer, tracker: ConnectionTracker, number: Int) {
         self.connection = connection
         self.tracker = tracker
+        self.number = number
     }
 }
 

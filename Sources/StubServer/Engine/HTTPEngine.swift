@@ -39,6 +39,7 @@ final class HTTPEngine: Sendable {
         var loops: [LoopHandle] = []
         var finished: [DispatchSemaphore] = []
         var failure: EngineError?
+        let numbers = ConnectionNumbers()
         for index in 0..<max(1, configuration.workers) {
             let ready = DispatchSemaphore(value: 0)
             let done = DispatchSemaphore(value: 0)
@@ -47,7 +48,7 @@ final class HTTPEngine: Sendable {
             let handler = handler
             let thread = Thread {
                 do {
-                    let worker = try Worker(listenerFD: listener.fd, configuration: configuration, handler: handler)
+                    let worker = try Worker(listenerFD: listener.fd, configuration: configuration, handler: handler, numbers: numbers)
                     outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!)) }
                     ready.signal()
                     worker.run()

@@ -18,6 +18,8 @@ public struct IncomingRequest: Sendable {
     /// The client's numeric address (`127.0.0.1`, `::1`); empty when not known (a request built
     /// in memory).
     public var peer: String = ""
+    /// The connection it came on; nil when built in memory.
+    public var connection: ConnectionUse?
 
     /// Creates a request.
     public init(method: String, rawPath: String, rawQuery: String? = nil, headers: [NameValue] = [], body: [UInt8] = []) {

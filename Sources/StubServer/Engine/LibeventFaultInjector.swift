@@ -3,7 +3,8 @@ import StubModel
 import StubdSystem
 
 /// The one place `Fault`s become socket behaviour on a live evhttp connection
-/// (libevent-notes §4): reset, empty, garbage, and hang (a capped timer held by the worker).
+/// (libevent-notes §4): reset, empty, bytes then close (truncated, badChunk, garbage), and hang
+/// (a capped timer held by the worker).
 ///
 /// Every path frees the connection (and with it the request) or hands it to a timer that will;
 /// nothing touches `req` afterwards.
@@ -12,6 +13,13 @@ enum LibeventFaultInjector {
     /// so clients fail while parsing the response (curl 8 "Weird server reply") rather than
     /// calling it an HTTP/0.9 reply (curl 1, which URLSession on Linux reports as "unsupported URL").
     static let garbageBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nstubd garbage fault, not a header line\r\n\r\n".utf8)
+    /// A head that promises 64 bytes of body; none follow.
+    static let truncatedBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 64\r\n\r\n".utf8)
+    /// A chunked body whose chunk size is not hexadecimal.
+    static let badChunkBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz stubd bad chunk\r\n".utf8)
+    /// For HEAD, whose reply has no body to cut: a status line cut short. (A head cut inside the
+    /// header lines is accepted as complete by curl and Python.)
+    static let cutHeadBytes: [UInt8] = Array("HTTP/1.1 2".utf8)
 
     static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker) {
         if fault == .hang {
@@ -27,7 +35,10 @@ enum LibeventFaultInjector {
         case .empty, .hang:
             evhttp_connection_free(connection)
         case .garbage:
-            garbage(connection)
+            write(garbageBytes, thenClose: connection)
+        case .truncated, .badChunk:
+            let head = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD
+            write(head ? cutHeadBytes : fault == .truncated ? truncatedBytes : badChunkBytes, thenClose: connection)
         }
     }
 
@@ -44,16 +55,16 @@ enum LibeventFaultInjector {
         evhttp_connection_free(connection)
     }
 
-    /// Takes the bufferevent away from evhttp, writes the garbage, and frees the connection once
-    /// the bytes have left (or the peer failed).
-    private static func garbage(_ connection: OpaquePointer) {
+    /// Takes the bufferevent away from evhttp, writes `bytes`, and frees the connection (a FIN)
+    /// once they have left (or the peer failed).
+    private static func write(_ bytes: [UInt8], thenClose connection: OpaquePointer) {
         guard let bev = evhttp_connection_get_bufferevent(connection) else {
             evhttp_connection_free(connection)
             return
         }
         let context = UnsafeMutableRawPointer(connection)
-        bufferevent_setcb(bev, nil, onGarbageWritten, onGarbageEvent, context)
-        let written = garbageBytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        bufferevent_setcb(bev, nil, onBytesWritten, onBytesEvent, context)
+        let written = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         guard written == 0, bufferevent_enable(bev, Int16(EV_WRITE)) == 0 else {
             evhttp_connection_free(connection)
             return
@@ -61,12 +72,12 @@ enum LibeventFaultInjector {
     }
 }
 
-private func onGarbageWritten(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+private func onBytesWritten(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
     guard let bev, let arg, evbuffer_get_length(bufferevent_get_output(bev)) == 0 else { return }
     evhttp_connection_free(OpaquePointer(arg))
 }
 
-private func onGarbageEvent(_ bev: OpaquePointer?, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+private func onBytesEvent(_ bev: OpaquePointer?, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     evhttp_connection_free(OpaquePointer(arg))
 }

@@ -14,6 +14,9 @@ public struct ReplyPlan: Sendable {
     public var dribble: Dribble?
     /// Headers added to this reply only (CORS).
     public var extraHeaders: [NameValue]
+    /// Close the connection after the reply (`Connection: close`), so the client's next request
+    /// travels on a fresh connection.
+    public var closeConnection = false
 
     /// Creates a plan.
     public init(answer: Answer, delay: Double? = nil, headOnly: Bool = false, dribble: Dribble? = nil, extraHeaders: [NameValue] = []) {

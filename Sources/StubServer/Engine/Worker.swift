@@ -25,7 +25,8 @@ final class Worker {
     private var completedInHandler = false
     private(set) var connections: ConnectionTracker!
 
-    init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler) throws(EngineError) {
+    init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler,
+         numbers: ConnectionNumbers = ConnectionNumbers()) throws(EngineError) {
         // A precise clock: by default libevent 2.1 on Linux times events with CLOCK_MONOTONIC_COARSE,
         // whose ticks let a 0.2 s delay end ~3 ms early; stubs must never answer before their delay.
         let config = event_config_new()
@@ -57,7 +58,7 @@ final class Worker {
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
         mailbox = LoopMailbox(worker: self, base: base)
         connections = ConnectionTracker(worker: self, cap: configuration.connectionsPerWorker,
-                                        headTimeout: configuration.headTimeoutSeconds)
+                                        headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
         connections.attach(to: listener)
     }
 
@@ -80,8 +81,9 @@ final class Worker {
     }
 
     func handle(_ req: OpaquePointer) {
-        connections.requestArrived(req)
-        let request = IncomingRequest(engineRequest: req)
+        let use = connections.requestArrived(req)
+        var request = IncomingRequest(engineRequest: req)
+        request.connection = use
         if let refusal = ProtocolChecks.refusal(for: request) {
             Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
             return
@@ -112,6 +114,8 @@ final class Worker {
     }
 
     func execute(_ req: OpaquePointer, _ plan: ReplyPlan, start: UInt64, listener: (any ReplyListener)?) {
+        var plan = plan
+        if plan.closeConnection { plan.extraHeaders.append(NameValue("Connection", "close")) }
         switch plan.answer {
         case .reply(let reply):
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
@@ -222,3 +226,4 @@ extension timeval {
         self.init(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
     }
 }
+

@@ -9,6 +9,9 @@ public struct JournalEntry: Sendable {
     public let time: Date
     /// The `X-Stubd-Session` it carried, if any.
     public let session: SessionID?
+    /// The connection it came on and its place there: a client's silent re-send shows up as the
+    /// same request on a new connection.
+    public let connection: ConnectionUse?
     /// The method.
     public let method: String
     /// The path as sent.
@@ -47,8 +50,8 @@ public struct JournalEntry: Sendable {
     func redacted(by redactor: Redactor) -> JournalEntry {
         guard redactor.enabled else { return self }
         let contentType = headers.first { $0.name.equalsIgnoringCase("Content-Type") }?.value
-        return JournalEntry(sequence: sequence, time: time, session: session, method: method, rawPath: rawPath,
-                            rawQuery: rawQuery.map(redactor.query), headers: redactor.pairs(headers),
+        return JournalEntry(sequence: sequence, time: time, session: session, connection: connection, method: method,
+                            rawPath: rawPath, rawQuery: rawQuery.map(redactor.query), headers: redactor.pairs(headers),
                             body: redactor.body(body, contentType: contentType), bodySize: bodySize, routeID: routeID,
                             routeName: routeName, nearMiss: nearMiss, status: status, fault: fault, latency: latency)
     }

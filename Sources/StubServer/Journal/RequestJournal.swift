@@ -65,7 +65,8 @@ public final class RequestJournal: ExchangeObserver {
         ring.withLock { ring in
             ring.sequence += 1
             ring.slots[ring.next] = JournalEntry(
-                sequence: ring.sequence, time: time, session: exchange.session, method: request.method,
+                sequence: ring.sequence, time: time, session: exchange.session, connection: request.connection,
+                method: request.method,
                 rawPath: request.rawPath, rawQuery: request.rawQuery, headers: headers,
                 body: body, bodySize: request.body.count,
                 routeID: routeID, routeName: routeName,

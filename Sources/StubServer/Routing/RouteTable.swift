@@ -36,6 +36,9 @@ public final class RouteTable: Sendable {
     let templates: [String: TemplateTrie]
     /// Whether any route takes part in a scenario (lookups skip the state check otherwise).
     public let hasScenarios: Bool
+    /// Sequence or scenario routes with a step that sends no response byte (`Fault.sendsNoResponse`):
+    /// while such a step is next, replies close their connection (`FaultStepDelivery`).
+    let faultSteps: [Route]
     /// Route positions sorted by decoded path, so a miss ranks only its neighbours.
     let byPath: [(path: String, position: Int)]
 
@@ -83,6 +86,12 @@ public final class RouteTable: Sendable {
         self.index = index
         self.templates = templates
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
+        self.faultSteps = routes.filter { route in
+            (route.actions.count > 1 || route.fixture.scenario != nil) && route.actions.contains { action in
+                if case .fault(let fault) = action { return fault.sendsNoResponse }
+                return false
+            }
+        }
         self.byPath = routes.enumerated().map { ($0.element.fixture.request.path.description, $0.offset) }.sorted { $0.path < $1.path }
         self.warnings = warnings
     }

@@ -1,7 +1,8 @@
 import StubModel
 
 /// Answers requests: CORS preflights, admin calls, then the stubs of the request's session
-/// (scenario state and sequence position applied), else the near-miss 404. Each answer is handed
+/// (scenario state and sequence position applied), else the near-miss 404; fault steps are
+/// placed so client re-sends cannot skip them (`FaultStepDelivery`). Each answer is handed
 /// to the engine with a draft of its `Exchange`, which the feed (journal, log line) receives
 /// when the engine has carried it out.
 final class StubHandler: EngineHandler {
@@ -12,6 +13,7 @@ final class StubHandler: EngineHandler {
     private let adminCORS: CORSPolicy
     private let redactor: Redactor
     private let feed: ExchangeFeed
+    private let faultSteps: FaultStepDelivery
 
     init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed) {
         self.admin = admin
@@ -21,6 +23,7 @@ final class StubHandler: EngineHandler {
         self.adminCORS = CORSPolicy(enabled: !access.corsOrigins.isEmpty, allowedOrigins: access.corsOrigins)
         self.redactor = redactor
         self.feed = feed
+        self.faultSteps = FaultStepDelivery(scenarios: admin.scenarios)
     }
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
@@ -40,6 +43,15 @@ final class StubHandler: EngineHandler {
     }
 
     func decide(_ request: IncomingRequest) -> Decision {
+        var decision = decideAnswer(request)
+        if case .reply = decision.plan.answer,
+           faultSteps.faultStepIsNext(in: admin.store.snapshot, session: decision.session) {
+            decision.plan.closeConnection = true
+        }
+        return decision
+    }
+
+    private func decideAnswer(_ request: IncomingRequest) -> Decision {
         let headOnly = request.method == "HEAD"
         let session = SessionID(request.header(SessionID.header))
         if AdminRouter.isAdmin(request.rawPath) {
@@ -79,6 +91,10 @@ final class StubHandler: EngineHandler {
         for _ in 0..<16 {
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor) {
             case .hit(let route):
+                if let fault = faultSteps.heldFault(route, for: request, session: session) {
+                    let plan = ReplyPlan(answer: .fault(fault), delay: route.fixture.delay)
+                    return (plan, .route(id: route.id, name: route.name))
+                }
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
                 let plan = ReplyPlan(answer: route.action(forHit: hit), delay: route.fixture.delay, headOnly: headOnly,

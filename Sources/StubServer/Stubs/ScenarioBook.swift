@@ -10,6 +10,13 @@ final class ScenarioBook: Sendable {
         var scenarios: [SessionID?: [String: String]] = [:]
         /// session (nil: global) → route id → hits served so far.
         var hits: [SessionID?: [RouteID: Int]] = [:]
+        /// Steps delivered once without being consumed, waiting for the client's re-send.
+        var held: Set<HeldStep> = []
+    }
+
+    private struct HeldStep: Hashable {
+        let session: SessionID?
+        let route: RouteID
     }
 
     private let state = Mutex(State())
@@ -49,12 +56,27 @@ final class ScenarioBook: Sendable {
         }
     }
 
+    /// Hits served so far on a route, without counting one.
+    func hitsServed(route: RouteID, session: SessionID?) -> Int {
+        state.withLock { $0.hits[session]?[route] ?? 0 }
+    }
+
+    /// True the first time for a route and session: the step is delivered without being consumed
+    /// and remembered; false the next time (the re-send), which consumes it and forgets the hold.
+    func holdForResend(route: RouteID, session: SessionID?) -> Bool {
+        state.withLock { state in
+            let step = HeldStep(session: session, route: route)
+            return state.held.remove(step) == nil && state.held.insert(step).inserted
+        }
+    }
+
     /// Back to `Started` and first responses: for one session, or (nil) for all.
     func reset(session: SessionID?) {
         state.withLock { state in
             if let session {
                 state.scenarios[session] = nil
                 state.hits[session] = nil
+                state.held = state.held.filter { $0.session != session }
             } else {
                 state = State()
             }
@@ -67,6 +89,7 @@ final class ScenarioBook: Sendable {
             for session in state.hits.keys {
                 state.hits[session] = state.hits[session]?.filter { $0.key.origin != .fixture }
             }
+            state.held = state.held.filter { $0.route.origin != .fixture }
         }
     }
 }

@@ -16,12 +16,15 @@ public final class StubSnapshot: Sendable, AtomicReference {
     public let sessions: [SessionID: RouteTable]
     /// Whether any layer has scenario routes (when none, lookups skip the state check).
     let hasScenarios: Bool
+    /// Whether any layer has a step that sends no response byte (see `RouteTable.faultSteps`).
+    let hasFaultSteps: Bool
 
     init(fixtures: RouteTable, global: RouteTable, sessions: [SessionID: RouteTable]) {
         self.fixtures = fixtures
         self.global = global
         self.sessions = sessions
         hasScenarios = fixtures.hasScenarios || global.hasScenarios || sessions.values.contains { $0.hasScenarios }
+        hasFaultSteps = !fixtures.faultSteps.isEmpty || !global.faultSteps.isEmpty || sessions.values.contains { !$0.faultSteps.isEmpty }
     }
 
     static let empty = StubSnapshot(fixtures: .empty, global: .empty, sessions: [:])
@@ -47,6 +50,13 @@ public final class StubSnapshot: Sendable, AtomicReference {
         let scored = layers(for: session).flatMap { $0.nearMisses(view, limit: 3) }
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
             .prefix(3).map(\.element.miss))
+    }
+
+    /// The fault-step routes a session sees (`RouteTable.faultSteps`).
+    func faultSteps(for session: SessionID?) -> [Route] {
+        var steps = fixtures.faultSteps + global.faultSteps
+        if let session, let table = sessions[session] { steps += table.faultSteps }
+        return steps
     }
 
     /// Every route a session sees, in lookup order, with where it lives.
