@@ -4,7 +4,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FIXTURES ?= fixtures
 PORT ?= 8080
 
-.PHONY: deps build run test release bench profile fuzz sanitize soak clean
+.PHONY: deps build run test release bench profile fuzz sanitize soak conformance clean
 
 ## deps: install libevent-dev, pkg-config and curl when missing (Debian/Ubuntu).
 deps:
@@ -26,8 +26,10 @@ release: deps
 run: release
 	.build/release/stubd serve $(FIXTURES) --port $(PORT)
 
-## test: every unit and end-to-end test.
+## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing).
 test: deps
+	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
+		python3 -m pip install -q requests 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
 	$(SWIFT) test
 
 ## bench: stubd vs a C evhttp baseline, nginx and WireMock; prints a table, writes docs/PERFORMANCE.md.
@@ -51,5 +53,10 @@ sanitize: deps
 soak: deps
 	bash bench/soak.sh
 
+## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
+## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.
+conformance: release
+	bash conformance/run.sh
+
 clean:
-	rm -rf .build .build-tsan .build-asan Fuzz/.build bench/out
+	rm -rf .build .build-tsan .build-asan Fuzz/.build bench/out conformance/.build

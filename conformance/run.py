@@ -98,11 +98,13 @@ def run_client(command, base, steps):
 
 
 def outcome(parts):
-    """Short text for one step's result."""
+    """Short text for one step's result: the status and body, or the error's first words."""
     if parts[0] == "ok":
         body = parts[2] if len(parts) > 2 else ""
         return f"{parts[1]} {body!r}" if body else parts[1]
-    return parts[1][:90]
+    text = parts[1].replace("NSURLErrorDomain ", "").replace("('Connection aborted.', ", "")
+    text = text.replace("Connection broken: ", "").replace("(\"", "(").replace("('", "(")
+    return text if len(text) <= 56 else text[:55].rstrip() + "…"
 
 
 def passes(parts, expected):
@@ -174,12 +176,26 @@ def table(columns, measured):
     return "\n".join(lines)
 
 
+def write_readme(path, text):
+    """Puts the table between `<!-- conformance:begin … -->` and `<!-- conformance:end -->`
+    (only after a run with every client, so the README never shows a partial table)."""
+    with open(path, encoding="utf-8") as file:
+        readme = file.read()
+    begin = readme.index("<!-- conformance:begin")
+    begin = readme.index("\n", begin) + 1
+    end = readme.index("<!-- conformance:end -->")
+    with open(path + ".tmp", "w", encoding="utf-8") as file:
+        file.write(readme[:begin] + text + "\n" + readme[end:])
+    os.replace(path + ".tmp", path)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stubd", required=True)
     parser.add_argument("--clients", default="urlsession,curl,requests,node,chromium,java,okhttp")
     parser.add_argument("--bin", default=os.path.join(HERE, ".build"))
     parser.add_argument("--out")
+    parser.add_argument("--readme", help="replace the table between the conformance markers of this file")
     options = parser.parse_args()
     columns, measured, failures = [], {}, []
     stubd = Stubd(options.stubd)
@@ -205,6 +221,8 @@ def main():
                        "✓ the client reported what the stub stands for; ✗ it did not; attempts = requests that "
                        "reached stubd (a silent re-send shows as 2).\n\n" + text + "\n")
         os.replace(options.out + ".tmp", options.out)
+    if options.readme and set(columns) == set(TITLES):
+        write_readme(options.readme, text)
     if failures:
         print("\nconformance: FAILED\n" + "\n".join(failures), file=sys.stderr)
         return 1

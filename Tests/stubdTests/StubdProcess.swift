@@ -15,9 +15,9 @@ struct StubdProcess {
     }
 
     /// Runs to completion (killed after `timeout` seconds) and captures the output.
-    static func run(_ arguments: [String], timeout: Double = 20) throws -> Finished {
+    static func run(_ arguments: [String], timeout: Double = 20, program: URL = executable) throws -> Finished {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = repositoryRoot
         let out = Pipe()

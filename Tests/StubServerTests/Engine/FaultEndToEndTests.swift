@@ -12,18 +12,33 @@ import TargetModel
         route("/reset", outcome: .fault(.reset)),
         route("/empty", outcome: .fault(.empty)),
         route("/garbage", outcome: .fault(.garbage)),
+        route("/truncated", outcome: .fault(.truncated)),
+        route("/truncated", method: "HEAD", outcome: .fault(.truncated)),
+        route("/badChunk", outcome: .fault(.badChunk)),
+        route("/ne1011", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorBadServerResponse)),
+        route("/ne1014", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorZeroByteResource)),
+        route("/ne1017", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorCannotParseResponse)),
         route("/hang", outcome: .fault(.hang)),
         route("/lost", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorNetworkConnectionLost)),
         route("/timeout", outcome: .networkError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)),
         route("/late-reset", outcome: .fault(.reset), delay: 0.3),
     ]
 
-    @Test(arguments: [("/reset", Int32(56)), ("/empty", 52), ("/garbage", 8), ("/lost", 56)])
+    @Test(arguments: [("/reset", Int32(56)), ("/empty", 52), ("/garbage", 8), ("/lost", 56), ("/truncated", 18),
+                      ("/badChunk", 56), ("/ne1011", 52), ("/ne1014", 18), ("/ne1017", 56)])
     func curlReportsEachFault(path: String, exitCode: Int32) throws {
         let server = try TestServer(fixtures: Self.fixtures)
         defer { server.stop() }
         let result = try Curl.run([server.url(path)])
         #expect(result.status == exitCode, "\(path): \(result.stderr)")
+    }
+
+    /// HEAD has no body to cut short, so `truncated` cuts the status line instead.
+    @Test func truncatedFailsAHeadRequestToo() throws {
+        let server = try TestServer(fixtures: Self.fixtures)
+        defer { server.stop() }
+        let result = try Curl.run(["-I", server.url("/truncated")])
+        #expect(result.status == 52, "\(result.stderr)")
     }
 
     @Test func hangHoldsUntilTheClientGivesUp() throws {
@@ -58,7 +73,10 @@ import TargetModel
         ("/reset", NSURLErrorNetworkConnectionLost),
         ("/lost", NSURLErrorNetworkConnectionLost),
         ("/empty", NSURLErrorBadServerResponse),
+        ("/ne1011", NSURLErrorBadServerResponse),
         ("/garbage", NSURLErrorUnknown),
+        ("/truncated", NSURLErrorUnknown),
+        ("/badChunk", NSURLErrorUnknown),
         ("/timeout", NSURLErrorTimedOut),
     ])
     func urlSessionReportsEachFault(path: String, code: Int) async throws {

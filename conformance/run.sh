@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# make conformance: installs every client this Debian machine can run, builds the URLSession
+# client, and runs conformance/run.py against the release stubd (prints the table, writes
+# docs/CONFORMANCE.md). Exit status 1 when a client misses an expectation.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v javac >/dev/null || missing+=(default-jdk-headless)
+[ -r /usr/share/java/okhttp.jar ] || missing+=(libokhttp-java)
+command -v node >/dev/null || missing+=(nodejs)
+command -v python3 >/dev/null || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "conformance: installing ${missing[*]}"
+    $SUDO apt-get update -qq
+    $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+python3 -c 'import requests' 2>/dev/null || python3 -m pip install -q requests
+
+mkdir -p conformance/.build
+swiftc -O conformance/clients/URLSessionClient.swift -o conformance/.build/URLSessionClient
+python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --readme README.md
