@@ -29,7 +29,8 @@ run: release
 ## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing).
 test: deps
 	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
-		python3 -m pip install -q requests 2>/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
+		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
 	$(SWIFT) test
 
 ## bench: stubd vs a C evhttp baseline, nginx and WireMock; prints a table, writes docs/PERFORMANCE.md.

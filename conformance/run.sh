@@ -17,7 +17,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq "${missing[@]}"
 fi
-python3 -c 'import requests' 2>/dev/null || python3 -m pip install -q requests
+python3 -c 'import requests' 2>/dev/null || python3 -m pip install -q requests 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages requests 2>/dev/null || $SUDO apt-get install -y -qq python3-requests
 
 mkdir -p conformance/.build
 swiftc -O conformance/clients/URLSessionClient.swift -o conformance/.build/URLSessionClient
