@@ -14,6 +14,10 @@ let package = Package(
         .library(name: "FixtureFiles", targets: ["FixtureFiles"]),
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),
+        // For an app's API file: `import Moya` compiles unchanged against TargetModel.
+        .library(name: "Moya", targets: ["Moya"]),
+        // The whole command line for a targets package: `Stubd.main(targets:)`.
+        .library(name: "StubdCLI", targets: ["StubdCLI"]),
         .executable(name: "stubd", targets: ["stubd"]),
     ],
     dependencies: [
@@ -54,8 +58,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "stubd",
+        // Moya's module name over TargetModel, so an app's API file needs no edit.
+        .target(name: "Moya", dependencies: ["TargetModel"], swiftSettings: swiftSettings),
+        // The command line (serve, routes, check, export) as a library, with Swift targets or without.
+        .target(
+            name: "StubdCLI",
             dependencies: [
                 "StubServer",
                 "StubModel",
@@ -67,6 +74,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(name: "stubd", dependencies: ["StubdCLI"], swiftSettings: swiftSettings),
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
@@ -78,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["stubd", "StubServer", "StubdSystem"],
+            dependencies: ["stubd", "StubdCLI", "StubServer", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -67,7 +67,7 @@ public enum FixtureWriter {
         if !pattern.headers.isEmpty { members.append(("headers", pairs(pattern.headers))) }
         switch pattern.body {
         case .any: break
-        case .json(let json): members.append(("body", .object([("json", json)])))
+        case .json(let json): members.append(("body", .object([("json", json.sortingKeys)])))
         case .form(let form): members.append(("body", .object([("form", pairs(form))])))
         case .bytes(let bytes):
             members.append(("body", .object([textOrBase64(bytes)])))

@@ -16,12 +16,15 @@ public struct TargetCompileError: Error, CustomStringConvertible {
 
 extension Fixture {
     /// The stub a Moya target describes: the request Moya would send (via `Endpoint.urlRequest()`)
-    /// and the target's `sampleResponse` and `stubBehavior`. Returns nil for `.never`.
-    public init?<T: TargetType>(target: T) throws(TargetCompileError) {
+    /// and the target's `sampleResponse` and `stubBehavior`. `.never` targets are answered at
+    /// once, or nil when `options` omit them.
+    public init?<T: TargetType>(target: T, options: TargetCompileOptions = TargetCompileOptions()) throws(TargetCompileError) {
         let name = String(describing: target)
         let delay: Double?
         switch target.stubBehavior {
-        case .never: return nil
+        case .never:
+            guard options.never == .serve else { return nil }
+            delay = nil
         case .immediate: delay = nil
         case .delayed(let seconds):
             guard seconds.isFinite, seconds >= 0 else {
@@ -51,7 +54,8 @@ extension RequestPattern {
         }
         let path = try RequestPattern.pathPattern(components.percentEncodedPath, target: target, targetName: targetName)
         let query = FormCoding.decodePairs(components.percentEncodedQuery ?? "")
-        var headers = (request.allHTTPHeaderFields ?? [:]).map { NameValue($0.key, $0.value) }
+        // Sorted by name: a dictionary's order changes from run to run, and exports must not.
+        var headers = (request.allHTTPHeaderFields ?? [:]).map { NameValue($0.key, $0.value) }.sorted { $0.name < $1.name }
         let body: BodyPattern
         switch target.task {
         case .uploadFile(let file):

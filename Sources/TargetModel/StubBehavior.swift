@@ -2,9 +2,10 @@ import Foundation
 
 /// When a stub answers, as in Moya: `.immediate`, after a delay, or not at all.
 ///
-/// For stubd, `.never` means "this target is not served" (the route is left out of the table).
+/// In the app `.never` means "use the network"; stubd is that network, so it answers `.never`
+/// targets at once (`TargetCompileOptions.never` = `.omit` leaves them out, and says so).
 public enum StubBehavior: Equatable, Sendable {
-    /// Not stubbed; stubd leaves the target out.
+    /// Not stubbed in the app: served at once by stubd unless omitted.
     case never
     /// Answer at once.
     case immediate

@@ -3,12 +3,12 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One API call, described the Moya 15 way; a Moya conformance compiles against this protocol with
-/// only `import Moya` changed to `import TargetModel`.
+/// One API call, described the Moya 15 way; an app's API file compiles against this protocol
+/// unchanged through the `Moya` product (or with `import TargetModel`).
 ///
 /// stubd adds two requirements with defaults, so existing targets need no change:
 /// `sampleResponse` (what to answer; default `.networkResponse(200, sampleData)`) and
-/// `stubBehavior` (when; default `.immediate`, `.never` leaves the target unserved).
+/// `stubBehavior` (when; default `.immediate`; `.never` is served at once unless omitted).
 public protocol TargetType {
     /// The server's base URL, e.g. `https://api.github.com`; its path and query are kept.
     var baseURL: URL { get }

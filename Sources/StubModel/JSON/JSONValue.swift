@@ -64,3 +64,19 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+extension JSONValue {
+    /// The same value with every object's members sorted by key, at every depth: one spelling
+    /// for values whose order carries no meaning (request body patterns), so files written from
+    /// them are the same on every run.
+    public var sortingKeys: JSONValue {
+        switch self {
+        case .object(let members):
+            return .object(members.map { ($0.key, $0.value.sortingKeys) }.sorted { $0.key < $1.key })
+        case .array(let elements):
+            return .array(elements.map(\.sortingKeys))
+        default:
+            return self
+        }
+    }
+}

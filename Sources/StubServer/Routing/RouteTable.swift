@@ -99,25 +99,19 @@ public final class RouteTable: Sendable {
     /// An empty table (every request is a miss).
     public static let empty = try! RouteTable(fixtures: [])
 
-    /// Compiles Swift targets (those with `stubBehavior` other than `.never`).
-    public convenience init(targets: [any TargetType]) throws(RouteTableError) {
-        try self.init(fixtures: try RouteTable.fixtures(for: targets))
+    /// Compiles Swift targets (every one, `.never` ones answered at once, unless `options` omit them).
+    public convenience init(targets: [any TargetType], options: TargetCompileOptions = TargetCompileOptions()) throws(RouteTableError) {
+        try self.init(fixtures: try RouteTable.fixtures(for: targets, options: options))
     }
 
-    /// The fixtures of the targets that are stubbed (not `.never`); every target that cannot be
-    /// turned into a request is reported, not only the first.
-    public static func fixtures(for targets: [any TargetType]) throws(RouteTableError) -> [Fixture] {
-        var fixtures: [Fixture] = []
-        var errors: [TargetCompileError] = []
-        for target in targets {
-            do {
-                if let fixture = try Fixture(target: target) { fixtures.append(fixture) }
-            } catch {
-                errors.append(error)
-            }
+    /// The fixtures of the targets `options` serve; every target that cannot be turned into a
+    /// request is reported, not only the first.
+    public static func fixtures(for targets: [any TargetType], options: TargetCompileOptions = TargetCompileOptions()) throws(RouteTableError) -> [Fixture] {
+        do {
+            return try CompiledTargets.compile(targets, options: options).fixtures
+        } catch {
+            throw RouteTableError(targetErrors: error.errors)
         }
-        if !errors.isEmpty { throw RouteTableError(targetErrors: errors) }
-        return fixtures
     }
 
     /// The methods the engine can receive (libevent 2.1's nine).

@@ -23,15 +23,18 @@ public final class FixtureWatcher: @unchecked Sendable {
 
     private let paths: [String]
     private let server: StubdServer
+    private let alsoServed: [Fixture]
     private let logger: Logger?
     private let onReload: (@Sendable (Outcome) -> Void)?
     private let timer: any DispatchSourceTimer
     private let lastSignature: Mutex<[String]>
 
-    /// Starts watching `paths` for `server`, checking every `interval` seconds.
-    public init(paths: [String], server: StubdServer, interval: Double = 0.5, logger: Logger? = nil,
+    /// Starts watching `paths` for `server`, checking every `interval` seconds. `alsoServed` (a
+    /// targets package's compiled Swift targets) is served with every reload.
+    public init(paths: [String], server: StubdServer, alsoServed: [Fixture] = [], interval: Double = 0.5, logger: Logger? = nil,
                 onReload: (@Sendable (Outcome) -> Void)? = nil) {
         self.paths = paths
+        self.alsoServed = alsoServed
         self.server = server
         self.logger = logger
         self.onReload = onReload
@@ -69,7 +72,7 @@ public final class FixtureWatcher: @unchecked Sendable {
     @discardableResult
     public func reload() -> Outcome {
         do {
-            let table = try RouteTable(fixtures: try FixtureLoader.load(paths: paths))
+            let table = try RouteTable(fixtures: try FixtureLoader.load(paths: paths) + alsoServed)
             server.replaceFixtures(table)
             return .reloaded(routes: table.routes.count)
         } catch let errors as FixtureErrors {

@@ -32,7 +32,9 @@ struct DemoFixturesTests {
         #expect(loaded.routes.map(\.fixture) == fromTargets.routes.map(\.fixture))
     }
 
-    @Test func neverStubbedTargetsAreLeftOut() throws {
+    /// `.never` means "use the network" in the app, and stubd is that network: served at once,
+    /// unless the team omits them, and then they are named.
+    @Test func neverStubbedTargetsAreServedAtOnceUnlessOmitted() throws {
         struct Hidden: TargetType {
             var baseURL: URL { URL(string: "https://h")! }
             var path: String { "/hidden" }
@@ -41,6 +43,11 @@ struct DemoFixturesTests {
             var headers: [String: String]? { nil }
             var stubBehavior: StubBehavior { .never }
         }
-        #expect(try RouteTable(targets: [Hidden()]).routes.isEmpty)
+        let served = try RouteTable(targets: [Hidden()])
+        #expect(served.routes.map(\.fixture.request.path.description) == ["/hidden"])
+        #expect(served.routes.first?.fixture.delay == nil)
+        #expect(try RouteTable(targets: [Hidden()], options: TargetCompileOptions(never: .omit)).routes.isEmpty)
+        let compiled = try CompiledTargets.compile([Hidden()], options: TargetCompileOptions(never: .omit))
+        #expect(compiled.omitted == ["Hidden()"])
     }
 }

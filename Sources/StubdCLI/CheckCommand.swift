@@ -17,6 +17,6 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let table = try fixtureArguments.loadTable()
         let warnings = table.warnings.isEmpty ? "" : ", \(table.warnings.count) warning(s)"
-        print("\(fixtureArguments.paths.joined(separator: " ")): \(table.routes.count) routes OK\(warnings)")
+        print("\(fixtureArguments.sourceDescription): \(table.routes.count) routes OK\(warnings)")
     }
 }

@@ -110,13 +110,14 @@ struct ServeCommand: ParsableCommand {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
         }
-        printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.paths.joined(separator: " ")) on \(server.baseURL)")
+        printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         printOut("stubd: \(access.summary)")
         if !cors.enabled && !noCORS {
             printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")
         }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
-        let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, logger: Logger(label: "stubd")) : nil
+        let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
+                                             logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()
         watcher?.stop()
         server.stop()

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import StubServer
+import FixtureFiles
+import StubdSystem
+import TargetModel
+
+/// The fixture paths every subcommand takes, the Swift targets of a targets package, and the
+/// shared load-and-compile step.
+struct FixtureArguments: ParsableArguments {
+    @Argument(help: "Fixture folders or .json files (default: ./fixtures; in a targets package, ./fixtures only if it exists).")
+    var fixtures: [String] = []
+
+    @Flag(name: .customLong("omit-never"), help: "Leave out Swift targets whose stubBehavior is .never (default: served at once).")
+    var omitNever = false
+
+    var paths: [String] {
+        if !fixtures.isEmpty { return fixtures }
+        if SwiftTargets.all.isEmpty || System.listDirectory("fixtures") != nil { return ["fixtures"] }
+        return []
+    }
+
+    /// What is served, for banners: the paths and the number of Swift targets.
+    var sourceDescription: String {
+        var parts = paths
+        if !SwiftTargets.all.isEmpty { parts.append("\(SwiftTargets.all.count) Swift targets") }
+        return parts.joined(separator: " + ")
+    }
+
+    /// The Swift targets as fixtures, printing every target that cannot be compiled (exit 1) and,
+    /// when `report`, the ones left out.
+    func targetFixtures(report: Bool = true) throws -> [Fixture] {
+        guard !SwiftTargets.all.isEmpty else { return [] }
+        do {
+            let compiled = try CompiledTargets.compile(SwiftTargets.all, options: TargetCompileOptions(never: omitNever ? .omit : .serve))
+            if report && !compiled.omitted.isEmpty {
+                printError("stubd: left out \(compiled.omitted.count) target(s) whose stubBehavior is .never (--omit-never): \(compiled.omitted.joined(separator: ", "))")
+            }
+            return compiled.fixtures
+        } catch {
+            for problem in error.errors { printError(problem.description) }
+            printError("stubd: \(error.errors.count) target(s) cannot be compiled; nothing was served")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Loads and compiles the fixtures and targets, printing every problem as
+    /// `file: field: problem` on standard error and exiting with status 1 if there is any;
+    /// warnings are printed and kept.
+    func loadTable() throws -> RouteTable {
+        var fixtures: [Fixture]
+        do {
+            fixtures = paths.isEmpty ? [] : try FixtureLoader.load(paths: paths)
+        } catch {
+            for problem in error.errors { printError(problem.description) }
+            printError("stubd: \(error.errors.count) problem(s) in \(paths.joined(separator: " ")); nothing was served")
+            throw ExitCode(1)
+        }
+        fixtures += try targetFixtures()
+        let table: RouteTable
+        do {
+            table = try RouteTable(fixtures: fixtures)
+        } catch {
+            printError(error.description)
+            throw ExitCode(1)
+        }
+        for warning in FixtureLoader.unreadFileWarnings(paths: paths) + table.warnings { printError("warning: \(warning)") }
+        return table
+    }
+}
+
+/// Writes a line to standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Writes a line to standard output at once (unbuffered), so scripts waiting for the
+/// "serving" line see it immediately.
+func printOut(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

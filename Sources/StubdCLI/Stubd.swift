@@ -1,0 +1,49 @@
+import ArgumentParser
+import TargetModel
+
+/// The `stubd` command line: serve, list, check and export stubs from fixture files and, in a
+/// targets package, from Swift `TargetType` values.
+///
+/// The plain `stubd` executable calls `Stubd.main(targets: [])`; a targets package's `main.swift`
+/// calls it with its API's targets and gets the same commands for them.
+public struct Stubd: ParsableCommand {
+    /// The command's name, abstract, subcommands and examples.
+    public static let configuration = CommandConfiguration(
+        commandName: "stubd",
+        abstract: "A local HTTP stub server for APIs described the Moya way.",
+        discussion: """
+            Serves fixture files (JSON, see the README's "Fixture format") and, in a targets \
+            package, Swift Moya targets over HTTP from a libevent event loop. FIXTURES defaults \
+            to ./fixtures.
+
+              $ stubd serve --port 8080
+              $ curl http://127.0.0.1:8080/zen
+            """,
+        version: StubdVersion.current,
+        subcommands: [ServeCommand.self, RoutesCommand.self, CheckCommand.self, ExportCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+
+    /// Creates the command (argument parsing does).
+    public init() {}
+
+    /// Runs the command line with these Swift targets served beside any fixture folders given.
+    /// Never returns: exits with the command's status.
+    public static func main(targets: [any TargetType], arguments: [String]? = nil) -> Never {
+        SwiftTargets.all = targets
+        main(arguments)
+        exit(withError: nil)
+    }
+}
+
+/// The targets handed to `Stubd.main(targets:)`, read by the subcommands. Written once, before
+/// any command is parsed, on the main thread; only read afterwards.
+enum SwiftTargets {
+    nonisolated(unsafe) static var all: [any TargetType] = []
+}
+
+/// The version `stubd --version` prints.
+public enum StubdVersion {
+    /// Semantic version of this build.
+    public static let current = "0.11.0"
+}
