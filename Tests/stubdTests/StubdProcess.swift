@@ -15,11 +15,12 @@ struct StubdProcess {
     }
 
     /// Runs to completion (killed after `timeout` seconds) and captures the output.
-    static func run(_ arguments: [String], timeout: Double = 20, program: URL = executable) throws -> Finished {
+    static func run(_ arguments: [String], timeout: Double = 20, program: URL = executable,
+                    directory: URL = repositoryRoot) throws -> Finished {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -81,10 +82,10 @@ final class ServingStubd: @unchecked Sendable {
         try self.init(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command])
     }
 
-    private init(executable: URL, arguments: [String]) throws {
+    init(executable: URL, arguments: [String], directory: URL = StubdProcess.repositoryRoot) throws {
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = StubdProcess.repositoryRoot
+        process.currentDirectoryURL = directory
         process.standardOutput = out
         process.standardError = err
         try process.run()

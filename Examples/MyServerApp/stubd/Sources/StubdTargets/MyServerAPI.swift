@@ -1,0 +1,1 @@
+../../../API/MyServerAPI.swift

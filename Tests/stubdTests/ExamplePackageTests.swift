@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Examples/MyServerApp: an app's Moya API file (`import Moya`, `Moya.Method`, the "MyServerType"
+/// style with `.never` by default) and the stubd targets package beside it, built here with
+/// SwiftPM as a team would build it, then run.
+@Suite(.serialized) struct ExamplePackageTests {
+    static let package = StubdProcess.repositoryRoot.appendingPathComponent("Examples/MyServerApp/stubd").path
+    static let scratch = StubdProcess.repositoryRoot.appendingPathComponent(".build-examples").path
+    static let executable = URL(fileURLWithPath: scratch + "/debug/stubd-targets")
+    /// Run from the package folder, as `swift run` would: no ./fixtures there, so only the targets.
+    static let directory = URL(fileURLWithPath: package)
+
+    /// The requests the app sends (Moya's exact headers and bodies), as curl arguments.
+    static let appRequests: [[String]] = [
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/me"],
+        ["-X", "PUT", "-H", "Content-Type: application/json", "-H", "x-flag: iOS", "--data", #"{"name":"Ada"}"#, "/v1/me"],
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/avatars/7"],
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/search?limit=20&q=swift"],
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/feed?page=1"],
+        // URLEncoding.httpBody keeps the Content-Type the target's headers set.
+        ["-X", "POST", "-H", "Content-Type: application/json", "-H", "x-flag: iOS", "--data", "kind=photo", "/uploads"],
+    ]
+
+    static func build() throws {
+        let result = try StubdProcess.run(["swift", "build", "--package-path", package, "--scratch-path", scratch, "--product", "stubd-targets"],
+                                          timeout: 900, program: URL(fileURLWithPath: "/usr/bin/env"))
+        try #require(result.status == 0, "the example package must build:\n\(result.stdout.suffix(3000))\n\(result.stderr.suffix(3000))")
+    }
+
+    /// What each app request gets: status and body (`000` when the connection failed).
+    static func answers(from base: String) -> [String] {
+        appRequests.map { arguments in
+            var arguments = arguments
+            let path = arguments.removeLast()
+            return StubdProcess.curl(arguments + ["-w", " %{http_code}", base + path])
+        }
+    }
+
+    @Test func theAppsAPIFileBuildsServesEveryTargetAndExportsToTheSameEffect() throws {
+        try Self.build()
+        let routes = try StubdProcess.run(["routes"], program: Self.executable, directory: Self.directory)
+        #expect(routes.status == 0, "\(routes.stderr)")
+        for name in ["profile", "updateProfile(name: \"Ada\")", "avatar(id: 7)", "search(query: \"swift\")", "feed(page: 1)", "upload"] {
+            #expect(routes.stdout.contains(name), "routes lists \(name):\n\(routes.stdout)")
+        }
+
+        let served = try ServingStubd(executable: Self.executable, arguments: ["serve", "--port", "0"], directory: Self.directory)
+        let swiftAnswers = Self.answers(from: served.baseURL)
+        _ = served.stop()
+        #expect(served.banner.contains("serving 6 routes from 6 Swift targets on http://127.0.0.1:"), "\(served.banner)")
+        // `.never` targets (the style's default) answer at once; the delayed one and the error too.
+        #expect(swiftAnswers == [#"{"id":1,"name":"Ada"} 200"#, #"{"id":1,"name":"Ada"} 200"#, "PNG 200",
+                                 #"{"results":[]} 200"#, #"{"items":[]} 200"#, " 000"])
+
+        let first = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-export-\(UUID().uuidString)").path
+        let second = first + "-again"
+        defer { try? FileManager.default.removeItem(atPath: first); try? FileManager.default.removeItem(atPath: second) }
+        for folder in [first, second] {
+            let export = try StubdProcess.run(["export", "--out", folder], program: Self.executable, directory: Self.directory)
+            #expect(export.status == 0, "\(export.stderr)")
+        }
+        for file in ["AccountAPI.json", "MediaAPI.json"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: first + "/" + file))
+            let b = try Data(contentsOf: URL(fileURLWithPath: second + "/" + file))
+            #expect(!a.isEmpty && a == b, "two exports of \(file) are byte-identical")
+        }
+
+        let plain = try ServingStubd([first, "--port", "0"])
+        let fixtureAnswers = Self.answers(from: plain.baseURL)
+        _ = plain.stop()
+        #expect(fixtureAnswers == swiftAnswers, "the plain stubd serves the export to the same effect")
+    }
+
+    @Test func omitNeverLeavesThemOutAndSaysWhich() throws {
+        try Self.build()
+        let routes = try StubdProcess.run(["routes", "--omit-never"], program: Self.executable, directory: Self.directory)
+        #expect(routes.status == 0)
+        #expect(!routes.stdout.contains("profile"))
+        #expect(routes.stdout.contains("avatar(id: 7)"))
+        #expect(routes.stderr.contains(#"left out 5 target(s) whose stubBehavior is .never (--omit-never): profile, updateProfile(name: "Ada"), search(query: "swift"), feed(page: 1), upload"#), "\(routes.stderr)")
+    }
+}
