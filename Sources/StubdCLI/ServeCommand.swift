@@ -69,6 +69,14 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
+    /// How log lines are written on standard error.
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Option(name: .customLong("log-format"), help: "text (one readable line per request) or json (one JSON object per line, for CI logs).")
+    var logFormat: LogFormat = .text
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
@@ -84,8 +92,12 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let table = try fixtureArguments.loadTable()
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let logger = quiet ? nil : Logger(label: "stubd")
+        switch logFormat {
+        case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        }
+        let eventLogger = Logger(label: "stubd")
+        let logger = quiet || logFormat == .json ? nil : Logger(label: "stubd")
         var cors = CORSPolicy.default(host: host)
         if noCORS { cors = CORSPolicy(enabled: false) }
         if !corsOrigins.isEmpty { cors = CORSPolicy(enabled: true, allowedOrigins: corsOrigins) }
@@ -100,12 +112,18 @@ struct ServeCommand: ParsableCommand {
         let token = adminToken ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(host: host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
         let redactor = Redactor(enabled: !journalSecrets)
-        configuration.onEvent = { message in printError("stubd: \(message)") }
+        if logFormat == .json {
+            configuration.onEvent = { @Sendable message in eventLogger.warning("\(message)") }
+        } else {
+            configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
+        }
+        let structuredLog: [any ExchangeObserver] = quiet || logFormat == .text ? [] : [ExchangeLogLine(logger: eventLogger, redactor: Redactor(enabled: !journalSecrets), structured: true)]
         let termination = TerminationSignal()
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
-                                           journalBodyLimit: journalBodyLimit, logger: logger, access: access, redactor: redactor)
+                                           journalBodyLimit: journalBodyLimit, logger: logger, observers: structuredLog, access: access,
+                                           redactor: redactor)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)

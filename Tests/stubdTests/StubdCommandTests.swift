@@ -62,6 +62,30 @@ import Testing
         #expect(stopped.stderr.contains("GET /nope 404 MISS closest: "))
     }
 
+    /// `--log-format json`: one JSON object per request on standard error, with its fields.
+    @Test func jsonLogsOneObjectPerRequest() throws {
+        let stubd = try ServingStubd(["--port", "0", "--log-format", "json"])
+        _ = StubdProcess.curl([stubd.baseURL + "/zen", stubd.baseURL + "/nope"])
+        #expect(stubd.waitForStderr(containing: "/nope"))
+        let stopped = stubd.stop()
+        let lines = try stopped.stderr.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not JSON: \($0)")
+        }
+        #expect(lines.count == 2, "\(stopped.stderr)")
+        #expect(lines.first?["method"] as? String == "GET")
+        #expect(lines.first?["url"] as? String == "/zen")
+        #expect(lines.first?["status"] as? Double == 200)
+        #expect(lines.first?["route"] as? String == "zen")
+        #expect(lines.last?["status"] as? Double == 404)
+        #expect((lines.last?["miss"] as? String)?.hasPrefix("closest: ") == true)
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try StubdProcess.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: ".").count == 3, "\(result.stdout)")
+    }
+
     @Test func sigintStopsTooAndQuietLogsNothing() throws {
         let stubd = try ServingStubd(["--port", "0", "--quiet"])
         let stopped = stubd.stop(signal: SIGINT)
