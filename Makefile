@@ -1,18 +1,25 @@
 # stubd — every command installs what it needs on a fresh Debian 12 machine.
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+UNAME := $(shell uname -s)
+PREFIX ?= /usr/local
 FIXTURES ?= fixtures
 PORT ?= 8080
 
-.PHONY: deps build run test release bench profile fuzz sanitize soak conformance clean
+.PHONY: deps build run test release install dist bench profile fuzz sanitize soak conformance clean
 
-## deps: install libevent-dev, pkg-config and curl when missing (Debian/Ubuntu).
+## deps: install libevent (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "make: swift not found. Install Swift 6 from https://www.swift.org/install/ (Linux: the tarball or swiftly; macOS: Xcode 16 or swiftly), put its bin/ on PATH, then run make again."; exit 1; }
+ifeq ($(UNAME),Darwin)
+	@command -v brew >/dev/null || { echo "make: Homebrew not found; install it from https://brew.sh, then run make again (stubd needs its libevent)."; exit 1; }
+	@pkg-config --exists libevent 2>/dev/null || { echo "make: installing libevent pkg-config with Homebrew"; brew install libevent pkg-config; }
+else
 	@if ! pkg-config --exists libevent 2>/dev/null || ! command -v curl >/dev/null; then \
 		echo "make: installing libevent-dev pkg-config curl"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev pkg-config curl; \
 	fi
+endif
 
 ## build: debug build of everything.
 build: deps
@@ -26,12 +33,28 @@ release: deps
 run: release
 	.build/release/stubd serve $(FIXTURES) --port $(PORT)
 
-## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing).
+## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing),
+## then the dist archive's check (unpacked, no Swift on PATH, it serves the demo fixtures).
 test: deps
 	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
 		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
 	$(SWIFT) test
+	bash packaging/dist.sh
+
+## install: stubd into $(PREFIX)/bin (the dist build: no Swift runtime needed) with bash, zsh and fish completions.
+install: dist
+	tar -xzf dist/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m).tar.gz -C /tmp
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share
+	install -m 755 /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)/bin/stubd $(DESTDIR)$(PREFIX)/bin/stubd
+	cp -R /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)/share/. $(DESTDIR)$(PREFIX)/share/
+	rm -rf /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)
+	@echo "make: installed $(DESTDIR)$(PREFIX)/bin/stubd"
+
+## dist: dist/stubd-VERSION-OS-ARCH.tar.gz, a release stubd that runs without Swift (Linux: --static-swift-stdlib),
+## with completions and the demo fixtures; then checks it serves from a fresh folder with no Swift on PATH.
+dist: deps
+	bash packaging/dist.sh
 
 ## bench: stubd vs a C evhttp baseline, nginx and WireMock; prints a table, writes docs/PERFORMANCE.md.
 bench: deps
@@ -60,4 +83,4 @@ conformance: release
 	bash conformance/run.sh
 
 clean:
-	rm -rf .build .build-tsan .build-asan Fuzz/.build bench/out conformance/.build
+	rm -rf .build .build-tsan .build-asan .build-dist .build-examples Fuzz/.build bench/out conformance/.build dist

@@ -80,4 +80,44 @@ import Testing
         #expect(routes.stdout.contains("avatar(id: 7)"))
         #expect(routes.stderr.contains(#"left out 5 target(s) whose stubBehavior is .never (--omit-never): profile, updateProfile(name: "Ada"), search(query: "swift"), feed(page: 1), upload"#), "\(routes.stderr)")
     }
+
+    /// `stubd init` on a copy of the example's API folder: main.swift lists the payload-free cases,
+    /// comments the others with placeholders, links the API file, and the package builds.
+    @Test func initMakesATargetsPackageThatBuilds() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-init-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let api = root.appendingPathComponent("App/Networking")
+        try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: StubdProcess.repositoryRoot.appendingPathComponent("Examples/MyServerApp/API/MyServerAPI.swift").path,
+                                         toPath: api.appendingPathComponent("MyServerAPI.swift").path)
+        let made = try StubdProcess.run(["init", "stubd", "--api", "App/Networking", "--stubd-package", StubdProcess.repositoryRoot.path],
+                                        directory: root)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("found 2 target type(s) in 1 file(s): 2 case(s) listed, 4 with values to fill in"), "\(made.stdout)")
+        let main = try String(contentsOf: root.appendingPathComponent("stubd/Sources/StubdTargets/main.swift"), encoding: .utf8)
+        #expect(main.contains("    AccountAPI.profile,\n"))
+        #expect(main.contains("    // AccountAPI.updateProfile(name: <#String#>),\n"))
+        #expect(main.contains("    MediaAPI.upload,\n"))
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("stubd/Sources/StubdTargets/MyServerAPI.swift").path)
+        #expect(link == "../../../App/Networking/MyServerAPI.swift")
+
+        let again = try StubdProcess.run(["init", "stubd", "--api", "App/Networking"], directory: root)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("stubd/Package.swift already exists; pass --force"), "\(again.stderr)")
+
+        let build = try StubdProcess.run(["swift", "build", "--package-path", root.appendingPathComponent("stubd").path,
+                                          "--scratch-path", StubdProcess.repositoryRoot.appendingPathComponent(".build-init").path],
+                                         timeout: 900, program: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(build.status == 0, "the generated package builds:\n\(build.stdout.suffix(3000))\n\(build.stderr.suffix(2000))")
+        let routes = try StubdProcess.run(["routes"], program: StubdProcess.repositoryRoot.appendingPathComponent(".build-init/debug/stubd-targets"),
+                                          directory: root.appendingPathComponent("stubd"))
+        #expect(routes.stdout.contains("profile") && routes.stdout.contains("upload"), "\(routes.stdout)\(routes.stderr)")
+    }
+
+    @Test func initRefusesFilesWithoutTargets() throws {
+        let root = try StubdProcess.temporaryFolder(["Models.swift": "struct User { let name: String }\n"])
+        let made = try StubdProcess.run(["init", "--api", "Models.swift"], directory: URL(fileURLWithPath: root))
+        #expect(made.status == 1)
+        #expect(made.stderr.contains("no type conforming to TargetType"), "\(made.stderr)")
+    }
 }
