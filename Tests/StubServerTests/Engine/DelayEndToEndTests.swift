@@ -25,7 +25,7 @@ import TargetModel
         defer { server.stop() }
         let start = Date()
         async let slow = HTTPFetch.get(server.url("/slow"))
-        #expect(probe.waitForArrival(of: "/slow"))
+        #expect(await probe.arrival(of: "/slow"))
         let fast = await HTTPFetch.get(server.url("/fast"))
         #expect(fast.text == "now")
         // Answered while the slow request was still waiting out its 2 s delay on the same loop.

@@ -34,6 +34,18 @@ final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
         wait(timeout) { $0.started.contains(path) }
     }
 
+    /// The same wait for async tests: polls with `Task.sleep` instead of blocking a thread of the
+    /// cooperative pool, which the request being waited for may itself need (seen on a loaded
+    /// 2-core CI machine: the blocking wait starved the sending task for 5 s).
+    func arrival(of path: String, timeout: Double = 10) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if wait(0, until: { $0.started.contains(path) }) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return wait(0) { $0.started.contains(path) }
+    }
+
     /// Waits (at most `timeout` seconds) until `count` exchanges for `path` have ended.
     func waitForEnd(of path: String, count: Int = 1, timeout: Double = 5) -> Bool {
         wait(timeout) { $0.ended.filter { $0 == path }.count >= count }
