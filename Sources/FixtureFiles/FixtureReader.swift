@@ -237,7 +237,7 @@ public struct FixtureReader {
     /// headers and body are checked independently.
     private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
         let request = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "query", "headers", "body"])
+            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "query", "headers", "body", "host"])
         }
         guard let request else { return nil }
         let method = problems.check { () throws(FixtureError) -> String in
@@ -250,11 +250,21 @@ public struct FixtureReader {
             return method
         }
         let path = problems.check { () throws(FixtureError) in try readPath(request, at: field) }
-        let query = problems.check { () throws(FixtureError) in try readPairs(request["query"], at: join(field, "query")) }
+        let query = problems.check { () throws(FixtureError) in try readQuery(request["query"], at: join(field, "query")) }
+        let host = problems.check { () throws(FixtureError) -> String? in
+            guard let host = try string(request["host"], at: join(field, "host")) else { return nil }
+            guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ":") }) else {
+                throw fail(join(field, "host"), "\"\(host)\" is not a host name; give the server's name only, e.g. \"api.example.com\" (no scheme, port or path)")
+            }
+            return host.lowercased()
+        }
         let headers = problems.check { () throws(FixtureError) in try readPairs(request["headers"], at: join(field, "headers")) }
         let body = problems.check { () throws(FixtureError) in try readRequestBody(request["body"], at: join(field, "body")) }
-        guard let method, let path, let query, let headers, let body else { return nil }
-        return RequestPattern(method: method, path: path, query: query, headers: headers, body: body)
+        guard let method, let path, let query, let headers, let body, let host else { return nil }
+        var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers, body: body)
+        pattern.queryPresent = query.present
+        pattern.host = host
+        return pattern
     }
 
     private func readPath(_ request: [String: JSONValue], at field: String) throws(FixtureError) -> PathPattern {
@@ -278,6 +288,21 @@ public struct FixtureReader {
         case .success(let template): return .template(template)
         case .failure(let problem): throw fail(join(field, key), "\"\(path)\" \(problem.message)")
         }
+    }
+
+    /// Query pairs, and names given as `{"present": true}` (any value).
+    private func readQuery(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pairs: [NameValue], present: [String]) {
+        guard case .object(let members)? = value else { return (try readPairs(value, at: field), []) }
+        var plain: [(key: String, value: JSONValue)] = []
+        var present: [String] = []
+        for member in members {
+            guard case .object(let matcher) = member.value else { plain.append(member); continue }
+            guard matcher.count == 1, matcher[0].key == "present", matcher[0].value == .bool(true) else {
+                throw fail(join(field, member.key), "expected a string, an array of strings, or {\"present\": true} (any value)")
+            }
+            present.append(member.key)
+        }
+        return (try readPairs(.object(plain), at: field), present.sorted())
     }
 
     private func readPairs(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> [NameValue] {
@@ -306,11 +331,17 @@ public struct FixtureReader {
 
     private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> BodyPattern {
         guard let value else { return .any }
-        let body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart"])
+        let body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields"])
         guard body.count == 1, let (kind, content) = body.first else {
-            throw fail(field, "give exactly one of json, form, text, base64 or multipart")
+            throw fail(field, "give exactly one of json, form, text, base64, multipart or fields")
         }
         switch kind {
+        case "fields":
+            guard case .array(let names) = content else { throw fail(join(field, "fields"), "expected an array of field names, found \(content.kindName)") }
+            return .fields(try names.enumerated().map { index, name throws(FixtureError) -> String in
+                guard case .string(let text) = name else { throw fail("\(join(field, "fields"))[\(index)]", "expected a string, found \(name.kindName)") }
+                return text
+            }.sorted())
         case "json": return .json(content)
         case "form": return .form(try readPairs(content, at: join(field, "form")))
         case "text": return .bytes(Array(try string(content, at: join(field, "text"))!.utf8))

@@ -63,12 +63,17 @@ public enum FixtureWriter {
         case .literal(let path): members.append(("path", .string(path.wireForm)))
         case .template(let template): members.append(("pathTemplate", .string(template.wireForm)))
         }
-        if !pattern.query.isEmpty { members.append(("query", pairs(pattern.query))) }
+        if let host = pattern.host { members.append(("host", .string(host))) }
+        if !pattern.query.isEmpty || !pattern.queryPresent.isEmpty {
+            guard case .object(let exact) = pairs(pattern.query) else { preconditionFailure("pairs are an object") }
+            members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) })))
+        }
         if !pattern.headers.isEmpty { members.append(("headers", pairs(pattern.headers))) }
         switch pattern.body {
         case .any: break
         case .json(let json): members.append(("body", .object([("json", json.sortingKeys)])))
         case .form(let form): members.append(("body", .object([("form", pairs(form))])))
+        case .fields(let names): members.append(("body", .object([("fields", .array(names.map { .string($0) }))])))
         case .bytes(let bytes):
             members.append(("body", .object([textOrBase64(bytes)])))
         case .multipart(let parts):

@@ -26,6 +26,9 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: .customLong("omit-never"), help: "Leave out targets whose stubBehavior is .never (default: exported, answered at once).")
     var omitNever = false
 
+    @Option(name: .customLong("match"), help: "Write exact routes (the app's own requests) or shape routes (any client's request for each endpoint).")
+    var match: MatchPolicy = .exact
+
     func run() throws {
         guard !SwiftTargets.all.isEmpty else {
             printError("stubd: export writes Swift targets as fixtures, and this stubd has none; run it from a targets package whose main.swift calls Stubd.main(targets:) (see the README, \"Use it from a Moya app\")")
@@ -34,6 +37,7 @@ struct ExportCommand: ParsableCommand {
         var arguments = FixtureArguments()
         arguments.fixtures = []
         arguments.omitNever = omitNever
+        arguments.match = match
         let fixtures = try arguments.targetFixtures()
         var files: [(name: String, fixtures: [Fixture])] = []
         for fixture in fixtures {

@@ -14,6 +14,9 @@ struct FixtureArguments: ParsableArguments {
     @Flag(name: .customLong("omit-never"), help: "Leave out Swift targets whose stubBehavior is .never (default: served at once).")
     var omitNever = false
 
+    @Option(name: .customLong("match"), help: "How Swift targets match requests: exact (the app's own request) or shape (any client's request for the endpoint).")
+    var match: MatchPolicy = .exact
+
     var paths: [String] {
         if !fixtures.isEmpty { return fixtures }
         if SwiftTargets.all.isEmpty || System.listDirectory("fixtures") != nil { return ["fixtures"] }
@@ -32,9 +35,14 @@ struct FixtureArguments: ParsableArguments {
     func targetFixtures(report: Bool = true) throws -> [Fixture] {
         guard !SwiftTargets.all.isEmpty else { return [] }
         do {
-            let compiled = try CompiledTargets.compile(SwiftTargets.all, options: TargetCompileOptions(never: omitNever ? .omit : .serve))
+            let compiled = try CompiledTargets.compile(SwiftTargets.all, options: TargetCompileOptions(never: omitNever ? .omit : .serve, match: match))
             if report && !compiled.omitted.isEmpty {
                 printError("stubd: left out \(compiled.omitted.count) target(s) whose stubBehavior is .never (--omit-never): \(compiled.omitted.joined(separator: ", "))")
+            }
+            if report {
+                for shared in compiled.sharedShapes {
+                    printError("warning: \(shared.target) has the same shape as \(shared.answeredBy): requests with its own values reach it, other values reach \(shared.answeredBy)")
+                }
             }
             return compiled.fixtures
         } catch {
@@ -68,6 +76,8 @@ struct FixtureArguments: ParsableArguments {
         return table
     }
 }
+
+extension MatchPolicy: ExpressibleByArgument {}
 
 /// Writes a line to standard error.
 func printError(_ line: String) {

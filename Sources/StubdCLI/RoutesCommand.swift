@@ -29,7 +29,9 @@ enum RouteListing {
         for route in table.routes {
             let request = route.fixture.request
             var path = request.path.description
-            if !request.query.isEmpty { path += "?" + request.query.map(\.description).joined(separator: "&") }
+            if let host = request.host { path = "//" + host + path }
+            let query = request.query.map(\.description) + request.queryPresent.map { "\($0)=*" }
+            if !query.isEmpty { path += "?" + query.joined(separator: "&") }
             rows.append([request.method, path, route.outcomeLabel, route.behaviourLabel, route.name, route.fixture.source])
         }
         let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }

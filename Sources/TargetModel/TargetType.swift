@@ -31,6 +31,12 @@ public protocol TargetType {
     /// Opt-in: serve this target for every path that fits a template relative to `baseURL`, e.g.
     /// `/users/{login}`, instead of only its own path. Default nil (exact path).
     var pathTemplate: String? { get }
+    /// Opt-in: how this target's requests are matched, overriding the table's policy
+    /// (`TargetCompileOptions.match`). Default nil (the table's).
+    var matchPolicy: MatchPolicy? { get }
+    /// Headers a request must carry with the target's values even under `.shape` matching (an
+    /// API key, a version header). Default none.
+    var requiredHeaders: Set<String> { get }
 }
 
 extension TargetType {
@@ -44,6 +50,10 @@ extension TargetType {
     public var stubBehavior: StubBehavior { .immediate }
     /// Exact path only.
     public var pathTemplate: String? { nil }
+    /// The table's policy.
+    public var matchPolicy: MatchPolicy? { nil }
+    /// None.
+    public var requiredHeaders: Set<String> { [] }
 }
 
 extension URL {

@@ -17,10 +17,31 @@ import Testing
         ["-X", "PUT", "-H", "Content-Type: application/json", "-H", "x-flag: iOS", "--data", #"{"name":"Ada"}"#, "/v1/me"],
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/avatars/7"],
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/search?limit=20&q=swift"],
-        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/feed?page=1"],
-        // URLEncoding.httpBody keeps the Content-Type the target's headers set.
-        ["-X", "POST", "-H", "Content-Type: application/json", "-H", "x-flag: iOS", "--data", "kind=photo", "/uploads"],
+        // Two servers, one path: the header the README's recipe adds, or the Host itself, tells them apart.
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "-H", "X-Stubd-Host: legacy.myserver.example", "/v1/me"],
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "-H", "Host: legacy.myserver.example", "/v1/me"],
+        ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "-H", "X-Stubd-Host: api.myserver.example", "/v1/me"],
+        ["-H", "x-flag: iOS", "/feed?page=1"],
+        ["-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded; charset=utf-8", "-H", "x-flag: iOS", "--data", "kind=photo", "/uploads"],
     ]
+
+    /// What each of those gets.
+    static let appAnswers = [#"{"id":1,"name":"Ada"} 200"#, #"{"id":1,"name":"Ada"} 200"#, "PNG 200", #"{"results":[]} 200"#,
+                             #"{"id":1,"name":"Ada","legacy":true} 200"#, #"{"id":1,"name":"Ada","legacy":true} 200"#,
+                             #"{"id":1,"name":"Ada"} 200"#, #"{"items":[]} 200"#, " 000"]
+
+    /// The same endpoints as an Android client writes them: its own platform header, other
+    /// parameter values, OkHttp's JSON Content-Type, curl's form Content-Type.
+    static let androidRequests: [[String]] = [
+        ["-H", "x-flag: Android", "/v1/me"],
+        ["-X", "PUT", "-H", "Content-Type: application/json; charset=utf-8", "-H", "x-flag: Android", "--data", #"{"name":"Grace"}"#, "/v1/me"],
+        ["-H", "x-flag: Android", "/v1/search?q=kotlin&limit=5"],
+        ["-H", "x-flag: Android", "-H", "X-Stubd-Host: legacy.myserver.example", "/v1/me"],
+        ["-H", "x-flag: Android", "/feed?page=2"],
+        ["-X", "POST", "-H", "x-flag: Android", "--data", "kind=video", "/uploads"],
+    ]
+    static let androidAnswers = [#"{"id":1,"name":"Ada"} 200"#, #"{"id":1,"name":"Ada"} 200"#, #"{"results":[]} 200"#,
+                                 #"{"id":1,"name":"Ada","legacy":true} 200"#, #"{"items":[]} 200"#, " 000"]
 
     static func build() throws {
         let result = try StubdProcess.run(["swift", "build", "--package-path", package, "--scratch-path", scratch, "--product", "stubd-targets"],
@@ -29,8 +50,8 @@ import Testing
     }
 
     /// What each app request gets: status and body (`000` when the connection failed).
-    static func answers(from base: String) -> [String] {
-        appRequests.map { arguments in
+    static func answers(from base: String, for requests: [[String]] = appRequests) -> [String] {
+        requests.map { arguments in
             var arguments = arguments
             let path = arguments.removeLast()
             return StubdProcess.curl(arguments + ["-w", " %{http_code}", base + path])
@@ -41,17 +62,17 @@ import Testing
         try Self.build()
         let routes = try StubdProcess.run(["routes"], program: Self.executable, directory: Self.directory)
         #expect(routes.status == 0, "\(routes.stderr)")
-        for name in ["profile", "updateProfile(name: \"Ada\")", "avatar(id: 7)", "search(query: \"swift\")", "feed(page: 1)", "upload"] {
+        for name in ["profile", "updateProfile(name: \"Ada\")", "avatar(id: 7)", "search(query: \"swift\")", "feed(page: 1)", "upload",
+                     "//legacy.myserver.example/v1/me"] {
             #expect(routes.stdout.contains(name), "routes lists \(name):\n\(routes.stdout)")
         }
 
         let served = try ServingStubd(executable: Self.executable, arguments: ["serve", "--port", "0"], directory: Self.directory)
         let swiftAnswers = Self.answers(from: served.baseURL)
         _ = served.stop()
-        #expect(served.banner.contains("serving 6 routes from 6 Swift targets on http://127.0.0.1:"), "\(served.banner)")
+        #expect(served.banner.contains("serving 7 routes from 7 Swift targets on http://127.0.0.1:"), "\(served.banner)")
         // `.never` targets (the style's default) answer at once; the delayed one and the error too.
-        #expect(swiftAnswers == [#"{"id":1,"name":"Ada"} 200"#, #"{"id":1,"name":"Ada"} 200"#, "PNG 200",
-                                 #"{"results":[]} 200"#, #"{"items":[]} 200"#, " 000"])
+        #expect(swiftAnswers == Self.appAnswers)
 
         let first = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-export-\(UUID().uuidString)").path
         let second = first + "-again"
@@ -78,7 +99,32 @@ import Testing
         #expect(routes.status == 0)
         #expect(!routes.stdout.contains("profile"))
         #expect(routes.stdout.contains("avatar(id: 7)"))
-        #expect(routes.stderr.contains(#"left out 5 target(s) whose stubBehavior is .never (--omit-never): profile, updateProfile(name: "Ada"), search(query: "swift"), feed(page: 1), upload"#), "\(routes.stderr)")
+        #expect(routes.stderr.contains(#"left out 6 target(s) whose stubBehavior is .never (--omit-never): profile, updateProfile(name: "Ada"), search(query: "swift"), profile, feed(page: 1), upload"#), "\(routes.stderr)")
+    }
+
+    /// `--match shape`: an Android client's requests reach the same targets, the app's own still do,
+    /// and `export --match shape` gives the plain stubd the same behaviour.
+    @Test func underTheShapePolicyAnotherPlatformsRequestsReachTheirTargets() throws {
+        try Self.build()
+        let exact = try ServingStubd(executable: Self.executable, arguments: ["serve", "--port", "0"], directory: Self.directory)
+        let exactAndroid = Self.answers(from: exact.baseURL, for: Self.androidRequests)
+        _ = exact.stop()
+        #expect(exactAndroid.filter { $0.hasSuffix(" 404") }.count >= 4, "the exact policy is the app's request only: \(exactAndroid)")
+
+        let shape = try ServingStubd(executable: Self.executable, arguments: ["serve", "--port", "0", "--match", "shape"], directory: Self.directory)
+        let android = Self.answers(from: shape.baseURL, for: Self.androidRequests)
+        let app = Self.answers(from: shape.baseURL)
+        _ = shape.stop()
+        #expect(android == Self.androidAnswers)
+        #expect(app == Self.appAnswers)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-shape-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try StubdProcess.run(["export", "--match", "shape", "--out", folder], program: Self.executable, directory: Self.directory).status == 0)
+        let plain = try ServingStubd([folder, "--port", "0"])
+        let plainAndroid = Self.answers(from: plain.baseURL, for: Self.androidRequests)
+        _ = plain.stop()
+        #expect(plainAndroid == Self.androidAnswers)
     }
 
     /// `stubd init` on a copy of the example's API folder: main.swift lists the payload-free cases,
@@ -93,7 +139,7 @@ import Testing
         let made = try StubdProcess.run(["init", "stubd", "--api", "App/Networking", "--stubd-package", StubdProcess.repositoryRoot.path],
                                         directory: root)
         #expect(made.status == 0, "\(made.stderr)")
-        #expect(made.stdout.contains("found 2 target type(s) in 1 file(s): 2 case(s) listed, 4 with values to fill in"), "\(made.stdout)")
+        #expect(made.stdout.contains("found 3 target type(s) in 1 file(s): 3 case(s) listed, 4 with values to fill in"), "\(made.stdout)")
         let main = try String(contentsOf: root.appendingPathComponent("stubd/Sources/StubdTargets/main.swift"), encoding: .utf8)
         #expect(main.contains("    AccountAPI.profile,\n"))
         #expect(main.contains("    // AccountAPI.updateProfile(name: <#String#>),\n"))

@@ -67,6 +67,19 @@ extension AccountAPI: MyServerType {
     }
 }
 
+/// The old server, still called for the profile: same path as AccountAPI.profile, another host.
+enum LegacyAPI {
+    case profile
+}
+
+extension LegacyAPI: MyServerType {
+    var baseURL: URL { URL(string: "https://legacy.myserver.example/v1")! }
+    var path: String { "me" }
+    var method: Moya.Method { .get }
+    var task: Moya.Task { .requestPlain }
+    var sampleData: Data { Data(#"{"id":1,"name":"Ada","legacy":true}"#.utf8) }
+}
+
 enum MediaAPI {
     case feed(page: Int)
     case upload
@@ -74,6 +87,7 @@ enum MediaAPI {
 
 extension MediaAPI: MyServerType {
     var baseURL: URL { URL(string: "https://media.myserver.example")! }
+    var headers: [String: String]? { ["x-flag": "iOS"] }
 
     var path: String {
         switch self {

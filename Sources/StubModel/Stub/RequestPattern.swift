@@ -15,6 +15,13 @@ public struct RequestPattern: Sendable, Hashable {
     public var headers: [NameValue]
     /// What the body must be.
     public var body: BodyPattern
+    /// Query parameter names that must be present with any value (shape matching): the request's
+    /// other parameters must then equal `query`.
+    public var queryPresent: [String] = []
+    /// The server this stub stands for (`api.example.com`, lower case, no port), for targets that
+    /// differ only by base host. A request names a server with `X-Stubd-Host` or its `Host`
+    /// header; a request that names no server any route has is matched without it.
+    public var host: String?
 
     /// Creates a pattern for an exact path given in wire form (`/users/John%20Doe`).
     public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
@@ -41,6 +48,9 @@ public enum BodyPattern: Sendable, Hashable {
     case form([NameValue])
     /// Compared byte for byte.
     case bytes([UInt8])
+    /// A JSON object, form or multipart body with exactly these top-level field names (sorted),
+    /// any values: the shape of a body (shape matching).
+    case fields([String])
     /// A multipart/form-data body with any boundary, compared part by part (name, file name,
     /// Content-Type, bytes) in order.
     case multipart([MultipartPart])

@@ -1,7 +1,7 @@
 import StubModel
 
-/// What the body must be: anything, exact bytes, JSON by meaning, form pairs as a multiset, or
-/// multipart parts in order with any boundary. The request's parsed forms come from its
+/// What the body must be: anything, exact bytes, JSON by meaning, form pairs as a multiset,
+/// multipart parts in order with any boundary, or just the field names (shape). The request's parsed forms come from its
 /// `RequestView`, so a body is parsed once however many routes look at it.
 struct BodyMatcher: RequestPartMatcher {
     let pattern: BodyPattern
@@ -22,6 +22,7 @@ struct BodyMatcher: RequestPartMatcher {
         case .multipart(let expected):
             if case .parts(let parts) = request.multipart { return parts == expected }
             return false
+        case .fields(let names): return request.fieldNames == names
         }
     }
 
@@ -40,6 +41,10 @@ struct BodyMatcher: RequestPartMatcher {
                 .map { "body field \($0)" }
         case .form:
             return PairDifferences.between(label: "form field", expected: sortedForm, got: request.form, redactor: request.redactor)
+        case .fields(let names):
+            guard let got = request.fieldNames else { return ["body: expected fields \(names.joined(separator: ", ")), got a body without fields"] }
+            let missing = names.filter { !got.contains($0) }, extra = got.filter { !names.contains($0) }
+            return missing.map { "body field \($0): expected (any value), missing" } + extra.map { "body field \($0): unexpected" }
         case .multipart(let expected):
             switch request.multipart {
             case .noBoundary(let contentType):

@@ -14,9 +14,19 @@ final class RequestView {
     /// Hides secret values in explanations (near-miss reports end up in logs and the journal).
     let redactor: Redactor
 
-    init(_ request: IncomingRequest, redactor: Redactor = .off) {
+    /// The server the request names (`X-Stubd-Host`, else its `Host` without the port), when it
+    /// is one some route stands for; nil otherwise, and then routes' hosts are not compared.
+    let knownHost: String?
+
+    init(_ request: IncomingRequest, redactor: Redactor = .off, knownHosts: Set<String> = []) {
         self.request = request
         self.redactor = redactor
+        if knownHosts.isEmpty {
+            knownHost = nil
+        } else {
+            let named = (request.header("X-Stubd-Host") ?? request.header("Host")).map(RequestView.hostName)
+            knownHost = named.flatMap { knownHosts.contains($0) ? $0 : nil }
+        }
         self.pathKey = PathSegments.key(raw: request.rawPath)
         if let rawQuery = request.rawQuery, !rawQuery.isEmpty {
             self.query = FormCoding.decodePairs(rawQuery).sorted()
@@ -24,6 +34,22 @@ final class RequestView {
             self.query = []
         }
     }
+
+    /// `Api.Example.com:8080` → `api.example.com`; `[::1]:80` → `[::1]`.
+    static func hostName(_ value: String) -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()
+        if trimmed.hasPrefix("[") { return String(trimmed.prefix { $0 != "]" }) + "]" }
+        return String(trimmed.prefix { $0 != ":" })
+    }
+
+    /// The body's top-level field names, sorted and unique: a JSON object's keys, else multipart
+    /// part names, else form names; nil for a body with none of these.
+    lazy var fieldNames: [String]? = {
+        if case .object(let members)? = json { return Array(Set(members.map(\.key))).sorted() }
+        if case .parts(let parts) = multipart { return Array(Set(parts.map(\.name))).sorted() }
+        guard !request.body.isEmpty, json == nil else { return nil }
+        return Array(Set(form.map(\.name))).sorted()
+    }()
 
     /// The decoded path segments (templates and near misses only).
     lazy var path = PathSegments(raw: request.rawPath)

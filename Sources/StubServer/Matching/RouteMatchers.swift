@@ -10,11 +10,13 @@ struct RouteMatchers: Sendable {
     let query: QueryMatcher
     let headers: [any RequestPartMatcher]
     let body: BodyMatcher
+    let host: HostMatcher?
 
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
         path = PathMatcher(pattern.path)
-        query = QueryMatcher(expected: pattern.query)
+        query = QueryMatcher(expected: pattern.query, present: pattern.queryPresent)
+        host = pattern.host.map(HostMatcher.init)
         headers = pattern.headers.map { header -> any RequestPartMatcher in
             MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
         }
@@ -23,13 +25,14 @@ struct RouteMatchers: Sendable {
 
     /// Query, headers and body: what the index has not already checked.
     func matchesBeyondPath(_ request: RequestView) -> Bool {
+        if let host, !host.matches(request) { return false }
         guard query.matches(request) else { return false }
         for header in headers where !header.matches(request) { return false }
         return body.matches(request)
     }
 
     /// The parts after method and path, in report order.
-    private var remainingParts: [any RequestPartMatcher] { [query] + headers + [body] }
+    private var remainingParts: [any RequestPartMatcher] { (host.map { [$0] } ?? []) + [query] + headers + [body] }
 
     /// Method and path only: the cheap first stage of near-miss ranking.
     func addressDistance(_ request: RequestView) -> Int {

@@ -6,7 +6,7 @@ import StubModel
 /// 2. an exact path before a template;
 /// 3. between templates, the one with a literal segment where the other has a parameter, at the
 ///    first position where they differ (`/users/me` style before `/users/{login}`);
-/// 4. more constraints: each required header and a body pattern count one;
+/// 4. more constraints: each required header, a body pattern and a host count one;
 /// 5. declared first (files in path order, routes in file order).
 struct Precedence: Comparable, Sendable {
     let priority: Int
@@ -28,6 +28,7 @@ struct Precedence: Comparable, Sendable {
         }
         var constraints = fixture.request.headers.count
         if fixture.request.body != .any { constraints += 1 }
+        if fixture.request.host != nil { constraints += 1 }
         specificity = constraints
         self.order = order
     }

@@ -21,7 +21,7 @@ extension RouteTable {
     /// trie, then the first whose remaining matchers accept it, in `Precedence` order. A HEAD with
     /// no HEAD route is answered by the GET route. Near misses are computed only on a miss.
     public func lookup(_ request: IncomingRequest) -> LookupResult {
-        let view = RequestView(request)
+        let view = RequestView(request, knownHosts: hosts)
         if let route = match(view, accept: nil) { return .hit(route) }
         return .miss(nearMisses(view, limit: 3).map(\.miss))
     }

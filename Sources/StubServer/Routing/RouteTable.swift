@@ -39,6 +39,8 @@ public final class RouteTable: Sendable {
     /// Sequence or scenario routes with a step that sends no response byte (`Fault.sendsNoResponse`):
     /// while such a step is next, replies close their connection (`FaultStepDelivery`).
     let faultSteps: [Route]
+    /// The servers routes stand for (`RequestPattern.host`); empty when no route names one.
+    let hosts: Set<String>
     /// Route positions sorted by decoded path, so a miss ranks only its neighbours.
     let byPath: [(path: String, position: Int)]
 
@@ -86,6 +88,7 @@ public final class RouteTable: Sendable {
         self.index = index
         self.templates = templates
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
+        self.hosts = Set(routes.compactMap(\.fixture.request.host))
         self.faultSteps = routes.filter { route in
             (route.actions.count > 1 || route.fixture.scenario != nil) && route.actions.contains { action in
                 if case .fault(let fault) = action { return fault.sendsNoResponse }

@@ -18,12 +18,15 @@ public final class StubSnapshot: Sendable, AtomicReference {
     let hasScenarios: Bool
     /// Whether any layer has a step that sends no response byte (see `RouteTable.faultSteps`).
     let hasFaultSteps: Bool
+    /// The servers any layer's routes stand for (`RouteTable.hosts`).
+    let hosts: Set<String>
 
     init(fixtures: RouteTable, global: RouteTable, sessions: [SessionID: RouteTable]) {
         self.fixtures = fixtures
         self.global = global
         self.sessions = sessions
         hasScenarios = fixtures.hasScenarios || global.hasScenarios || sessions.values.contains { $0.hasScenarios }
+        hosts = sessions.values.reduce(fixtures.hosts.union(global.hosts)) { $0.union($1.hosts) }
         hasFaultSteps = !fixtures.faultSteps.isEmpty || !global.faultSteps.isEmpty || sessions.values.contains { !$0.faultSteps.isEmpty }
     }
 
@@ -41,7 +44,7 @@ public final class StubSnapshot: Sendable, AtomicReference {
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
     /// `accept` (scenario state) may be nil when no route has a scenario.
     func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?, redactor: Redactor = .off) -> LookupResult {
-        let view = RequestView(request, redactor: redactor)
+        let view = RequestView(request, redactor: redactor, knownHosts: hosts)
         if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(view, accept: accept) {
             return .hit(route)
         }

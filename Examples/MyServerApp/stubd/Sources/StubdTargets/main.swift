@@ -6,6 +6,7 @@ Stubd.main(targets: [
     AccountAPI.updateProfile(name: "Ada"),
     AccountAPI.avatar(id: 7),
     AccountAPI.search(query: "swift"),
+    LegacyAPI.profile,
     MediaAPI.feed(page: 1),
     MediaAPI.upload,
 ])

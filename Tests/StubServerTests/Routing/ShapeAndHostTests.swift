@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import FixtureFiles
+import TargetModel
+@testable import StubServer
+
+/// The shape policy (any client's request for a target's endpoint) and host-distinguished
+/// routes, socket-free: compiled tables and lookups.
+@Suite struct ShapeAndHostTests {
+    enum SearchAPI: TargetType {
+        case search(String)
+        var baseURL: URL { URL(string: "https://api.example.com")! }
+        var path: String { "search" }
+        var method: TargetModel.Method { .get }
+        var task: Task {
+            guard case .search(let query) = self else { return .requestPlain }
+            return .requestParameters(parameters: ["q": query], encoding: URLEncoding.default)
+        }
+        var headers: [String: String]? { ["x-flag": "iOS", "x-api-key": "k1"] }
+        var requiredHeaders: Set<String> { ["X-Api-Key"] }
+        var sampleData: Data {
+            guard case .search(let query) = self else { return Data() }
+            return Data(query.utf8)
+        }
+    }
+
+    static func answer(_ table: RouteTable, _ target: String, headers: [NameValue] = [NameValue("x-api-key", "k1")]) -> String? {
+        guard case .hit(let route) = table.lookup(IncomingRequest(method: "GET", target: target, headers: headers)),
+              case .reply(let reply) = route.action else { return nil }
+        return String(decoding: reply.body, as: UTF8.self)
+    }
+
+    /// Two targets with one shape: each exact request reaches its own target, any other value
+    /// reaches the first (its shape route is one priority lower), and the sharing is reported.
+    @Test func theMoreSpecificAnswersFirstWhenTargetsShareAShape() throws {
+        let targets: [any TargetType] = [SearchAPI.search("swift"), SearchAPI.search("kotlin")]
+        let compiled = try CompiledTargets.compile(targets, options: TargetCompileOptions(match: .shape))
+        #expect(compiled.sharedShapes.map(\.target) == [#"SearchAPI.search("kotlin")"#])
+        let table = try RouteTable(fixtures: compiled.fixtures)
+        #expect(Self.answer(table, "/search?q=swift") == "swift")
+        #expect(Self.answer(table, "/search?q=kotlin") == "kotlin")
+        #expect(Self.answer(table, "/search?q=rust") == "swift")
+        // A required header keeps its value; the platform header is not compared.
+        #expect(Self.answer(table, "/search?q=rust", headers: [NameValue("x-api-key", "other")]) == nil)
+        #expect(Self.answer(table, "/search?q=rust", headers: [NameValue("x-api-key", "k1"), NameValue("x-flag", "Android")]) == "swift")
+        #expect(Self.answer(table, "/search") == nil, "the parameter name is part of the shape")
+    }
+
+    @Test func exactStaysTheDefault() throws {
+        let table = try RouteTable(targets: [SearchAPI.search("swift")])
+        #expect(Self.answer(table, "/search?q=rust") == nil)
+        #expect(Self.answer(table, "/search?q=swift", headers: [NameValue("x-api-key", "k1"), NameValue("x-flag", "iOS")]) == "swift")
+    }
+
+    /// Shape routes, `present` query values, `fields` bodies and hosts survive a write and a read.
+    @Test func theFixtureFormatCarriesShapesAndHosts() throws {
+        var pattern = RequestPattern(method: "POST", path: "/items", headers: [NameValue("Content-Type", "application/json")],
+                                     body: .fields(["name", "qty"]))
+        pattern.queryPresent = ["page"]
+        pattern.host = "api.example.com"
+        let fixture = Fixture(name: "items", source: "t", request: pattern, outcome: .response(StubHTTPResponse(status: 201, headers: [], body: [])))
+        let text = FixtureWriter.text(for: [fixture])
+        #expect(text.contains(#""page": {"#) && text.contains(#""present": true"#) && text.contains(#""fields": ["#))
+        let read = try FixtureReader(file: "t") { path throws(FixtureReader.FixtureProblem) in throw .init(path) }.read(Array(text.utf8))
+        #expect(read.first?.request == pattern)
+        let table = try RouteTable(fixtures: read)
+        let request = IncomingRequest(method: "POST", target: "/items?page=3", headers: [NameValue("Content-Type", "application/json; charset=utf-8")],
+                                      body: Array(#"{"qty": 1, "name": "x"}"#.utf8))
+        if case .hit = table.lookup(request) {} else { Issue.record("the shape route answers any values") }
+    }
+
+    @Test func aHostMustBeAHostName() throws {
+        let json = #"{"request": {"method": "GET", "path": "/a", "host": "https://api.example.com/v1"}, "response": {}}"#
+        #expect(throws: FixtureErrors.self) {
+            try FixtureReader(file: "t") { path throws(FixtureReader.FixtureProblem) in throw .init(path) }.read(Array(json.utf8))
+        }
+    }
+}
