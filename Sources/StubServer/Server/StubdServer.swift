@@ -36,14 +36,15 @@ public final class StubdServer: Sendable {
     /// - Parameters:
     ///   - cors: nil picks the default for `configuration.host` (on for loopback).
     ///   - journalCapacity: requests kept in the journal (0 keeps none).
-    ///   - logger: receives one line per request; nil logs nothing.
+    ///   - logger: receives one line per request, as the CLI prints them (default: standard
+    ///     error, so a test that embeds stubd shows what it served); nil logs nothing.
     ///   - observers: more subscribers to every exchange, after the journal and the log line.
     ///   - access: who may use the admin API; nil is the default for `configuration.host`
     ///     (this machine only on loopback, nobody elsewhere).
     ///   - redactor: what the journal, log lines and near-miss reports hide; `.off` shows all.
     public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
                              journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
-                             logger: Logger? = nil, observers: [any ExchangeObserver] = [],
+                             logger: Logger? = StubdServer.standardErrorLogger, observers: [any ExchangeObserver] = [],
                              access: AdminAccess? = nil, redactor: Redactor = Redactor()) throws(EngineError) -> StubdServer {
         let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit, redactor: redactor)
         let admin = StubAdmin(fixtures: table, journal: journal)
@@ -62,12 +63,17 @@ public final class StubdServer: Sendable {
     }
 
     /// Starts on `host:port` with default limits.
-    public static func start(table: RouteTable, host: String = "127.0.0.1", port: Int = 0, logger: Logger? = nil) throws(EngineError) -> StubdServer {
+    public static func start(table: RouteTable, host: String = "127.0.0.1", port: Int = 0,
+                             logger: Logger? = StubdServer.standardErrorLogger) throws(EngineError) -> StubdServer {
         var configuration = EngineConfiguration()
         configuration.host = host
         configuration.port = port
         return try start(table: table, configuration: configuration, logger: logger)
     }
+
+    /// The embedded server's default: the CLI's line format on standard error, whatever logging
+    /// backend the host process bootstrapped.
+    public static let standardErrorLogger = Logger(label: "stubd", factory: { label in StreamLogHandler.standardError(label: label) })
 
     /// `http://host:port`, for building client URLs.
     public var baseURL: String {

@@ -21,6 +21,27 @@ import TargetModel
         #expect(await HTTPFetch.get(first.baseURL + "/zen").text == "Design for failure.")
     }
 
+    /// Embedded without a logger argument, stubd logs each request as the CLI does, on standard
+    /// error (captured here for the few milliseconds of one request).
+    @Test func anEmbeddedServerLogsLikeTheCLIByDefault() async throws {
+        let server = try StubdServer.start(table: try RouteTable(targets: [GitHubAPI.zen]), port: 0)
+        defer { server.stop() }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-stderr-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let capture = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let saved = dup(2)
+        dup2(capture, 2)
+        let fetched = await HTTPFetch.get(server.baseURL + "/zen")
+        for _ in 0..<100 where !((try? String(contentsOfFile: file, encoding: .utf8))?.contains("GET /zen 200") ?? false) {
+            try await _Concurrency.Task.sleep(for: .milliseconds(10))
+        }
+        dup2(saved, 2)
+        close(saved)
+        close(capture)
+        #expect(fetched.status == 200)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("GET /zen 200 zen "))
+    }
+
     @Test func theAdminClientDrivesAServerAsIfOutOfProcess() async throws {
         let server = try StubdServer.start(table: .empty, port: 0)
         defer { server.stop() }

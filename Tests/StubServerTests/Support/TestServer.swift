@@ -13,14 +13,14 @@ struct TestServer {
         configuration.port = 0
         configure(&configuration)
         server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration, cors: cors,
-                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, observers: observers,
+                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, logger: nil, observers: observers,
                                        access: access, redactor: redactor)
     }
 
     init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {
         var configuration = EngineConfiguration()
         configuration.port = 0
-        server = try StubdServer.start(table: try RouteTable(targets: targets), configuration: configuration, redactor: redactor)
+        server = try StubdServer.start(table: try RouteTable(targets: targets), configuration: configuration, logger: nil, redactor: redactor)
     }
 
     var port: Int { server.port }
