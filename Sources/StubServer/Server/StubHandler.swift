@@ -44,7 +44,7 @@ final class StubHandler: EngineHandler {
 
     func decide(_ request: IncomingRequest) -> Decision {
         var decision = decideAnswer(request)
-        if case .reply = decision.plan.answer,
+        if case .reply = decision.plan.answer, admin.store.hasFaultSteps,
            faultSteps.faultStepIsNext(in: admin.store.snapshot, session: decision.session) {
             decision.plan.closeConnection = true
         }

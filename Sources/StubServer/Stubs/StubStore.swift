@@ -24,16 +24,29 @@ public final class StubStore: Sendable {
     /// The published snapshot, read without a lock on the serving path; written (under `state`'s
     /// lock) by every change.
     private let current: ManagedAtomic<StubSnapshot>
+    /// `snapshot.hasFaultSteps`, readable with one plain atomic load, so replies skip the
+    /// fault-step check (and a second snapshot load) when no route has such a step.
+    private let faultSteps = ManagedAtomic<Bool>(false)
 
     /// A store serving `fixtures` with no runtime routes.
     public init(fixtures: RouteTable) {
         let snapshot = StubSnapshot(fixtures: fixtures, global: .empty, sessions: [:])
         state = Mutex(State(fixtures: fixtures, snapshot: snapshot))
         current = ManagedAtomic(snapshot)
+        faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
     }
+
+    /// Whether the published snapshot has a sequence or scenario step that sends no byte.
+    var hasFaultSteps: Bool { faultSteps.load(ordering: .relaxed) }
 
     /// The current snapshot (lock-free); hold on to it for the whole request.
     public var snapshot: StubSnapshot { current.load(ordering: .acquiring) }
+
+    /// Makes `snapshot` the one requests see (under `state`'s lock).
+    private func publish(_ snapshot: StubSnapshot) {
+        current.store(snapshot, ordering: .releasing)
+        faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
+    }
 
     /// Adds runtime routes for a session (nil: every session). A route whose request pattern equals
     /// an existing runtime route of the same session replaces it (the newest stub wins); two routes
@@ -57,7 +70,7 @@ public final class StubStore: Sendable {
                 ids.append(id)
             }
             try Self.publish(&state, runtime: runtime)
-            current.store(state.snapshot, ordering: .releasing)
+            publish(state.snapshot)
             state.nextID = next
             return ids
         }
@@ -76,7 +89,7 @@ public final class StubStore: Sendable {
                 && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
             do throws(RouteTableError) {
                 try Self.publish(&state, runtime: runtime)
-                current.store(state.snapshot, ordering: .releasing)
+                publish(state.snapshot)
             } catch {
                 throw .invalid(error)
             }
@@ -90,7 +103,7 @@ public final class StubStore: Sendable {
                 throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
             }
             try? Self.publish(&state, runtime: state.runtime.filter { $0.id != id })
-            current.store(state.snapshot, ordering: .releasing)
+            publish(state.snapshot)
         }
     }
 
@@ -101,7 +114,7 @@ public final class StubStore: Sendable {
             let kept = state.runtime.filter { session != nil && $0.session != session }
             let removed = state.runtime.count - kept.count
             try? Self.publish(&state, runtime: kept)
-            current.store(state.snapshot, ordering: .releasing)
+            publish(state.snapshot)
             return removed
         }
     }
@@ -111,7 +124,7 @@ public final class StubStore: Sendable {
         state.withLock { state in
             state.fixtures = table
             try? Self.publish(&state, runtime: state.runtime)
-            current.store(state.snapshot, ordering: .releasing)
+            publish(state.snapshot)
         }
     }
 
