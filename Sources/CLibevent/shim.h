@@ -15,6 +15,7 @@
 #include <event2/listener.h>
 #include <event2/thread.h>
 #include <event2/util.h>
+#include <event2/dns.h>
 
 /* evutil_socket_t is a #define on POSIX, invisible to Swift; give it a name. */
 typedef evutil_socket_t clev_socket_t;

@@ -69,6 +69,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
+    @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http://host[:port][/base-path]) and send back its answer.")
+    var proxyUnmatched: String?
+
     /// How log lines are written on standard error.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json
@@ -88,6 +91,9 @@ struct ServeCommand: ParsableCommand {
         guard journalSize >= 0 else { throw ValidationError("--journal-size must be 0 or more, got \(journalSize)") }
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
         if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
+        if let proxyUnmatched {
+            do { _ = try ProxyUpstream(url: proxyUnmatched) } catch { throw ValidationError("--proxy-unmatched \(error.description)") }
+        }
     }
 
     func run() throws {
@@ -118,12 +124,13 @@ struct ServeCommand: ParsableCommand {
             configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
         }
         let structuredLog: [any ExchangeObserver] = quiet || logFormat == .text ? [] : [ExchangeLogLine(logger: eventLogger, redactor: Redactor(enabled: !journalSecrets), structured: true)]
+        let proxy = proxyUnmatched.flatMap { try? ProxyUpstream(url: $0) }  // validated in validate()
         let termination = TerminationSignal()
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
                                            journalBodyLimit: journalBodyLimit, logger: logger, observers: structuredLog, access: access,
-                                           redactor: redactor)
+                                           redactor: redactor, proxy: proxy)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
@@ -133,6 +140,7 @@ struct ServeCommand: ParsableCommand {
         if !cors.enabled && !noCORS {
             printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")
         }
+        if let proxyUnmatched { printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)") }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
                                              logger: Logger(label: "stubd")) : nil

@@ -44,9 +44,24 @@ import Testing
                                  #"{"id":1,"name":"Ada","legacy":true} 200"#, #"{"items":[]} 200"#, " 000"]
 
     static func build() throws {
-        let result = try StubdProcess.run(["swift", "build", "--package-path", package, "--scratch-path", scratch, "--product", "stubd-targets"],
-                                          timeout: 900, program: URL(fileURLWithPath: "/usr/bin/env"))
+        let result = try swiftBuild(["--package-path", package, "--scratch-path", scratch, "--product", "stubd-targets"])
         try #require(result.status == 0, "the example package must build:\n\(result.stdout.suffix(3000))\n\(result.stderr.suffix(3000))")
+    }
+
+    /// `swift build` with these arguments. SwiftPM keeps a path dependency's old file list in an
+    /// existing scratch folder; when a stubd source file was deleted since, it fails ("missing
+    /// inputs") instead of planning again. Then the plan is dropped and the build runs again
+    /// (never on CI, whose clone is fresh).
+    static func swiftBuild(_ arguments: [String]) throws -> StubdProcess.Finished {
+        let env = URL(fileURLWithPath: "/usr/bin/env")
+        let result = try StubdProcess.run(["swift", "build"] + arguments, timeout: 900, program: env)
+        guard result.status != 0, (result.stdout + result.stderr).contains("missing inputs"),
+              let index = arguments.firstIndex(of: "--scratch-path"), index + 1 < arguments.count else { return result }
+        let scratch = arguments[index + 1]
+        for plan in ["debug.yaml", "x86_64-unknown-linux-gnu/debug/description.json", "aarch64-unknown-linux-gnu/debug/description.json"] {
+            try? FileManager.default.removeItem(atPath: scratch + "/" + plan)
+        }
+        return try StubdProcess.run(["swift", "build"] + arguments, timeout: 900, program: env)
     }
 
     /// What each app request gets: status and body (`000` when the connection failed).
@@ -151,9 +166,8 @@ import Testing
         #expect(again.status == 1)
         #expect(again.stderr.contains("stubd/Package.swift already exists; pass --force"), "\(again.stderr)")
 
-        let build = try StubdProcess.run(["swift", "build", "--package-path", root.appendingPathComponent("stubd").path,
-                                          "--scratch-path", StubdProcess.repositoryRoot.appendingPathComponent(".build-init").path],
-                                         timeout: 900, program: URL(fileURLWithPath: "/usr/bin/env"))
+        let build = try Self.swiftBuild(["--package-path", root.appendingPathComponent("stubd").path,
+                                         "--scratch-path", StubdProcess.repositoryRoot.appendingPathComponent(".build-init").path])
         #expect(build.status == 0, "the generated package builds:\n\(build.stdout.suffix(3000))\n\(build.stderr.suffix(2000))")
         let routes = try StubdProcess.run(["routes"], program: StubdProcess.repositoryRoot.appendingPathComponent(".build-init/debug/stubd-targets"),
                                           directory: root.appendingPathComponent("stubd"))

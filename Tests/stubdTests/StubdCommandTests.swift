@@ -80,6 +80,21 @@ import Testing
         #expect((lines.last?["miss"] as? String)?.hasPrefix("closest: ") == true)
     }
 
+    /// `--proxy-unmatched`: the demo's stubs answer, a miss is the upstream's answer (here a second
+    /// stubd serving other fixtures), and a bad URL is refused with the flag's name (exit 64).
+    @Test func proxyUnmatchedForwardsMisses() throws {
+        let root = try StubdProcess.temporaryFolder(["up.json": #"{"request": {"method": "GET", "path": "/base/only-upstream"}, "response": {"text": "upstream"}}"#])
+        let upstream = try ServingStubd([root, "--port", "0"])
+        defer { _ = upstream.stop() }
+        let stubd = try ServingStubd(["--port", "0", "--proxy-unmatched", upstream.baseURL + "/base"])
+        defer { _ = stubd.stop() }
+        #expect(StubdProcess.curl([stubd.baseURL + "/zen"]) == "Design for failure.")
+        #expect(StubdProcess.curl([stubd.baseURL + "/only-upstream"]) == "upstream")
+        let bad = try StubdProcess.run(["serve", "--proxy-unmatched", "ftp://x"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--proxy-unmatched \"ftp://x\": only http:// upstreams"), "\(bad.stderr)")
+    }
+
     @Test func versionIsPrinted() throws {
         let result = try StubdProcess.run(["--version"])
         #expect(result.status == 0)

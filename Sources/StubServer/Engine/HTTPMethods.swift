@@ -18,6 +18,11 @@ enum HTTPMethods {
 
     /// The name of a received method.
     @inline(__always)
+    /// The evhttp command for a method name; nil for one libevent cannot send.
+    static func command(named name: String) -> evhttp_cmd_type? {
+        table.first { $0.name == name }?.command
+    }
+
     static func name(of command: evhttp_cmd_type) -> String {
         switch command {
         case EVHTTP_REQ_GET: return "GET"

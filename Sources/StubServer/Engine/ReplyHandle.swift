@@ -19,6 +19,13 @@ public struct ReplyHandle: @unchecked Sendable {
     public func complete(_ plan: ReplyPlan, listener: (any ReplyListener)? = nil) {
         mailbox.complete(self, plan: plan, listener: listener)
     }
+
+    /// Sends `upstream` from this request's loop, which never waits for it, and calls `then` on
+    /// that loop with the answer; complete this handle from there. Call it while handling the
+    /// request (on its loop).
+    public func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
+        mailbox.fetch(upstream, then: then)
+    }
 }
 
 /// A loop's inbox for completions from other threads. Owned by its `Worker`; the worker pointer
@@ -59,6 +66,11 @@ final class LoopMailbox: @unchecked Sendable {
             queue.items.append(Item(handle: handle, plan: plan, listener: listener))
             event_active(event, EV_READ, 0)
         }
+    }
+
+    func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
+        precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
+        worker.fetch(upstream, then: then)
     }
 
     fileprivate func drain() {

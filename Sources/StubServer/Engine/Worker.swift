@@ -24,6 +24,13 @@ final class Worker {
     private var lastToken: UInt64 = 0
     private var completedInHandler = false
     private(set) var connections: ConnectionTracker!
+    /// Asynchronous DNS for upstream calls, made on first use (`UpstreamCall`).
+    private(set) lazy var dns: OpaquePointer? = {
+        let dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
+        if let dns { evdns_base_load_hosts(dns, nil) }
+        return dns
+    }()
+    private var dnsStarted = false
 
     init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler,
          numbers: ConnectionNumbers = ConnectionNumbers()) throws(EngineError) {
@@ -76,6 +83,7 @@ final class Worker {
         for dribbler in dribbles.values { dribbler.cancel() }
         awaiting.removeAll()
         evhttp_free(http)
+        if dnsStarted, let dns { evdns_base_free(dns, 0) }
         if let stopEvent { event_free(stopEvent) }
         event_base_free(base)
     }
@@ -129,6 +137,12 @@ final class Worker {
         if let listener {
             listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
+    }
+
+    /// Starts an upstream call on this loop (see `ReplyHandle.fetch`).
+    func fetch(_ request: UpstreamRequest, then completion: @escaping (UpstreamResponse) -> Void) {
+        dnsStarted = true
+        UpstreamCall.start(request, on: self, completion: completion)
     }
 
     func schedule(_ exchange: PendingExchange, after seconds: Double) {

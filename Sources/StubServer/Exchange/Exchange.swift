@@ -14,6 +14,8 @@ public struct Exchange: Sendable {
         case admin
         /// A CORS preflight answered by stubd itself.
         case preflight
+        /// No stub matched and the request was forwarded to this upstream (`--proxy-unmatched`).
+        case proxied(upstream: String)
     }
 
     /// What went on the wire.
@@ -38,7 +40,7 @@ public struct Exchange: Sendable {
     /// Whether the request was for the stubs (the journal keeps only these).
     public var isStubTraffic: Bool {
         switch resolution {
-        case .route, .miss: return true
+        case .route, .miss, .proxied: return true
         case .admin, .preflight: return false
         }
     }

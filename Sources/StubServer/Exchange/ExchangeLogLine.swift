@@ -44,6 +44,7 @@ public struct ExchangeLogLine: ExchangeObserver {
             fields["route"] = .string(name)
             fields["routeId"] = .string(id.description)
         case .miss(let closest): fields["miss"] = .string(closest)
+        case .proxied(let upstream): fields["proxied"] = .string(upstream)
         case .admin: fields["admin"] = .stringConvertible(true)
         case .preflight: fields["preflight"] = .stringConvertible(true)
         }
@@ -64,6 +65,7 @@ public struct ExchangeLogLine: ExchangeObserver {
         switch exchange.resolution {
         case .route(_, let name): label = name
         case .miss(let closest): label = "MISS \(closest)"
+        case .proxied(let upstream): label = "PROXY \(upstream)"
         case .admin: label = "ADMIN"
         case .preflight: label = "CORS"
         }

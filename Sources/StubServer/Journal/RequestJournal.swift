@@ -59,6 +59,7 @@ public final class RequestJournal: ExchangeObserver {
         switch exchange.resolution {
         case .route(let id, let name): (routeID, routeName) = (id, name)
         case .miss(let closest): nearMiss = closest
+        case .proxied(let upstream): nearMiss = "proxied to \(upstream)"
         case .admin, .preflight: break
         }
         let time = Date()

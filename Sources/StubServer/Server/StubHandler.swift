@@ -14,8 +14,11 @@ final class StubHandler: EngineHandler {
     private let redactor: Redactor
     private let feed: ExchangeFeed
     private let faultSteps: FaultStepDelivery
+    private let proxy: ProxyUpstream?
 
-    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed) {
+    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed,
+         proxy: ProxyUpstream? = nil) {
+        self.proxy = proxy
         self.admin = admin
         self.router = AdminRouter(admin: admin)
         self.cors = cors
@@ -29,10 +32,29 @@ final class StubHandler: EngineHandler {
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
         feed.start(request)
         let decision = decide(request)
+        if let proxy, case .miss = decision.resolution {
+            forward(request, to: proxy, session: decision.session, reply: reply)
+            return
+        }
         let draft = feed.isEmpty ? nil
             : ExchangeDraft(request: request, session: decision.session, resolution: decision.resolution,
                             answer: decision.plan.answer, feed: feed)
         reply.complete(decision.plan, listener: draft)
+    }
+
+    /// A miss goes to the upstream; its answer (or a 502) goes back to the client from the loop
+    /// that received the request, which never waits for the upstream.
+    private func forward(_ request: IncomingRequest, to proxy: ProxyUpstream, session: SessionID?, reply: ReplyHandle) {
+        let feed = self.feed, cors = self.cors
+        reply.fetch(proxy.forward(request)) { response in
+            let prepared = proxy.reply(for: response)
+            var plan = ReplyPlan(answer: .reply(prepared), headOnly: request.method == "HEAD")
+            if cors.enabled { plan.extraHeaders = cors.headers(for: request, exposing: prepared) }
+            let draft = feed.isEmpty ? nil
+                : ExchangeDraft(request: request, session: session, resolution: .proxied(upstream: proxy.description),
+                                answer: plan.answer, feed: feed)
+            reply.complete(plan, listener: draft)
+        }
     }
 
     /// What to answer, and why: the whole decision without a socket (tests call it directly).

@@ -42,10 +42,13 @@ public final class StubdServer: Sendable {
     ///   - access: who may use the admin API; nil is the default for `configuration.host`
     ///     (this machine only on loopback, nobody elsewhere).
     ///   - redactor: what the journal, log lines and near-miss reports hide; `.off` shows all.
+    ///   - proxy: where requests no stub matches are forwarded (`--proxy-unmatched`); nil answers
+    ///     them with the near-miss 404.
     public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
                              journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
                              logger: Logger? = StubdServer.standardErrorLogger, observers: [any ExchangeObserver] = [],
-                             access: AdminAccess? = nil, redactor: Redactor = Redactor()) throws(EngineError) -> StubdServer {
+                             access: AdminAccess? = nil, redactor: Redactor = Redactor(),
+                             proxy: ProxyUpstream? = nil) throws(EngineError) -> StubdServer {
         let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit, redactor: redactor)
         let admin = StubAdmin(fixtures: table, journal: journal)
         var subscribers: [any ExchangeObserver] = journalCapacity > 0 ? [journal] : []
@@ -56,7 +59,7 @@ public final class StubdServer: Sendable {
         }
         let handler = StubHandler(admin: admin, cors: cors ?? .default(host: configuration.host),
                                   access: access ?? AdminAccess(host: configuration.host), redactor: redactor,
-                                  feed: ExchangeFeed(observers: subscribers + observers))
+                                  feed: ExchangeFeed(observers: subscribers + observers), proxy: proxy)
         let engine = HTTPEngine(configuration: configuration, handler: handler)
         let port = try engine.start()
         return StubdServer(port: port, host: configuration.host, admin: admin, engine: engine)

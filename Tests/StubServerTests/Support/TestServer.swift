@@ -8,13 +8,13 @@ struct TestServer {
 
     init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
          observers: [any ExchangeObserver] = [], access: AdminAccess? = nil, redactor: Redactor = Redactor(),
-         configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
+         proxy: ProxyUpstream? = nil, configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
         var configuration = EngineConfiguration()
         configuration.port = 0
         configure(&configuration)
         server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration, cors: cors,
                                        journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, logger: nil, observers: observers,
-                                       access: access, redactor: redactor)
+                                       access: access, redactor: redactor, proxy: proxy)
     }
 
     init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {
@@ -28,6 +28,13 @@ struct TestServer {
     func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(server.port)\(pathAndQuery)" }
 
     func stop() { server.stop() }
+
+    /// Stops the server and returns its port: a port nothing listens on (for "unreachable" tests).
+    func stoppedPort() -> Int {
+        let port = server.port
+        server.stop()
+        return port
+    }
 }
 
 /// Shorthand for test fixtures.

@@ -1,0 +1,88 @@
+import Foundation
+import StubModel
+
+/// The real server requests are forwarded to (`--proxy-unmatched URL`): where it is, and how a
+/// request and its answer are rewritten on the way, as a reverse proxy does (RFC 9110 §7.6):
+/// hop-by-hop headers dropped both ways, `Host` set to the upstream's, `X-Forwarded-For`,
+/// `-Proto` and `-Host` added, the upstream's base path put in front of the request's path.
+public struct ProxyUpstream: Sendable, CustomStringConvertible {
+    /// `http` (HTTPS upstreams come with recording's TLS work).
+    public let scheme: String
+    /// Host name or address.
+    public let host: String
+    /// Port (80 when the URL gives none).
+    public let port: Int
+    /// The URL's path without a trailing `/` (`/api`), put before every forwarded path.
+    public let basePath: String
+    /// Seconds to wait for the upstream's whole answer.
+    public var timeoutSeconds: Double = 30
+
+    /// Why a proxy URL is refused, with what to give instead.
+    public struct Invalid: Error, CustomStringConvertible {
+        /// The message.
+        public let description: String
+    }
+
+    /// Parses `http://host[:port][/base]`.
+    public init(url text: String) throws(Invalid) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              let host = components.host, !host.isEmpty else {
+            throw Invalid(description: "\"\(text)\" is not a URL; give the upstream as http://host[:port][/base-path]")
+        }
+        guard scheme == "http" else {
+            throw Invalid(description: "\"\(text)\": only http:// upstreams can be proxied so far (HTTPS upstreams come with `stubd record`)")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw Invalid(description: "\"\(text)\": give the upstream without a query or fragment")
+        }
+        self.scheme = scheme
+        self.host = host
+        self.port = components.port ?? 80
+        var base = components.percentEncodedPath
+        while base.hasSuffix("/") { base.removeLast() }
+        self.basePath = base
+    }
+
+    /// `http://host:port/base`.
+    public var description: String { "\(scheme)://\(host):\(port)\(basePath)" }
+
+    /// Headers that describe one connection, not the message: never forwarded either way.
+    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
+                                        "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
+
+    /// The request to send upstream for `request`.
+    func forward(_ request: IncomingRequest) -> UpstreamRequest {
+        let named = Set((request.header("Connection") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        var headers = request.headers.filter { header in
+            let name = header.name.lowercased()
+            return !Self.hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length"
+                && !name.hasPrefix("x-stubd-")
+        }
+        headers.append(NameValue("Host", port == 80 ? host : "\(host):\(port)"))
+        let client = request.peer.isEmpty ? "unknown" : request.peer
+        let forwardedFor = request.header("X-Forwarded-For").map { "\($0), \(client)" } ?? client
+        headers.removeAll { ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"].contains($0.name.lowercased()) }
+        headers.append(NameValue("X-Forwarded-For", forwardedFor))
+        headers.append(NameValue("X-Forwarded-Proto", "http"))
+        if let originalHost = request.header("Host") { headers.append(NameValue("X-Forwarded-Host", originalHost)) }
+        let target = basePath + request.rawPath + (request.rawQuery.map { "?\($0)" } ?? "")
+        return UpstreamRequest(host: host, port: port, method: request.method, target: target, headers: headers,
+                               body: request.body, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// The reply for the client: the upstream's answer without hop-by-hop and length headers
+    /// (the engine frames the body itself), or a 502 naming the upstream and the cause.
+    func reply(for response: UpstreamResponse) -> PreparedReply {
+        switch response {
+        case .answered(let status, let headers, let body):
+            let kept = headers.filter { header in
+                let name = header.name.lowercased()
+                return !Self.hopByHop.contains(name) && name != "content-length" && name != "date"
+            }
+            return PreparedReply(status: status, headers: kept, body: body)
+        case .failed(let cause):
+            return AdminReply.json(.object([("error", .string("upstream \(description) failed: \(cause)")),
+                                            ("upstream", .string(description)), ("cause", .string(cause))]), status: 502)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TargetModel
+@testable import StubServer
+
+/// `--proxy-unmatched`: stubs answer where they match; everything else goes to a real upstream
+/// (here another stubd) and its answer comes back, without any loop waiting for it.
+@Suite struct ProxyEndToEndTests {
+    static func upstream() throws -> TestServer {
+        try TestServer(fixtures: [
+            route("/api/up", outcome: ok("from upstream", status: 201, headers: [NameValue("X-Up", "1")])),
+            route("/api/echo", method: "POST", body: .json(.object([("a", .number(1))])), outcome: ok("posted")),
+            route("/api/slow", outcome: ok("slow"), delay: 1.0),
+        ])
+    }
+
+    @Test func aMissIsForwardedAndAStubStillAnswers() throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let proxy = try ProxyUpstream(url: upstream.url("/api/"))
+        let server = try TestServer(fixtures: [route("/local", outcome: ok("stub"))], proxy: proxy)
+        defer { server.stop() }
+        #expect(try Curl.run([server.url("/local")]).stdout == "stub")
+        let forwarded = try Curl.run(["-i", server.url("/up")])
+        #expect(forwarded.stdout.hasPrefix("HTTP/1.1 201"))
+        #expect(forwarded.stdout.contains("X-Up: 1\r\n"))
+        #expect(forwarded.stdout.hasSuffix("\r\n\r\nfrom upstream"))
+        let posted = try Curl.run(["-H", "Content-Type: application/json", "--data", #"{"a": 1}"#, server.url("/echo")])
+        #expect(posted.stdout == "posted")
+        // The upstream saw its own Host and the forwarding headers.
+        let seen = try #require(upstream.server.requests(JournalQuery(path: "/api/up")).first)
+        #expect(seen.headers.first { $0.name.lowercased() == "host" }?.value == "127.0.0.1:\(upstream.port)")
+        #expect(seen.headers.contains { $0.name == "X-Forwarded-For" && $0.value == "127.0.0.1" })
+        #expect(server.server.requests(JournalQuery(path: "/up")).first?.nearMiss == "proxied to \(proxy)")
+    }
+
+    /// Twenty requests to an upstream that takes 1 s each, through one event loop, finish in
+    /// about 1 s: the loop never waits for the upstream.
+    @Test func slowUpstreamCallsRunTogetherOnOneLoop() throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let server = try TestServer(fixtures: [], proxy: try ProxyUpstream(url: upstream.url("/api"))) { $0.workers = 1 }
+        defer { server.stop() }
+        let outcome = RawHTTP.concurrent(count: 20, port: server.port, request: "GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(outcome.statuses == Array(repeating: 200, count: 20))
+        #expect(outcome.seconds >= 1.0)
+        #expect(outcome.seconds < 4.0, "serially this would take 20 s")
+    }
+
+    @Test func anUnreachableUpstreamIsA502NamingIt() throws {
+        let port = try TestServer(fixtures: []).stoppedPort()
+        let proxy = try ProxyUpstream(url: "http://127.0.0.1:\(port)")
+        let server = try TestServer(fixtures: [], proxy: proxy)
+        defer { server.stop() }
+        let result = try Curl.run(["-w", "\n%{http_code}", server.url("/anything")])
+        #expect(result.stdout.hasSuffix("\n502"))
+        #expect(result.stdout.contains("\"upstream\": \"http://127.0.0.1:\(port)\""), "\(result.stdout)")
+    }
+
+    @Test(arguments: [("https://api.example.com", "only http:// upstreams"), ("not a url", "is not a URL"),
+                      ("http://h/x?y=1", "without a query")])
+    func badUpstreamURLsAreRefused(url: String, message: String) {
+        #expect(throws: ProxyUpstream.Invalid.self) { try ProxyUpstream(url: url) }
+        #expect((try? ProxyUpstream(url: url)) == nil)
+        do { _ = try ProxyUpstream(url: url) } catch { #expect(error.description.contains(message), "\(error)") }
+    }
+}
