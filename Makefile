@@ -3,21 +3,25 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 UNAME := $(shell uname -s)
 PREFIX ?= /usr/local
+ifeq ($(UNAME),Darwin)
+# Homebrew's OpenSSL is keg-only: let pkg-config (and so SwiftPM) find it.
+export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+endif
 FIXTURES ?= fixtures
 PORT ?= 8080
 
 .PHONY: deps build run test release install dist bench profile fuzz sanitize soak conformance clean
 
-## deps: install libevent (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
+## deps: install libevent and OpenSSL (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "make: swift not found. Install Swift 6 from https://www.swift.org/install/ (Linux: the tarball or swiftly; macOS: Xcode 16 or swiftly), put its bin/ on PATH, then run make again."; exit 1; }
 ifeq ($(UNAME),Darwin)
 	@command -v brew >/dev/null || { echo "make: Homebrew not found; install it from https://brew.sh, then run make again (stubd needs its libevent)."; exit 1; }
-	@pkg-config --exists libevent 2>/dev/null || { echo "make: installing libevent pkg-config with Homebrew"; brew install libevent pkg-config; }
+	@pkg-config --exists libevent_openssl 2>/dev/null || { echo "make: installing libevent openssl@3 pkg-config with Homebrew"; brew install libevent openssl@3 pkg-config; }
 else
-	@if ! pkg-config --exists libevent 2>/dev/null || ! command -v curl >/dev/null; then \
-		echo "make: installing libevent-dev pkg-config curl"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev pkg-config curl; \
+	@if ! pkg-config --exists libevent libevent_openssl 2>/dev/null || ! command -v curl >/dev/null; then \
+		echo "make: installing libevent-dev libssl-dev pkg-config curl"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev libssl-dev pkg-config curl; \
 	fi
 endif
 

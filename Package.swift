@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
+        // libevent's OpenSSL bufferevents and OpenSSL itself, for HTTPS upstreams (engine only).
+        .systemLibrary(
+            name: "CLibeventTLS",
+            pkgConfig: "libevent_openssl",
+            providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl@3"])]
+        ),
         // The funnel for POSIX and platform calls (sockets, descriptors, files, signals), with the
         // Darwin and Glibc spellings side by side; nothing else in the package calls libc directly.
         .target(
@@ -53,6 +59,7 @@ let package = Package(
                 "TargetModel",
                 "StubdSystem",
                 "CLibevent",
+                "CLibeventTLS",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],

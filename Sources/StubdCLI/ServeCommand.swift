@@ -69,8 +69,14 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
-    @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http://host[:port][/base-path]) and send back its answer.")
+    @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http(s)://host[:port][/base-path]) and send back its answer.")
     var proxyUnmatched: String?
+
+    @Option(name: .customLong("upstream-ca"), help: "PEM file of CA certificates an https upstream is checked against (default: the system's trust store).")
+    var upstreamCA: String?
+
+    @Flag(name: .customLong("insecure-upstream"), help: "Do not verify an https upstream's certificate or host name.")
+    var insecureUpstream = false
 
     /// How log lines are written on standard error.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -92,7 +98,9 @@ struct ServeCommand: ParsableCommand {
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
         if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
         if let proxyUnmatched {
-            do { _ = try ProxyUpstream(url: proxyUnmatched) } catch { throw ValidationError("--proxy-unmatched \(error.description)") }
+            do { _ = try ProxyUpstream(url: proxyUnmatched, caFile: upstreamCA, insecure: insecureUpstream) } catch {
+                throw ValidationError("--proxy-unmatched \(error.description)")
+            }
         }
     }
 
@@ -124,7 +132,7 @@ struct ServeCommand: ParsableCommand {
             configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
         }
         let structuredLog: [any ExchangeObserver] = quiet || logFormat == .text ? [] : [ExchangeLogLine(logger: eventLogger, redactor: Redactor(enabled: !journalSecrets), structured: true)]
-        let proxy = proxyUnmatched.flatMap { try? ProxyUpstream(url: $0) }  // validated in validate()
+        let proxy = proxyUnmatched.flatMap { try? ProxyUpstream(url: $0, caFile: upstreamCA, insecure: insecureUpstream) }  // validated in validate()
         let termination = TerminationSignal()
         let server: StubdServer
         do {

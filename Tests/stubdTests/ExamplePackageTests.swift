@@ -48,19 +48,16 @@ import Testing
         try #require(result.status == 0, "the example package must build:\n\(result.stdout.suffix(3000))\n\(result.stderr.suffix(3000))")
     }
 
-    /// `swift build` with these arguments. SwiftPM keeps a path dependency's old file list in an
-    /// existing scratch folder; when a stubd source file was deleted since, it fails ("missing
-    /// inputs") instead of planning again. Then the plan is dropped and the build runs again
-    /// (never on CI, whose clone is fresh).
+    /// `swift build` with these arguments. SwiftPM keeps a path dependency's old package graph
+    /// in an existing scratch folder: after a stubd source file is deleted ("missing inputs") or
+    /// a module is added ("no such module"), it fails instead of planning again. A failed build
+    /// is therefore tried once more in a fresh scratch folder (never needed on CI, whose clone is
+    /// fresh); a real error fails both times.
     static func swiftBuild(_ arguments: [String]) throws -> StubdProcess.Finished {
         let env = URL(fileURLWithPath: "/usr/bin/env")
         let result = try StubdProcess.run(["swift", "build"] + arguments, timeout: 900, program: env)
-        guard result.status != 0, (result.stdout + result.stderr).contains("missing inputs"),
-              let index = arguments.firstIndex(of: "--scratch-path"), index + 1 < arguments.count else { return result }
-        let scratch = arguments[index + 1]
-        for plan in ["debug.yaml", "x86_64-unknown-linux-gnu/debug/description.json", "aarch64-unknown-linux-gnu/debug/description.json"] {
-            try? FileManager.default.removeItem(atPath: scratch + "/" + plan)
-        }
+        guard result.status != 0, let index = arguments.firstIndex(of: "--scratch-path"), index + 1 < arguments.count else { return result }
+        try? FileManager.default.removeItem(atPath: arguments[index + 1])
         return try StubdProcess.run(["swift", "build"] + arguments, timeout: 900, program: env)
     }
 

@@ -92,7 +92,7 @@ import Testing
         #expect(StubdProcess.curl([stubd.baseURL + "/only-upstream"]) == "upstream")
         let bad = try StubdProcess.run(["serve", "--proxy-unmatched", "ftp://x"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("--proxy-unmatched \"ftp://x\": only http:// upstreams"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("--proxy-unmatched \"ftp://x\": give an http:// or https:// upstream"), "\(bad.stderr)")
     }
 
     @Test func versionIsPrinted() throws {

@@ -1,4 +1,5 @@
 import CLibevent
+import CLibeventTLS
 import StubModel
 
 /// One request to an upstream server on a worker's event loop: its own evhttp connection (async
@@ -10,6 +11,8 @@ final class UpstreamCall {
     private var connection: OpaquePointer?
     private unowned let worker: Worker
     private var retained: Unmanaged<UpstreamCall>?
+    /// The TLS bufferevent of an HTTPS call, asked why a handshake failed.
+    fileprivate var tlsBufferevent: OpaquePointer?
 
     private init(worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
         self.worker = worker
@@ -23,7 +26,33 @@ final class UpstreamCall {
             completion(.failed("method \(request.method) cannot be sent upstream"))
             return
         }
-        guard let connection = evhttp_connection_base_new(worker.base, worker.dns, request.host, UInt16(clamping: request.port)) else {
+        var connection: OpaquePointer?
+        if let tls = request.tls {
+            switch worker.tlsContext(for: tls) {
+            case .failure(let problem):
+                completion(.failed(problem.description))
+                return
+            case .success(let context):
+                guard let ssl = SSL_new(context) else {
+                    completion(.failed("TLS: cannot create a session"))
+                    return
+                }
+                stubd_ssl_set_sni(ssl, request.host)
+                if tls.verify { SSL_set1_host(ssl, request.host) }
+                let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+                guard let bev = bufferevent_openssl_socket_new(worker.base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options) else {
+                    SSL_free(ssl)
+                    completion(.failed("TLS: cannot create the connection"))
+                    return
+                }
+                bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
+                call.tlsBufferevent = bev
+                connection = evhttp_connection_base_bufferevent_new(worker.base, worker.dns, bev, request.host, UInt16(clamping: request.port))
+            }
+        } else {
+            connection = evhttp_connection_base_new(worker.base, worker.dns, request.host, UInt16(clamping: request.port))
+        }
+        guard let connection else {
             completion(.failed("cannot open a connection to \(request.host):\(request.port)"))
             return
         }
@@ -76,11 +105,27 @@ final class UpstreamCall {
     }
 
     private func reason(_ response: OpaquePointer?) -> String {
+        if let tls = tlsReason() { return tls }
         guard let response else { return "no answer (connection refused, reset or timed out)" }
         switch evhttp_request_get_response_code(response) {
         case 0: return "no answer (connection refused, reset, unresolvable host or timed out)"
         default: return "an unreadable answer"
         }
+    }
+
+    /// Why the TLS handshake failed, from OpenSSL: the certificate check's verdict, else the
+    /// first error on the connection; nil when TLS was not the problem.
+    private func tlsReason() -> String? {
+        guard let bev = tlsBufferevent, let ssl = bufferevent_openssl_get_ssl(bev) else { return nil }
+        let verdict = SSL_get_verify_result(ssl)
+        if verdict != X509_V_OK, let text = X509_verify_cert_error_string(verdict) {
+            return "TLS: the upstream's certificate was refused (\(String(cString: text)))"
+        }
+        let code = bufferevent_get_openssl_error(bev)
+        guard code != 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        ERR_error_string_n(code, &buffer, buffer.count)
+        return "TLS: \(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
     }
 
     private func finish(_ response: UpstreamResponse) {

@@ -17,6 +17,8 @@ public struct UpstreamRequest: Sendable {
     public var body: [UInt8]
     /// Seconds to wait for the whole answer.
     public var timeoutSeconds: Double
+    /// HTTPS settings; nil for plain HTTP.
+    public var tls: UpstreamTLS?
 
     /// Creates a request.
     public init(host: String, port: Int, method: String, target: String, headers: [NameValue], body: [UInt8], timeoutSeconds: Double = 30) {
@@ -27,6 +29,21 @@ public struct UpstreamRequest: Sendable {
         self.headers = headers
         self.body = body
         self.timeoutSeconds = timeoutSeconds
+    }
+}
+
+/// How an HTTPS upstream is trusted: the system's trust store (or `caFile`), SNI and host-name
+/// verification always, unless `verify` is off (`--insecure-upstream`, only when asked).
+public struct UpstreamTLS: Sendable, Hashable {
+    /// A PEM file of CA certificates trusted instead of the system store (a private CA).
+    public var caFile: String?
+    /// Check the certificate chain and the host name.
+    public var verify: Bool
+
+    /// Creates settings; the default verifies against the system trust store.
+    public init(caFile: String? = nil, verify: Bool = true) {
+        self.caFile = caFile
+        self.verify = verify
     }
 }
 

@@ -1,4 +1,5 @@
 import CLibevent
+import CLibeventTLS
 import Dispatch
 import StubModel
 import StubdSystem
@@ -31,6 +32,8 @@ final class Worker {
         return dns
     }()
     private var dnsStarted = false
+    /// One OpenSSL context per TLS setting used by upstream calls, made on first use.
+    private var tlsContexts: [UpstreamTLS: OpaquePointer] = [:]
 
     init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler,
          numbers: ConnectionNumbers = ConnectionNumbers()) throws(EngineError) {
@@ -84,6 +87,7 @@ final class Worker {
         awaiting.removeAll()
         evhttp_free(http)
         if dnsStarted, let dns { evdns_base_free(dns, 0) }
+        for context in tlsContexts.values { SSL_CTX_free(context) }
         if let stopEvent { event_free(stopEvent) }
         event_base_free(base)
     }
@@ -143,6 +147,31 @@ final class Worker {
     func fetch(_ request: UpstreamRequest, then completion: @escaping (UpstreamResponse) -> Void) {
         dnsStarted = true
         UpstreamCall.start(request, on: self, completion: completion)
+    }
+
+    /// Why an upstream's TLS settings cannot be used.
+    struct TLSProblem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The OpenSSL context for `tls`: TLS 1.2 or later, peer verification against the system
+    /// store or `caFile` (unless `verify` is off).
+    func tlsContext(for tls: UpstreamTLS) -> Result<OpaquePointer, TLSProblem> {
+        if let context = tlsContexts[tls] { return .success(context) }
+        guard let context = SSL_CTX_new(TLS_client_method()) else { return .failure(TLSProblem(description: "TLS: cannot create a context")) }
+        stubd_ssl_ctx_min_tls12(context)
+        if tls.verify {
+            let loaded = tls.caFile.map { SSL_CTX_load_verify_locations(context, $0, nil) } ?? SSL_CTX_set_default_verify_paths(context)
+            guard loaded == 1 else {
+                SSL_CTX_free(context)
+                return .failure(TLSProblem(description: "TLS: cannot load the trusted certificates\(tls.caFile.map { " from \($0)" } ?? "")"))
+            }
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        } else {
+            SSL_CTX_set_verify(context, SSL_VERIFY_NONE, nil)
+        }
+        tlsContexts[tls] = context
+        return .success(context)
     }
 
     func schedule(_ exchange: PendingExchange, after seconds: Double) {

@@ -6,12 +6,14 @@ import StubModel
 /// hop-by-hop headers dropped both ways, `Host` set to the upstream's, `X-Forwarded-For`,
 /// `-Proto` and `-Host` added, the upstream's base path put in front of the request's path.
 public struct ProxyUpstream: Sendable, CustomStringConvertible {
-    /// `http` (HTTPS upstreams come with recording's TLS work).
+    /// `http` or `https`.
     public let scheme: String
     /// Host name or address.
     public let host: String
-    /// Port (80 when the URL gives none).
+    /// Port (80, or 443 for https, when the URL gives none).
     public let port: Int
+    /// For https: how the upstream is trusted.
+    public let tls: UpstreamTLS?
     /// The URL's path without a trailing `/` (`/api`), put before every forwarded path.
     public let basePath: String
     /// Seconds to wait for the upstream's whole answer.
@@ -23,21 +25,26 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
         public let description: String
     }
 
-    /// Parses `http://host[:port][/base]`.
-    public init(url text: String) throws(Invalid) {
+    /// Parses `http(s)://host[:port][/base]`. HTTPS upstreams are verified against the system's
+    /// trust store, or `caFile`'s CAs; `insecure` skips verification (only when asked).
+    public init(url text: String, caFile: String? = nil, insecure: Bool = false) throws(Invalid) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               let host = components.host, !host.isEmpty else {
-            throw Invalid(description: "\"\(text)\" is not a URL; give the upstream as http://host[:port][/base-path]")
+            throw Invalid(description: "\"\(text)\" is not a URL; give the upstream as http(s)://host[:port][/base-path]")
         }
-        guard scheme == "http" else {
-            throw Invalid(description: "\"\(text)\": only http:// upstreams can be proxied so far (HTTPS upstreams come with `stubd record`)")
+        guard scheme == "http" || scheme == "https" else {
+            throw Invalid(description: "\"\(text)\": give an http:// or https:// upstream")
+        }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw Invalid(description: "CA file \(caFile) cannot be read; give a PEM file of the upstream's CA certificates")
         }
         guard components.query == nil, components.fragment == nil else {
             throw Invalid(description: "\"\(text)\": give the upstream without a query or fragment")
         }
         self.scheme = scheme
         self.host = host
-        self.port = components.port ?? 80
+        self.port = components.port ?? (scheme == "https" ? 443 : 80)
+        self.tls = scheme == "https" ? UpstreamTLS(caFile: caFile, verify: !insecure) : nil
         var base = components.percentEncodedPath
         while base.hasSuffix("/") { base.removeLast() }
         self.basePath = base
@@ -58,7 +65,8 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
             return !Self.hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length"
                 && !name.hasPrefix("x-stubd-")
         }
-        headers.append(NameValue("Host", port == 80 ? host : "\(host):\(port)"))
+        let defaultPort = scheme == "https" ? 443 : 80
+        headers.append(NameValue("Host", port == defaultPort ? host : "\(host):\(port)"))
         let client = request.peer.isEmpty ? "unknown" : request.peer
         let forwardedFor = request.header("X-Forwarded-For").map { "\($0), \(client)" } ?? client
         headers.removeAll { ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"].contains($0.name.lowercased()) }
@@ -66,8 +74,10 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
         headers.append(NameValue("X-Forwarded-Proto", "http"))
         if let originalHost = request.header("Host") { headers.append(NameValue("X-Forwarded-Host", originalHost)) }
         let target = basePath + request.rawPath + (request.rawQuery.map { "?\($0)" } ?? "")
-        return UpstreamRequest(host: host, port: port, method: request.method, target: target, headers: headers,
-                               body: request.body, timeoutSeconds: timeoutSeconds)
+        var upstream = UpstreamRequest(host: host, port: port, method: request.method, target: target, headers: headers,
+                                       body: request.body, timeoutSeconds: timeoutSeconds)
+        upstream.tls = tls
+        return upstream
     }
 
     /// The reply for the client: the upstream's answer without hop-by-hop and length headers

@@ -57,11 +57,51 @@ import TargetModel
         #expect(result.stdout.contains("\"upstream\": \"http://127.0.0.1:\(port)\""), "\(result.stdout)")
     }
 
-    @Test(arguments: [("https://api.example.com", "only http:// upstreams"), ("not a url", "is not a URL"),
+    @Test(arguments: [("ftp://api.example.com", "give an http:// or https:// upstream"), ("not a url", "is not a URL"),
                       ("http://h/x?y=1", "without a query")])
     func badUpstreamURLsAreRefused(url: String, message: String) {
         #expect(throws: ProxyUpstream.Invalid.self) { try ProxyUpstream(url: url) }
         #expect((try? ProxyUpstream(url: url)) == nil)
         do { _ = try ProxyUpstream(url: url) } catch { #expect(error.description.contains(message), "\(error)") }
+    }
+}
+
+/// HTTPS upstreams: verified against the given CA with SNI and host-name checks; an unknown CA
+/// or a wrong name is a 502 naming the TLS reason; `--insecure-upstream` skips the checks.
+@Suite(.serialized) struct TLSProxyEndToEndTests {
+    static func answer(_ proxy: ProxyUpstream) throws -> String {
+        let server = try TestServer(fixtures: [], proxy: proxy)
+        defer { server.stop() }
+        return try Curl.run(["-w", "\n%{http_code}", server.url("/hello?x=1")]).stdout
+    }
+
+    @Test func anHTTPSUpstreamWithItsCAIsReached() throws {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        let answer = try Self.answer(try ProxyUpstream(url: "https://localhost:\(upstream.port)/base", caFile: upstream.caFile))
+        #expect(answer == "secure /base/hello?x=1\n200")
+    }
+
+    @Test func anUnknownCAIsRefused() throws {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        let answer = try Self.answer(try ProxyUpstream(url: "https://localhost:\(upstream.port)"))
+        #expect(answer.hasSuffix("\n502"))
+        #expect(answer.contains("TLS: the upstream's certificate was refused (unable to get local issuer certificate)"), "\(answer)")
+    }
+
+    @Test func aWrongHostNameIsRefused() throws {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        let answer = try Self.answer(try ProxyUpstream(url: "https://127.0.0.1:\(upstream.port)", caFile: upstream.caFile))
+        #expect(answer.hasSuffix("\n502"))
+        #expect(answer.contains("mismatch)"), "\(answer)")
+    }
+
+    @Test func insecureSkipsTheChecksWhenAsked() throws {
+        let upstream = try TLSUpstream()
+        defer { upstream.stop() }
+        let answer = try Self.answer(try ProxyUpstream(url: "https://127.0.0.1:\(upstream.port)", insecure: true))
+        #expect(answer == "secure /hello?x=1\n200")
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+
+/// An HTTPS server for upstream tests: a CA and a `localhost` certificate made with the openssl
+/// command at test time, served by Python's http.server (answers every GET with "secure").
+final class TLSUpstream {
+    let folder: URL
+    let process = Process()
+    let port: Int
+    var caFile: String { folder.appendingPathComponent("ca.pem").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n".utf8).write(to: folder.appendingPathComponent("leaf.ext"))
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try Self.run(["req", "-x509"] + curve + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=stubd test CA",
+                      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"], in: folder)
+        try Self.run(["req"] + curve + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"], in: folder)
+        try Self.run(["x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "leaf.pem",
+                      "-days", "2", "-extfile", "leaf.ext"], in: folder)
+        let script = """
+            import http.server, socket, ssl, sys
+            class Handler(http.server.BaseHTTPRequestHandler):
+                protocol_version = "HTTP/1.1"
+                def do_GET(self):
+                    body = b"secure " + self.path.encode()
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def log_message(self, *args):
+                    pass
+            class Server(http.server.ThreadingHTTPServer):
+                address_family = socket.AF_INET6
+                def server_bind(self):
+                    self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+                    super().server_bind()
+            server = Server(("::", 0), Handler)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain("leaf.pem", "leaf.key")
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+    }
+
+    func stop() {
+        // SIGKILL: the test process blocks SIGTERM (stubd's signal handling), and children
+        // inherit the blocked mask, so Python would never see a SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private static func run(_ arguments: [String], in folder: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
