@@ -45,7 +45,7 @@ import TargetModel
         let first = try TestServer(fixtures: [])
         defer { first.stop() }
         do {
-            _ = try StubdServer.start(table: .empty, port: first.port)
+            _ = try StubdServer.start(table: .empty, port: first.port, logger: nil)
             Issue.record("a second server bound the same port")
         } catch {
             #expect(error == .bind(host: "127.0.0.1", port: first.port, errno: .addressInUse))

@@ -6,8 +6,8 @@ import TargetModel
 /// The in-process API a test uses: two servers at once, targets added at runtime, the journal.
 @Suite(.serialized) struct EmbeddingTests {
     @Test func twoServersInOneProcessKeepTheirOwnStubsAndJournals() async throws {
-        let first = try StubdServer.start(table: try RouteTable(targets: GitHubAPI.all), port: 0)
-        let second = try StubdServer.start(table: .empty, port: 0)
+        let first = try StubdServer.start(table: try RouteTable(targets: GitHubAPI.all), port: 0, logger: nil)
+        let second = try StubdServer.start(table: .empty, port: 0, logger: nil)
         defer { first.stop(); second.stop() }
         try second.add(targets: [GitHubAPI.zen])
         try first.add([route("/zen", name: "override", outcome: ok("first only"))])
@@ -43,7 +43,7 @@ import TargetModel
     }
 
     @Test func theAdminClientDrivesAServerAsIfOutOfProcess() async throws {
-        let server = try StubdServer.start(table: .empty, port: 0)
+        let server = try StubdServer.start(table: .empty, port: 0, logger: nil)
         defer { server.stop() }
         let admin = StubdAdminClient(baseURL: URL(string: server.baseURL)!)
         let ids = try await admin.add(targets: [GitHubAPI.rateLimit])

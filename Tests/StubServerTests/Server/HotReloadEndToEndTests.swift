@@ -13,7 +13,7 @@ import TargetModel
         let file = root.appendingPathComponent("api.json")
         let write = { (text: String) throws in try Data(#"{"request": {"method": "GET", "path": "/v"}, "response": {"text": "\#(text)"}}"#.utf8).write(to: file) }
         try write("one")
-        let server = try StubdServer.start(table: try RouteTable(fixtures: try FixtureLoader.load(paths: [root.path])), port: 0)
+        let server = try StubdServer.start(table: try RouteTable(fixtures: try FixtureLoader.load(paths: [root.path])), port: 0, logger: nil)
         defer { server.stop() }
         let outcomes = Mutex<[FixtureWatcher.Outcome]>([])
         let changed = DispatchSemaphore(value: 0)
