@@ -12,16 +12,16 @@ PORT ?= 8080
 
 .PHONY: deps build run test release install dist bench profile fuzz sanitize soak conformance clean
 
-## deps: install libevent and OpenSSL (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
+## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "make: swift not found. Install Swift 6 from https://www.swift.org/install/ (Linux: the tarball or swiftly; macOS: Xcode 16 or swiftly), put its bin/ on PATH, then run make again."; exit 1; }
 ifeq ($(UNAME),Darwin)
 	@command -v brew >/dev/null || { echo "make: Homebrew not found; install it from https://brew.sh, then run make again (stubd needs its libevent)."; exit 1; }
 	@pkg-config --exists libevent_openssl 2>/dev/null || { echo "make: installing libevent openssl@3 pkg-config with Homebrew"; brew install libevent openssl@3 pkg-config; }
 else
-	@if ! pkg-config --exists libevent libevent_openssl 2>/dev/null || ! command -v curl >/dev/null; then \
-		echo "make: installing libevent-dev libssl-dev pkg-config curl"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev libssl-dev pkg-config curl; \
+	@if ! pkg-config --exists libevent libevent_openssl zlib 2>/dev/null || ! command -v curl >/dev/null; then \
+		echo "make: installing libevent-dev libssl-dev zlib1g-dev pkg-config curl"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev libssl-dev zlib1g-dev pkg-config curl; \
 	fi
 endif
 

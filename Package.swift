@@ -38,6 +38,12 @@ let package = Package(
             pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl@3"])]
         ),
+        // zlib, to store recorded gzip/deflate bodies decoded (engine only).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         // The funnel for POSIX and platform calls (sockets, descriptors, files, signals), with the
         // Darwin and Glibc spellings side by side; nothing else in the package calls libc directly.
         .target(
@@ -60,6 +66,7 @@ let package = Package(
                 "StubdSystem",
                 "CLibevent",
                 "CLibeventTLS",
+                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],

@@ -69,7 +69,7 @@ public enum FixtureLoader {
     ///
     /// Walks with `System.listDirectory` (`readdir`) rather than FileManager's enumerator, which cost more than
     /// parsing the files themselves (start-up with 10,000 fixture files).
-    static func fixtureFiles(under root: String) -> [String] {
+    public static func fixtureFiles(under root: String) -> [String] {
         var files: [String] = []
         walk(root.hasSuffix("/") ? String(root.dropLast()) : root, isRoot: true, into: &files)
         return files.sorted()

@@ -37,7 +37,7 @@ public struct FixtureReader {
         }
         let problems = Problems()
         if case .object = document, document["routes"] != nil {
-            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes"]) }) else {
+            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes", "recordedFrom"]) }) else {
                 throw problems.errors
             }
             guard case .array(let routes)? = root["routes"] else {
@@ -261,7 +261,8 @@ public struct FixtureReader {
         let headers = problems.check { () throws(FixtureError) in try readPairs(request["headers"], at: join(field, "headers")) }
         let body = problems.check { () throws(FixtureError) in try readRequestBody(request["body"], at: join(field, "body")) }
         guard let method, let path, let query, let headers, let body, let host else { return nil }
-        var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers, body: body)
+        var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers, body: body.pattern)
+        pattern.anyValueFor = body.anyValueFor
         pattern.queryPresent = query.present
         pattern.host = host
         return pattern
@@ -329,9 +330,26 @@ public struct FixtureReader {
         return pairs
     }
 
-    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> BodyPattern {
-        guard let value else { return .any }
-        let body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields"])
+    /// A body pattern, and the field names whose values it accepts any of (`anyValueFor`, with
+    /// `json` or `form` only).
+    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pattern: BodyPattern, anyValueFor: [String]) {
+        guard let value else { return (.any, []) }
+        var body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields", "anyValueFor"])
+        var anyValueFor: [String] = []
+        if let names = body.removeValue(forKey: "anyValueFor") {
+            guard case .array(let list) = names else { throw fail(join(field, "anyValueFor"), "expected an array of field names, found \(names.kindName)") }
+            anyValueFor = try list.enumerated().map { index, name throws(FixtureError) -> String in
+                guard case .string(let text) = name else { throw fail("\(join(field, "anyValueFor"))[\(index)]", "expected a string, found \(name.kindName)") }
+                return text
+            }.sorted()
+            guard body["json"] != nil || body["form"] != nil else {
+                throw fail(join(field, "anyValueFor"), "applies to a json or form body only; give one beside it")
+            }
+        }
+        return (try readBodyKind(body, at: field), anyValueFor)
+    }
+
+    private func readBodyKind(_ body: [String: JSONValue], at field: String) throws(FixtureError) -> BodyPattern {
         guard body.count == 1, let (kind, content) = body.first else {
             throw fail(field, "give exactly one of json, form, text, base64, multipart or fields")
         }

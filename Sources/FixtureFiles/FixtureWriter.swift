@@ -57,7 +57,8 @@ public enum FixtureWriter {
         }
     }
 
-    static func request(_ pattern: RequestPattern) -> JSONValue {
+    /// A request pattern as the `request` object of a fixture file.
+    public static func request(_ pattern: RequestPattern) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("method", .string(pattern.method))]
         switch pattern.path {
         case .literal(let path): members.append(("path", .string(path.wireForm)))
@@ -69,10 +70,12 @@ public enum FixtureWriter {
             members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) })))
         }
         if !pattern.headers.isEmpty { members.append(("headers", pairs(pattern.headers))) }
+        let anyValueFor: [(key: String, value: JSONValue)] = pattern.anyValueFor.isEmpty ? []
+            : [("anyValueFor", .array(pattern.anyValueFor.map { .string($0) }))]
         switch pattern.body {
         case .any: break
-        case .json(let json): members.append(("body", .object([("json", json.sortingKeys)])))
-        case .form(let form): members.append(("body", .object([("form", pairs(form))])))
+        case .json(let json): members.append(("body", .object([("json", json.sortingKeys)] + anyValueFor)))
+        case .form(let form): members.append(("body", .object([("form", pairs(form))] + anyValueFor)))
         case .fields(let names): members.append(("body", .object([("fields", .array(names.map { .string($0) }))])))
         case .bytes(let bytes):
             members.append(("body", .object([textOrBase64(bytes)])))
@@ -89,7 +92,7 @@ public enum FixtureWriter {
     }
 
     /// Pairs grouped by name (first-appearance order); repeated names become arrays.
-    static func pairs(_ pairs: [NameValue]) -> JSONValue {
+    public static func pairs(_ pairs: [NameValue]) -> JSONValue {
         var order: [String] = []
         var values: [String: [String]] = [:]
         for pair in pairs {

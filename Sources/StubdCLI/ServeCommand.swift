@@ -72,11 +72,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http(s)://host[:port][/base-path]) and send back its answer.")
     var proxyUnmatched: String?
 
-    @Option(name: .customLong("upstream-ca"), help: "PEM file of CA certificates an https upstream is checked against (default: the system's trust store).")
-    var upstreamCA: String?
+    @OptionGroup var upstreamTLS: UpstreamTLSArguments
 
-    @Flag(name: .customLong("insecure-upstream"), help: "Do not verify an https upstream's certificate or host name.")
-    var insecureUpstream = false
+    @Option(name: .customLong("record"), help: "With --proxy-unmatched: write what the upstream answers as fixtures into this folder (see stubd record).")
+    var record: String?
+
+    @OptionGroup var recording: RecordingArguments
 
     /// How log lines are written on standard error.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {
@@ -97,10 +98,9 @@ struct ServeCommand: ParsableCommand {
         guard journalSize >= 0 else { throw ValidationError("--journal-size must be 0 or more, got \(journalSize)") }
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
         if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
-        if let proxyUnmatched {
-            do { _ = try ProxyUpstream(url: proxyUnmatched, caFile: upstreamCA, insecure: insecureUpstream) } catch {
-                throw ValidationError("--proxy-unmatched \(error.description)")
-            }
+        if let proxyUnmatched { _ = try upstreamTLS.upstream(proxyUnmatched, flag: "--proxy-unmatched") }
+        if record != nil && proxyUnmatched == nil {
+            throw ValidationError("--record needs --proxy-unmatched URL: it records what that upstream answers")
         }
     }
 
@@ -132,13 +132,17 @@ struct ServeCommand: ParsableCommand {
             configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
         }
         let structuredLog: [any ExchangeObserver] = quiet || logFormat == .text ? [] : [ExchangeLogLine(logger: eventLogger, redactor: Redactor(enabled: !journalSecrets), structured: true)]
-        let proxy = proxyUnmatched.flatMap { try? ProxyUpstream(url: $0, caFile: upstreamCA, insecure: insecureUpstream) }  // validated in validate()
+        let proxy = try proxyUnmatched.map { try upstreamTLS.upstream($0, flag: "--proxy-unmatched") }
+        let recordLogger = Logger(label: "stubd")
+        let recorder = try proxy.flatMap { proxy in
+            try record.map { try recording.recorder(upstream: proxy, out: $0, flag: "--record", log: { recordLogger.info("\($0)") }) }
+        }
         let termination = TerminationSignal()
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
                                            journalBodyLimit: journalBodyLimit, logger: logger, observers: structuredLog, access: access,
-                                           redactor: redactor, proxy: proxy)
+                                           redactor: redactor, proxy: proxy, recorder: recorder, upstreamTLS: upstreamTLS.tls)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
@@ -148,13 +152,16 @@ struct ServeCommand: ParsableCommand {
         if !cors.enabled && !noCORS {
             printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")
         }
-        if let proxyUnmatched { printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)") }
+        if let proxyUnmatched {
+            printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)" + (record.map { " and recorded into \($0)" } ?? ""))
+        }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
                                              logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()
         watcher?.stop()
         server.stop()
+        if let recorder { for line in recorder.finish().lines { printOut("stubd: \(line)") } }
         printOut("stubd: \(signal) received, stopped")
     }
 }

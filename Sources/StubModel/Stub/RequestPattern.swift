@@ -22,6 +22,9 @@ public struct RequestPattern: Sendable, Hashable {
     /// differ only by base host. A request names a server with `X-Stubd-Host` or its `Host`
     /// header; a request that names no server any route has is matched without it.
     public var host: String?
+    /// JSON member or form field names (sorted) whose values a JSON or form body may have any of,
+    /// at any depth: a recorded request whose secret values were redacted (`"anyValueFor"`).
+    public var anyValueFor: [String] = []
 
     /// Creates a pattern for an exact path given in wire form (`/users/John%20Doe`).
     public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {

@@ -18,7 +18,7 @@ struct AdminRouter: Sendable {
         "GET /__stubd/health", "GET /__stubd/routes", "POST /__stubd/routes", "DELETE /__stubd/routes",
         "PUT /__stubd/routes/{id}", "DELETE /__stubd/routes/{id}", "GET /__stubd/requests", "GET /__stubd/requests/count",
         "DELETE /__stubd/requests", "POST /__stubd/reset", "GET /__stubd/scenarios", "PUT /__stubd/scenarios/{name}",
-        "POST /__stubd/scenarios/reset",
+        "POST /__stubd/scenarios/reset", "POST /__stubd/recording/start", "POST /__stubd/recording/stop",
     ]
 
     func handle(_ request: IncomingRequest, session: SessionID?) -> PreparedReply {
@@ -41,6 +41,8 @@ struct AdminRouter: Sendable {
         case ("GET", 1, "scenarios"): return state.scenarioStates(session: session)
         case ("PUT", 2, "scenarios"): return state.setScenario(path[1], body: request.body, session: session)
         case ("POST", 2, "scenarios") where path[1] == "reset": return state.resetScenarios(session: session)
+        case ("POST", 2, "recording") where path[1] == "start": return RecordingAdmin(admin: admin).start(request.body)
+        case ("POST", 2, "recording") where path[1] == "stop": return RecordingAdmin(admin: admin).stop()
         default:
             return AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
                                     problems: Self.endpoints)

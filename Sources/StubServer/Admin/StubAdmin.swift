@@ -14,16 +14,19 @@ public final class StubAdmin: Sendable {
     let scenarios: ScenarioBook
     /// The last requests served.
     public let journal: RequestJournal
+    /// Where misses go (an upstream, recorded or not).
+    public let forwarding: Forwarding
 
-    init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal) {
+    init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding()) {
         self.store = store
         self.scenarios = scenarios
         self.journal = journal
+        self.forwarding = forwarding
     }
 
-    /// A fresh state serving `fixtures`.
-    public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal()) {
-        self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal)
+    /// A fresh state serving `fixtures`, sending misses where `forwarding` says.
+    public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding()) {
+        self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal, forwarding: forwarding)
     }
 
     // MARK: - Routes

@@ -7,18 +7,26 @@ struct BodyMatcher: RequestPartMatcher {
     let pattern: BodyPattern
     /// Form pairs sorted once, so matching is one array comparison with the request's sorted pairs.
     private let sortedForm: [NameValue]
+    /// Names whose values are not compared (`anyValueFor`): masked on both sides.
+    private let anyValue: AnyValueMask
+    /// The expected JSON with `anyValue` masked.
+    private let maskedJSON: JSONValue?
 
-    init(pattern: BodyPattern) {
+    init(pattern: BodyPattern, anyValueFor: [String] = []) {
         self.pattern = pattern
-        if case .form(let pairs) = pattern { sortedForm = pairs.sorted() } else { sortedForm = [] }
+        self.anyValue = AnyValueMask(names: anyValueFor)
+        if case .form(let pairs) = pattern { sortedForm = anyValue.pairs(pairs).sorted() } else { sortedForm = [] }
+        if case .json(let json) = pattern { maskedJSON = anyValue.json(json) } else { maskedJSON = nil }
     }
 
     func matches(_ request: RequestView) -> Bool {
         switch pattern {
         case .any: return true
         case .bytes(let expected): return request.request.body == expected
-        case .json(let expected): return request.json == expected
-        case .form: return request.form == sortedForm
+        case .json(let expected):
+            guard !anyValue.isEmpty else { return request.json == expected }
+            return request.json.map(anyValue.json) == maskedJSON
+        case .form: return (anyValue.isEmpty ? request.form : anyValue.pairs(request.form).sorted()) == sortedForm
         case .multipart(let expected):
             if case .parts(let parts) = request.multipart { return parts == expected }
             return false
@@ -37,10 +45,10 @@ struct BodyMatcher: RequestPartMatcher {
             guard let json = request.json else {
                 return ["body: expected JSON \(request.redactor.json(expected)), got a body that is not JSON"]
             }
-            return JSONDifference.between(expected: request.redactor.json(expected), got: request.redactor.json(json))
+            return JSONDifference.between(expected: request.redactor.json(maskedJSON ?? expected), got: request.redactor.json(anyValue.json(json)))
                 .map { "body field \($0)" }
         case .form:
-            return PairDifferences.between(label: "form field", expected: sortedForm, got: request.form, redactor: request.redactor)
+            return PairDifferences.between(label: "form field", expected: sortedForm, got: anyValue.pairs(request.form).sorted(), redactor: request.redactor)
         case .fields(let names):
             guard let got = request.fieldNames else { return ["body: expected fields \(names.joined(separator: ", ")), got a body without fields"] }
             let missing = names.filter { !got.contains($0) }, extra = got.filter { !names.contains($0) }
@@ -71,5 +79,28 @@ struct BodyMatcher: RequestPartMatcher {
             if want.body != have.body { out.append("\(label): expected \(want.body.count) bytes, got \(have.body.count) different bytes") }
         }
         return out
+    }
+}
+
+/// Field names whose values a body may have any of: their values are replaced by one fixed
+/// value on both sides before comparing, at any depth of a JSON document.
+struct AnyValueMask {
+    let names: Set<String>
+    var isEmpty: Bool { names.isEmpty }
+
+    init(names: [String]) { self.names = Set(names) }
+
+    func json(_ value: JSONValue) -> JSONValue {
+        guard !names.isEmpty else { return value }
+        switch value {
+        case .object(let members): return .object(members.map { ($0.key, names.contains($0.key) ? .null : json($0.value)) })
+        case .array(let items): return .array(items.map(json))
+        default: return value
+        }
+    }
+
+    func pairs(_ pairs: [NameValue]) -> [NameValue] {
+        guard !names.isEmpty else { return pairs }
+        return pairs.map { names.contains($0.name) ? NameValue($0.name, "") : $0 }
     }
 }

@@ -20,7 +20,7 @@ struct RouteMatchers: Sendable {
         headers = pattern.headers.map { header -> any RequestPartMatcher in
             MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
         }
-        body = BodyMatcher(pattern: pattern.body)
+        body = BodyMatcher(pattern: pattern.body, anyValueFor: pattern.anyValueFor)
     }
 
     /// Query, headers and body: what the index has not already checked.

@@ -14,11 +14,8 @@ final class StubHandler: EngineHandler {
     private let redactor: Redactor
     private let feed: ExchangeFeed
     private let faultSteps: FaultStepDelivery
-    private let proxy: ProxyUpstream?
 
-    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed,
-         proxy: ProxyUpstream? = nil) {
-        self.proxy = proxy
+    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed) {
         self.admin = admin
         self.router = AdminRouter(admin: admin)
         self.cors = cors
@@ -32,8 +29,8 @@ final class StubHandler: EngineHandler {
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
         feed.start(request)
         let decision = decide(request)
-        if let proxy, case .miss = decision.resolution {
-            forward(request, to: proxy, session: decision.session, reply: reply)
+        if case .miss = decision.resolution, let target = admin.forwarding.current {
+            forward(request, to: target, session: decision.session, reply: reply)
             return
         }
         let draft = feed.isEmpty ? nil
@@ -43,9 +40,9 @@ final class StubHandler: EngineHandler {
     }
 
     /// A miss goes to the upstream; its answer (or a 502) goes back to the client from the loop
-    /// that received the request, which never waits for the upstream.
-    private func forward(_ request: IncomingRequest, to proxy: ProxyUpstream, session: SessionID?, reply: ReplyHandle) {
-        let feed = self.feed, cors = self.cors
+    /// that received the request, which never waits for the upstream, and to the recorder.
+    private func forward(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?, reply: ReplyHandle) {
+        let feed = self.feed, cors = self.cors, proxy = target.upstream
         reply.fetch(proxy.forward(request)) { response in
             let prepared = proxy.reply(for: response)
             var plan = ReplyPlan(answer: .reply(prepared), headOnly: request.method == "HEAD")
@@ -54,6 +51,7 @@ final class StubHandler: EngineHandler {
                 : ExchangeDraft(request: request, session: session, resolution: .proxied(upstream: proxy.description),
                                 answer: plan.answer, feed: feed)
             reply.complete(plan, listener: draft)
+            target.recorder?.record(request, response)
         }
     }
 

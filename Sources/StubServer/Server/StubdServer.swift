@@ -44,13 +44,19 @@ public final class StubdServer: Sendable {
     ///   - redactor: what the journal, log lines and near-miss reports hide; `.off` shows all.
     ///   - proxy: where requests no stub matches are forwarded (`--proxy-unmatched`); nil answers
     ///     them with the near-miss 404.
+    ///   - recorder: records what the proxy's upstream answers (`--record`, `stubd record`).
+    ///   - upstreamTLS: how HTTPS upstreams named later (admin recording) are trusted; default
+    ///     the proxy's, else the system trust store.
     public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
                              journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
                              logger: Logger? = StubdServer.standardErrorLogger, observers: [any ExchangeObserver] = [],
                              access: AdminAccess? = nil, redactor: Redactor = Redactor(),
-                             proxy: ProxyUpstream? = nil) throws(EngineError) -> StubdServer {
+                             proxy: ProxyUpstream? = nil, recorder: Recorder? = nil,
+                             upstreamTLS: UpstreamTLS? = nil) throws(EngineError) -> StubdServer {
         let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit, redactor: redactor)
-        let admin = StubAdmin(fixtures: table, journal: journal)
+        let forwarding = Forwarding(proxy.map { Forwarding.Target(upstream: $0, recorder: recorder) },
+                                    upstreamTLS: upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
+        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding)
         var subscribers: [any ExchangeObserver] = journalCapacity > 0 ? [journal] : []
         if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
         var configuration = configuration
@@ -59,7 +65,7 @@ public final class StubdServer: Sendable {
         }
         let handler = StubHandler(admin: admin, cors: cors ?? .default(host: configuration.host),
                                   access: access ?? AdminAccess(host: configuration.host), redactor: redactor,
-                                  feed: ExchangeFeed(observers: subscribers + observers), proxy: proxy)
+                                  feed: ExchangeFeed(observers: subscribers + observers))
         let engine = HTTPEngine(configuration: configuration, handler: handler)
         let port = try engine.start()
         return StubdServer(port: port, host: configuration.host, admin: admin, engine: engine)

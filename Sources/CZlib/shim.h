@@ -1,0 +1,2 @@
+// zlib, for decoding gzip and deflate bodies a recorded upstream sends (engine only).
+#include <zlib.h>

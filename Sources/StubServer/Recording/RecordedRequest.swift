@@ -1,0 +1,95 @@
+import StubModel
+
+/// A proxied request as a recorded fixture matches it: method, exact path, query as a multiset,
+/// body by meaning (JSON, form, multipart parts, else bytes) — the rules serving uses — with
+/// every secret value redacted. A redacted query parameter becomes `{"present": true}` and a
+/// redacted JSON or form field is listed in `anyValueFor`, so the fixture answers the same
+/// request with any credential, and two requests that differ only by a token are one fixture.
+struct RecordedRequest: Hashable {
+    /// What the fixture matches; also the identity of a recorded fixture.
+    let pattern: RequestPattern
+    /// Names whose values were replaced (never the values).
+    let redactedNames: Set<String>
+    /// `GET /users/octocat?page=2` with secret values replaced, for log lines.
+    let display: String
+
+    static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool { lhs.pattern == rhs.pattern }
+    func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
+
+    init(_ request: IncomingRequest, redactor: Redactor) {
+        var redacted = Set<String>()
+        var query: [NameValue] = []
+        var present: [String] = []
+        for pair in FormCoding.decodePairs(request.rawQuery ?? "") {
+            if redactor.isSecret(pair.name) {
+                redacted.insert(pair.name)
+                present.append(pair.name)
+            } else {
+                query.append(pair)
+            }
+        }
+        let (body, anyValueFor) = Self.body(of: request, redactor: redactor, redacted: &redacted)
+        var pattern = RequestPattern(method: request.method, path: request.rawPath, query: query, body: body)
+        pattern.queryPresent = Array(Set(present)).sorted()
+        pattern.anyValueFor = anyValueFor
+        self.pattern = pattern
+        self.redactedNames = redacted
+        let shownQuery = request.rawQuery.map { "?" + redactor.query($0) } ?? ""
+        self.display = "\(request.method) \(request.rawPath)\(shownQuery)"
+    }
+
+    private static func body(of request: IncomingRequest, redactor: Redactor, redacted: inout Set<String>) -> (BodyPattern, [String]) {
+        let bytes = request.body
+        guard !bytes.isEmpty else { return (.any, []) }
+        let contentType = request.header("Content-Type")?.lowercased() ?? ""
+        if contentType.hasPrefix("multipart/form-data"), let boundary = MultipartEncoding.boundary(fromContentType: contentType),
+           let parts = MultipartEncoding.parse(bytes, boundary: boundary) {
+            let secret = parts.map(\.name).filter(redactor.isSecret)
+            guard secret.isEmpty else {
+                // Part bytes cannot be matched "with any value": keep the shape (the part names).
+                redacted.formUnion(secret)
+                return (.fields(Array(Set(parts.map(\.name))).sorted()), [])
+            }
+            return (.multipart(parts), [])
+        }
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            let pairs = FormCoding.decodePairs(String(decoding: bytes, as: UTF8.self))
+            let secret = Set(pairs.map(\.name).filter(redactor.isSecret))
+            redacted.formUnion(secret)
+            return (.form(redactor.pairs(pairs)), secret.sorted())
+        }
+        if let json = try? JSONParser.parse(bytes), contentType.contains("json") || json.isContainer {
+            let secret = SecretNames.inJSON(json, redactor: redactor)
+            redacted.formUnion(secret)
+            return (.json(redactor.json(json)), secret.sorted())
+        }
+        return (.bytes(bytes), [])
+    }
+}
+
+/// Where secret names occur in a document, so reports and matchers can list them.
+enum SecretNames {
+    /// The secret member names anywhere in `value`.
+    static func inJSON(_ value: JSONValue, redactor: Redactor) -> Set<String> {
+        switch value {
+        case .object(let members):
+            return members.reduce(into: Set<String>()) { found, member in
+                if redactor.isSecret(member.key) { found.insert(member.key) } else { found.formUnion(inJSON(member.value, redactor: redactor)) }
+            }
+        case .array(let items):
+            return items.reduce(into: Set<String>()) { $0.formUnion(inJSON($1, redactor: redactor)) }
+        default:
+            return []
+        }
+    }
+}
+
+extension JSONValue {
+    /// An object or an array (a document a body would be), not a bare scalar.
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: return true
+        default: return false
+        }
+    }
+}

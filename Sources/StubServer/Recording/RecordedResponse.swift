@@ -1,0 +1,118 @@
+import StubModel
+
+/// An upstream's answer as a fixture keeps it: the status, the headers that describe the
+/// content (not the connection, the length or the date), the body decoded from gzip/deflate,
+/// and secrets redacted in headers (`Set-Cookie` included) and JSON bodies.
+///
+/// How the body is stored decides what replay sends: JSON that stubd would write back byte for
+/// byte as `json` (pretty in the file, compact on the wire), other UTF-8 text up to
+/// `inlineTextLimit` as `text`, everything else — binary, large, or JSON laid out differently —
+/// as a body file under `__files/` holding the exact bytes.
+struct RecordedResponse: Equatable {
+    /// How the body is written.
+    enum Storage: Equatable {
+        /// No body.
+        case none
+        /// A `json` member.
+        case json(JSONValue)
+        /// A `text` member.
+        case text(String)
+        /// A file under `__files/` with this extension (`json`, `png`, `bin`).
+        case file(extension: String)
+    }
+
+    var status: Int
+    var headers: [NameValue]
+    /// The bytes replay sends (decoded, redacted).
+    var body: [UInt8]
+    var storage: Storage
+    /// Names whose values were replaced.
+    var redactedNames: Set<String> = []
+    /// What could not be done as usual (an undecodable body), for the summary.
+    var problems: [String] = []
+
+    static func == (lhs: RecordedResponse, rhs: RecordedResponse) -> Bool {
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers == rhs.headers
+    }
+
+    /// Text bodies up to this size are kept inline; larger ones go to a body file.
+    static let inlineTextLimit = 64 * 1024
+
+    /// Headers never recorded: about the connection or the framing, which stubd sets itself.
+    static let droppedHeaders: Set<String> = ProxyUpstream.hopByHop.union(["content-length", "date"])
+
+    init(status: Int, headers upstreamHeaders: [NameValue], body upstreamBody: [UInt8], redactor: Redactor) {
+        self.status = status
+        var headers = upstreamHeaders.filter { !Self.droppedHeaders.contains($0.name.lowercased()) }
+        var body = upstreamBody
+        var decodedOK = true
+        if let encoding = headers.first(where: { $0.name.lowercased() == "content-encoding" })?.value.trimmingCharacters(in: .whitespaces).lowercased() {
+            if let decoded = Self.decode(body, codings: encoding) {
+                body = decoded
+                headers.removeAll { $0.name.lowercased() == "content-encoding" }
+            } else {
+                decodedOK = false
+                problems.append("body sent with Content-Encoding: \(encoding) could not be decoded; stored as sent, header kept")
+            }
+        }
+        for header in headers where redactor.isSecret(header.name) { redactedNames.insert(header.name) }
+        self.headers = redactor.pairs(headers)
+        let contentType = headers.first(where: { $0.name.lowercased() == "content-type" })?.value.lowercased() ?? ""
+        if body.isEmpty {
+            storage = .none
+        } else if !decodedOK {
+            storage = .file(extension: "bin")
+        } else if let json = try? JSONParser.parse(body), contentType.contains("json") || json.isContainer {
+            let secret = SecretNames.inJSON(json, redactor: redactor)
+            redactedNames.formUnion(secret)
+            let stored = secret.isEmpty ? json : redactor.json(json)
+            let compact = Array(JSONWriter.write(stored, pretty: false).utf8)
+            if !secret.isEmpty || compact == body {
+                body = compact
+                storage = compact.count <= Self.inlineTextLimit * 4 ? .json(stored) : .file(extension: "json")
+            } else {
+                storage = .file(extension: "json")
+            }
+        } else if body.count <= Self.inlineTextLimit, let text = String(validating: body, as: UTF8.self), Self.isText(contentType, text) {
+            storage = .text(text)
+        } else {
+            storage = .file(extension: Self.fileExtension(for: contentType))
+        }
+        self.body = body
+    }
+
+    /// A body decoded from a list of codings (`gzip`, or `deflate, gzip`: applied in order, so
+    /// undone in reverse); nil when any is unknown or fails.
+    private static func decode(_ body: [UInt8], codings: String) -> [UInt8]? {
+        var bytes = body
+        for coding in codings.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).reversed() {
+            guard let decoded = ContentDecoding.decode(bytes, encoding: coding) else { return nil }
+            bytes = decoded
+        }
+        return bytes
+    }
+
+    private static func isText(_ contentType: String, _ text: String) -> Bool {
+        if contentType.isEmpty { return !text.contains("\0") }
+        return contentType.hasPrefix("text/") || ["json", "xml", "javascript", "x-www-form-urlencoded", "yaml", "csv"].contains { contentType.contains($0) }
+    }
+
+    /// A file extension for a body file, from its media type.
+    static func fileExtension(for contentType: String) -> String {
+        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let known: [String: String] = [
+            "application/json": "json", "text/plain": "txt", "text/html": "html", "text/css": "css", "text/csv": "csv",
+            "application/xml": "xml", "text/xml": "xml", "application/javascript": "js", "text/javascript": "js",
+            "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg",
+            "application/pdf": "pdf", "application/zip": "zip", "application/octet-stream": "bin",
+        ]
+        if let ext = known[type] { return ext }
+        if type.hasSuffix("+json") { return "json" }
+        return "bin"
+    }
+
+    /// The outcome replay serves.
+    var outcome: StubOutcome {
+        .response(StubHTTPResponse(status: status, headers: headers, body: body))
+    }
+}

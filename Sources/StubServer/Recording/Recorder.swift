@@ -1,0 +1,182 @@
+import Dispatch
+import FixtureFiles
+import StubModel
+import Synchronization
+
+/// Turns proxied exchanges into fixture files: one file per distinct request (the matching rules
+/// serving uses), secrets redacted, bodies decoded and stored readably, each file written whole.
+///
+/// `record` runs on the event loop that got the upstream's answer and only does in-memory work;
+/// files are written in order on one background queue, so a loop never waits for a disk.
+public final class Recorder: Sendable {
+    /// The upstream, as summaries and the `recordedFrom` member name it.
+    public let upstream: String
+    /// The options it was started with.
+    public let options: RecordingOptions
+    private let folder: RecordingFolder
+    private let redactor: Redactor
+    private let log: @Sendable (String) -> Void
+    private let writes = DispatchQueue(label: "stubd.recording.writes")
+    private let state: Mutex<State>
+
+    private struct Entry {
+        var name: String?
+        var keptBy: String?
+        var outcomes: [RecordedResponse]
+        var differed = false
+        var targetNamed: Bool
+    }
+
+    private struct State {
+        var entries: [RecordedRequest: Entry] = [:]
+        var taken: Set<String> = []
+        var summary: RecordingSummary
+        var redacted: Set<String> = []
+        var files: Set<String> = []
+    }
+
+    /// Prepares the output folder (created if missing; an error if it cannot be written).
+    /// `log` gets one line per recorded request and every problem.
+    public init(upstream: String, options: RecordingOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(RecordingError) {
+        self.upstream = upstream
+        self.options = options
+        self.folder = try RecordingFolder(path: options.out, overwrite: options.overwrite)
+        self.redactor = Redactor(enabled: true, keep: options.keep)
+        self.log = log
+        self.state = Mutex(State(summary: RecordingSummary(upstream: upstream, out: folder.path, sequences: options.sequences)))
+    }
+
+    /// Problems with files already in the folder (left as they are).
+    public var warnings: [String] { folder.warnings }
+
+    /// Records one exchange. Requests the upstream did not answer are counted, never written.
+    func record(_ request: IncomingRequest, _ response: UpstreamResponse) {
+        guard case .answered(let status, let headers, let body) = response else {
+            state.withLock { $0.summary.upstreamFailures += 1 }
+            return
+        }
+        let key = RecordedRequest(request, redactor: redactor)
+        var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor)
+        var target: Fixture?
+        if let targets = options.targets, case .hit(let route) = targets.lookup(request) { target = route.fixture }
+        if target != nil, answer.storage != .none {
+            // The body file is the target's sampleData: always a plain file.
+            answer.storage = .file(extension: answer.storage.isJSON ? "json" : RecordedResponse.fileExtension(for: answer.contentType))
+        }
+        let job: WriteJob? = state.withLock { state in
+            state.summary.requests += 1
+            state.redacted.formUnion(key.redactedNames)
+            state.redacted.formUnion(answer.redactedNames)
+            for problem in answer.problems { state.summary.problems.append("\(key.display): \(problem)") }
+            if var entry = state.entries[key] {
+                if entry.keptBy != nil { return nil }
+                let differs = answer != entry.outcomes[0]
+                if differs && !entry.differed {
+                    entry.differed = true
+                    state.summary.repeatsWithOtherAnswers += 1
+                }
+                guard options.sequences else {
+                    state.entries[key] = entry
+                    if differs { log("\(key.display) answered differently than the first time; kept the first answer (--sequences records every answer)") }
+                    return nil
+                }
+                entry.outcomes.append(answer)
+                state.entries[key] = entry
+                return WriteJob(display: key.display, name: entry.name!, routeName: target?.name ?? key.display, pattern: key.pattern,
+                                outcomes: entry.outcomes, targetNamed: entry.targetNamed)
+            }
+            let base = target.map(FixtureNaming.name(target:)) ?? FixtureNaming.name(method: request.method, rawPath: request.rawPath)
+            switch folder.place(key.pattern, base: base, taken: state.taken) {
+            case .keptHandWritten(let file):
+                state.entries[key] = Entry(keptBy: file, outcomes: [answer], targetNamed: false)
+                if !state.summary.keptHandWritten.contains(file) { state.summary.keptHandWritten.append(file) }
+                log("\(key.display): not recorded, \(file) (hand-written) answers it")
+                return nil
+            case .write(let name):
+                state.taken.insert(name)
+                state.entries[key] = Entry(name: name, outcomes: [answer], targetNamed: target != nil)
+                return WriteJob(display: key.display, name: name, routeName: target?.name ?? key.display, pattern: key.pattern,
+                                outcomes: [answer], targetNamed: target != nil)
+            }
+        }
+        guard let job else { return }
+        let (document, bodies) = job.files(upstream: upstream)
+        writes.async { [self] in
+            do {
+                try folder.write(name: job.name, document: document, bodies: bodies)
+                state.withLock { _ = $0.files.insert(job.name + ".json") }
+                log("recorded \(job.display) → \(folder.path)/\(job.name).json")
+            } catch {
+                state.withLock { $0.summary.problems.append("\(folder.path)/\(job.name).json: not written (\(error))") }
+                log("\(folder.path)/\(job.name).json: not written (\(error))")
+            }
+        }
+    }
+
+    /// Waits for every pending write and returns what the recording did.
+    public func finish() -> RecordingSummary {
+        writes.sync {}
+        return summary
+    }
+
+    /// What the recording has done so far (pending writes not counted).
+    public var summary: RecordingSummary {
+        state.withLock { state in
+            var summary = state.summary
+            summary.files = state.files.sorted()
+            summary.redactedNames = state.redacted.sorted { $0.lowercased() < $1.lowercased() }
+            return summary
+        }
+    }
+}
+
+/// One fixture file to (re)write, made under the recorder's lock, encoded outside it.
+private struct WriteJob: Sendable {
+    let display: String
+    let name: String
+    let routeName: String
+    let pattern: RequestPattern
+    let outcomes: [RecordedResponse]
+    let targetNamed: Bool
+
+    /// The fixture document and the body files it names.
+    func files(upstream: String) -> (document: [UInt8], bodies: [(file: String, bytes: [UInt8])]) {
+        let distinct = outcomes.dropFirst().contains { $0 != outcomes[0] }
+        let kept = distinct ? outcomes : [outcomes[0]]
+        var bodies: [(file: String, bytes: [UInt8])] = []
+        let responses = kept.enumerated().map { index, answer -> JSONValue in
+            var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(answer.status)))]
+            if !answer.headers.isEmpty { fields.append(("headers", FixtureWriter.pairs(answer.headers))) }
+            switch answer.storage {
+            case .none: break
+            case .json(let json): fields.append(("json", json))
+            case .text(let text): fields.append(("text", .string(text)))
+            case .file(let ext):
+                let file = kept.count == 1 ? "\(name).\(ext)" : "\(name).\(index + 1).\(ext)"
+                bodies.append((file, answer.body))
+                fields.append(("bodyFile", .string(file)))
+            }
+            return .object(fields)
+        }
+        var route: [(key: String, value: JSONValue)] = [("name", .string(routeName)), ("request", FixtureWriter.request(pattern))]
+        route.append(kept.count == 1 ? ("response", responses[0]) : ("responses", .array(responses)))
+        let document = JSONValue.object([("recordedFrom", .string(upstream)), ("routes", .array([.object(route)]))])
+        return (Array((JSONWriter.write(document, pretty: true) + "\n").utf8), bodies)
+    }
+}
+
+extension RecordedResponse.Storage {
+    var isJSON: Bool {
+        switch self {
+        case .json: return true
+        case .file(let ext): return ext == "json"
+        default: return false
+        }
+    }
+}
+
+extension RecordedResponse {
+    var contentType: String {
+        headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+    }
+}

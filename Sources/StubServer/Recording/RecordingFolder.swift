@@ -1,0 +1,116 @@
+import FixtureFiles
+import Foundation
+import StubModel
+import StubdSystem
+
+/// The folder a recording writes to: checked before anything is proxied, read once to know
+/// which files are already there, and written one whole file at a time.
+///
+/// A file is *recorded* when its document carries `"recordedFrom"`; anything else is
+/// hand-written. A recorded file for the same request is refreshed; a hand-written one is never
+/// replaced unless `overwrite` (and then only the file of the same name), and a request that a
+/// hand-written fixture already answers is not recorded at all (it would conflict on replay).
+final class RecordingFolder: @unchecked Sendable {
+    /// What is in the folder already, by file name relative to it.
+    struct ExistingFile {
+        var recorded: Bool
+        var requests: [RequestPattern]
+    }
+
+    /// Where a request's fixture goes.
+    enum Placement: Equatable {
+        /// Write `name` (`GET-users-octocat`, without `.json`).
+        case write(String)
+        /// A hand-written file answers this request (or holds the name); nothing is written.
+        case keptHandWritten(file: String)
+    }
+
+    let path: String
+    let overwrite: Bool
+    /// Problems found while reading what is there (unreadable or invalid files), reported at start.
+    private(set) var warnings: [String] = []
+    private var existing: [String: ExistingFile] = [:]
+
+    /// Creates the folder (and `__files/`) if needed and reads what it holds. Throws if it
+    /// cannot be written, so the error comes before anything is proxied.
+    init(path: String, overwrite: Bool) throws(RecordingError) {
+        self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.overwrite = overwrite
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: self.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw RecordingError.outputNotAFolder(self.path)
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: self.path + "/" + FixtureLoader.bodyFolder, withIntermediateDirectories: true)
+        } catch {
+            throw RecordingError.outputNotWritable(self.path, reason: (error as NSError).localizedDescription)
+        }
+        guard System.canWriteInFolder(self.path), System.canWriteInFolder(self.path + "/" + FixtureLoader.bodyFolder) else {
+            throw RecordingError.outputNotWritable(self.path, reason: "permission denied")
+        }
+        for file in FixtureLoader.fixtureFiles(under: self.path) {
+            let relative = String(file.dropFirst(self.path.count + 1))
+            let recorded = FileManager.default.contents(atPath: file).flatMap { try? JSONParser.parse([UInt8]($0)) }?["recordedFrom"] != nil
+            do {
+                let fixtures = try FixtureLoader.load(file: file, root: self.path)
+                existing[relative] = ExistingFile(recorded: recorded, requests: fixtures.map(\.request))
+            } catch {
+                existing[relative] = ExistingFile(recorded: false, requests: [])
+                warnings.append("\(file): not valid (\(error.errors.first?.problem ?? "unreadable")); it is left as it is and its name is not used")
+            }
+        }
+    }
+
+    /// Chooses the file for a request seen for the first time in this recording: a recorded file
+    /// of an earlier run for the same request, else `base`, else `base-HASH`.
+    func place(_ request: RequestPattern, base: String, taken: Set<String>) -> Placement {
+        if let handWritten = existing.first(where: { !$0.value.recorded && $0.value.requests.contains(request) }),
+           !(overwrite && handWritten.key == base + ".json") {
+            return .keptHandWritten(file: handWritten.key)
+        }
+        if let earlier = existing.first(where: { $0.value.recorded && $0.value.requests == [request] }), !earlier.key.contains("/") {
+            let name = String(earlier.key.dropLast(5))
+            if !taken.contains(name) { return .write(name) }
+        }
+        for name in [base, "\(base)-\(FixtureNaming.hashSuffix(request))"] where !taken.contains(name) {
+            guard let file = existing[name + ".json"] else { return .write(name) }
+            if !file.recorded && overwrite { return .write(name) }
+        }
+        return .write("\(base)-\(FixtureNaming.hashSuffix(request))-\(taken.count)")
+    }
+
+    /// Writes the body files, then the fixture that names them, each whole (hidden temporary
+    /// file, flushed, renamed): a crash leaves the previous state or the new one.
+    func write(name: String, document: [UInt8], bodies: [(file: String, bytes: [UInt8])]) throws(SystemError) {
+        for body in bodies {
+            try System.writeFileDurably(body.bytes, to: "\(path)/\(FixtureLoader.bodyFolder)/\(body.file)")
+        }
+        try System.writeFileDurably(document, to: "\(path)/\(name).json")
+    }
+}
+
+/// Why a recording cannot start, with what to do instead.
+public enum RecordingError: Error, CustomStringConvertible, Equatable {
+    /// The output path is a file.
+    case outputNotAFolder(String)
+    /// The output folder cannot be created or written.
+    case outputNotWritable(String, reason: String)
+    /// A recording is already running (admin API).
+    case alreadyRecording(out: String)
+    /// Nothing is being recorded (admin API).
+    case notRecording
+
+    /// What is wrong and the fix.
+    public var description: String {
+        switch self {
+        case .outputNotAFolder(let path):
+            return "\(path) is a file, not a folder; give a folder for the recorded fixtures"
+        case .outputNotWritable(let path, let reason):
+            return "\(path) cannot be written (\(reason)); give a folder you can write to"
+        case .alreadyRecording(let out):
+            return "a recording into \(out) is running; stop it first (POST /__stubd/recording/stop)"
+        case .notRecording:
+            return "no recording is running; start one with POST /__stubd/recording/start"
+        }
+    }
+}

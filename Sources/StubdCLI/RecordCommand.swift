@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Logging
+import StubServer
+import StubdSystem
+
+/// `stubd record`: a reverse proxy in front of a real API that writes one fixture per distinct
+/// request, secrets redacted, until SIGINT or SIGTERM, then prints what it wrote.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record fixtures from a real API: a proxy that writes what the upstream answers.",
+        discussion: """
+            Point the app (or curl) at stubd instead of the API; every answer goes back unchanged \
+            and is written as a fixture under --out, with Authorization, cookies, tokens, keys and \
+            passwords redacted. Ctrl-C prints a summary. Replay with: stubd serve OUT
+
+              $ stubd record --upstream https://api.github.com --port 8080
+              $ curl http://127.0.0.1:8080/users/octocat
+            """
+    )
+
+    @Option(help: "The real API: http(s)://host[:port][/base-path]. Path and query of each request are kept.")
+    var upstream: String
+
+    @Option(help: "Folder the fixtures are written to (created if missing).")
+    var out: String = "fixtures/recorded"
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free port and prints it.")
+    var port: Int = 8080
+
+    @Option(help: "Event-loop threads sharing the port (default: one per core).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @OptionGroup var recording: RecordingArguments
+
+    @OptionGroup var upstreamTLS: UpstreamTLSArguments
+
+    @Flag(help: "Do not log one line per request.")
+    var quiet = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
+        guard !out.isEmpty else { throw ValidationError("--out must name a folder") }
+        _ = try upstreamTLS.upstream(upstream, flag: "--upstream")
+    }
+
+    func run() throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let logger = Logger(label: "stubd")
+        let proxy = try upstreamTLS.upstream(upstream, flag: "--upstream")
+        let recorder = try recording.recorder(upstream: proxy, out: out, flag: "--out", log: { line in logger.info("\(line)") })
+        var configuration = EngineConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.workers = workers
+        configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
+        let termination = TerminationSignal()
+        let server: StubdServer
+        let empty = try RouteTable(fixtures: [])
+        do {
+            server = try StubdServer.start(table: empty, configuration: configuration, logger: quiet ? nil : logger,
+                                           proxy: proxy, recorder: recorder, upstreamTLS: upstreamTLS.tls)
+        } catch {
+            printError("stubd: error: \(error.description)")
+            throw ExitCode(1)
+        }
+        printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
+        printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
+                 + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
+        let signal = termination.wait()
+        server.stop()
+        for line in recorder.finish().lines { printOut("stubd: \(line)") }
+        printOut("stubd: \(signal) received, stopped")
+    }
+}
