@@ -76,14 +76,14 @@ import TargetModel
     }
 
     @Test func anHTTPSUpstreamWithItsCAIsReached() throws {
-        let upstream = try TLSUpstream()
+        let upstream = try PythonUpstream()
         defer { upstream.stop() }
         let answer = try Self.answer(try ProxyUpstream(url: "https://localhost:\(upstream.port)/base", caFile: upstream.caFile))
         #expect(answer == "secure /base/hello?x=1\n200")
     }
 
     @Test func anUnknownCAIsRefused() throws {
-        let upstream = try TLSUpstream()
+        let upstream = try PythonUpstream()
         defer { upstream.stop() }
         let answer = try Self.answer(try ProxyUpstream(url: "https://localhost:\(upstream.port)"))
         #expect(answer.hasSuffix("\n502"))
@@ -91,7 +91,7 @@ import TargetModel
     }
 
     @Test func aWrongHostNameIsRefused() throws {
-        let upstream = try TLSUpstream()
+        let upstream = try PythonUpstream()
         defer { upstream.stop() }
         let answer = try Self.answer(try ProxyUpstream(url: "https://127.0.0.1:\(upstream.port)", caFile: upstream.caFile))
         #expect(answer.hasSuffix("\n502"))
@@ -99,7 +99,7 @@ import TargetModel
     }
 
     @Test func insecureSkipsTheChecksWhenAsked() throws {
-        let upstream = try TLSUpstream()
+        let upstream = try PythonUpstream()
         defer { upstream.stop() }
         let answer = try Self.answer(try ProxyUpstream(url: "https://127.0.0.1:\(upstream.port)", insecure: true))
         #expect(answer == "secure /hello?x=1\n200")

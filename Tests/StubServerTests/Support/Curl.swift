@@ -5,6 +5,8 @@ struct CurlResult {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// What curl printed, byte for byte (bodies that are not text).
+    var data = Data()
 }
 
 enum Curl {
@@ -23,6 +25,6 @@ enum Curl {
         process.waitUntilExit()
         return CurlResult(status: process.terminationStatus,
                           stdout: String(decoding: outData, as: UTF8.self),
-                          stderr: String(decoding: errData, as: UTF8.self))
+                          stderr: String(decoding: errData, as: UTF8.self), data: outData)
     }
 }

@@ -1,33 +1,45 @@
 import Foundation
 
-/// An HTTPS server for upstream tests: a CA and a `localhost` certificate made with the openssl
-/// command at test time, served by Python's http.server (answers every GET with "secure").
-final class TLSUpstream {
+/// A real upstream for proxy and recording tests: Python's http.server running `handler` (the
+/// body of a `BaseHTTPRequestHandler` subclass), over HTTPS with a CA and a `localhost`
+/// certificate made with the openssl command at test time, or over plain HTTP.
+final class PythonUpstream {
     let folder: URL
     let process = Process()
     let port: Int
     var caFile: String { folder.appendingPathComponent("ca.pem").path }
 
-    init() throws {
+    /// Answers every GET with "secure " and the path.
+    static let secureHandler = """
+            def do_GET(self):
+                body = b"secure " + self.path.encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+        """
+
+    let tls: Bool
+    var baseURL: String { "\(tls ? "https://localhost" : "http://127.0.0.1"):\(port)" }
+
+    init(handler: String = PythonUpstream.secureHandler, tls: Bool = true) throws {
+        self.tls = tls
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n".utf8).write(to: folder.appendingPathComponent("leaf.ext"))
-        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try Self.run(["req", "-x509"] + curve + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=stubd test CA",
-                      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"], in: folder)
-        try Self.run(["req"] + curve + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"], in: folder)
-        try Self.run(["x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "leaf.pem",
-                      "-days", "2", "-extfile", "leaf.ext"], in: folder)
+        if tls {
+            try Data("subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n".utf8).write(to: folder.appendingPathComponent("leaf.ext"))
+            let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+            try Self.run(["req", "-x509"] + curve + ["-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=stubd test CA",
+                          "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"], in: folder)
+            try Self.run(["req"] + curve + ["-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=localhost"], in: folder)
+            try Self.run(["x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "leaf.pem",
+                          "-days", "2", "-extfile", "leaf.ext"], in: folder)
+        }
         let script = """
-            import http.server, socket, ssl, sys
+            import gzip, http.server, json, socket, ssl, sys, time, zlib
             class Handler(http.server.BaseHTTPRequestHandler):
                 protocol_version = "HTTP/1.1"
-                def do_GET(self):
-                    body = b"secure " + self.path.encode()
-                    self.send_response(200)
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
+            \(handler)
                 def log_message(self, *args):
                     pass
             class Server(http.server.ThreadingHTTPServer):
@@ -36,9 +48,10 @@ final class TLSUpstream {
                     self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
                     super().server_bind()
             server = Server(("::", 0), Handler)
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain("leaf.pem", "leaf.key")
-            server.socket = context.wrap_socket(server.socket, server_side=True)
+            if \(tls ? "True" : "False"):
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain("leaf.pem", "leaf.key")
+                server.socket = context.wrap_socket(server.socket, server_side=True)
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """

@@ -1,0 +1,294 @@
+import Foundation
+import Testing
+import FixtureFiles
+import TargetModel
+@testable import StubServer
+
+/// `stubd record` as a library: a real upstream (Python's http.server, plain HTTP or HTTPS with
+/// a CA made at test time) recorded through stubd's proxy, then the written folder served by a
+/// plain stubd and compared answer by answer; secrets searched for in every written byte.
+@Suite(.serialized) struct RecordingEndToEndTests {
+    /// The API being recorded: JSON (with a cookie), laid-out JSON, text, binary, gzip, deflate,
+    /// an undecodable gzip, 404, 500, a search with a key, a counter, a slow call, a login.
+    static let api = """
+            def answer(self, status, body, ctype=None, extra=()):
+                self.send_response(status)
+                if ctype: self.send_header("Content-Type", ctype)
+                for name, value in extra: self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD": self.wfile.write(body)
+            def do_GET(self):
+                p = self.path
+                if p == "/users/octocat":
+                    self.answer(200, b'{"login":"octocat","id":1}', "application/json; charset=utf-8",
+                                [("Set-Cookie", "session=COOKIE-SECRET-1; Path=/"), ("ETag", '"v1"'), ("X-Request-Id", "abc")])
+                elif p == "/pretty": self.answer(200, json.dumps({"a": 1, "b": [1, 2]}, indent=2).encode(), "application/json")
+                elif p == "/text": self.answer(200, "hello text ✓".encode(), "text/plain; charset=utf-8")
+                elif p == "/logo.png": self.answer(200, bytes(range(256)) * 4, "image/png")
+                elif p == "/gzip": self.answer(200, gzip.compress(b'{"zipped":true}'), "application/json", [("Content-Encoding", "gzip")])
+                elif p == "/deflate": self.answer(200, zlib.compress(b"deflated text"), "text/plain", [("Content-Encoding", "deflate")])
+                elif p == "/badgzip": self.answer(200, b"not gzip at all", "text/plain", [("Content-Encoding", "gzip")])
+                elif p == "/missing": self.answer(404, b'{"message":"Not Found"}', "application/json")
+                elif p == "/boom": self.answer(500, b"internal error", "text/plain")
+                elif p.startswith("/search"):
+                    self.answer(200, json.dumps({"q": p.split("q=")[1].split("&")[0]}, separators=(",", ":")).encode(), "application/json")
+                elif p == "/counter":
+                    Handler.count = getattr(Handler, "count", 0) + 1
+                    self.answer(200, ('{"n":%d}' % Handler.count).encode(), "application/json")
+                elif p == "/slow":
+                    time.sleep(1)
+                    self.answer(200, b"slow", "text/plain")
+                else: self.answer(404, b"no such page", "text/plain")
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if self.path == "/login": self.answer(200, b'{"token":"TOKEN-SECRET-2","user":"u"}', "application/json")
+                else: self.answer(201, b"created", "text/plain")
+        """
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-rec-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Records `requests` (curl argument lists, URL last as a path) from `upstream` into `out`.
+    static func record(_ requests: [[String]], upstream: String, caFile: String? = nil, options: RecordingOptions) throws -> (RecordingSummary, [CurlResult]) {
+        let proxy = try ProxyUpstream(url: upstream, caFile: caFile)
+        let recorder = try Recorder(upstream: proxy.description, options: options)
+        let server = try TestServer(fixtures: [], proxy: proxy, recorder: recorder)
+        let results = try requests.map { arguments in try Curl.run(Array(arguments.dropLast()) + [server.url(arguments.last!)]) }
+        server.stop()
+        return (recorder.finish(), results)
+    }
+
+    static func replay(_ requests: [[String]], from out: String) throws -> [CurlResult] {
+        let server = try TestServer(fixtures: try FixtureLoader.load(paths: [out]))
+        defer { server.stop() }
+        return try requests.map { arguments in try Curl.run(Array(arguments.dropLast()) + [server.url(arguments.last!)]) }
+    }
+
+    /// Status line, the headers a fixture keeps, and the body bytes of a `curl -i` answer.
+    static func essentials(_ result: CurlResult) -> (status: String, headers: [String], body: Data) {
+        let separator = result.data.range(of: Data("\r\n\r\n".utf8))!
+        let head = String(decoding: result.data[..<separator.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let kept = head.dropFirst().filter { line in
+            let name = line.prefix { $0 != ":" }.lowercased()
+            return ["content-type", "etag", "x-request-id", "set-cookie"].contains(name)
+        }
+        return (String(head[0].prefix(12)), kept.sorted(), result.data[separator.upperBound...])
+    }
+
+    @Test func recordThenReplayGivesTheSameStatusHeadersAndBytes() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let requests: [[String]] = [
+            ["-i", "/users/octocat"], ["-i", "/pretty"], ["-i", "/text"], ["-i", "/logo.png"], ["-i", "--compressed", "/gzip"],
+            ["-i", "--compressed", "/deflate"], ["-i", "/badgzip"], ["-i", "/missing"], ["-i", "/boom"],
+            ["-i", "/search?q=a"], ["-i", "/search?q=b"], ["-i", "-H", "Content-Type: application/json", "--data", #"{"b":2,"a":1}"#, "/post-json"],
+        ]
+        let (summary, recorded) = try Self.record(requests, upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(summary.requests == requests.count)
+        #expect(summary.files.count == requests.count)
+        let replayed = try Self.replay(requests, from: out)
+        for (index, pair) in zip(recorded, replayed).enumerated() {
+            let (got, want) = (Self.essentials(pair.1), Self.essentials(pair.0))
+            let label = requests[index].last!
+            #expect(got.status == want.status, "\(label)")
+            #expect(got.body == want.body, "\(label): \(got.body.count) bytes replayed, \(want.body.count) recorded")
+            // Set-Cookie is redacted in the fixture: compared below, not here.
+            #expect(got.headers.filter { !$0.lowercased().hasPrefix("set-cookie") } == want.headers.filter { !$0.lowercased().hasPrefix("set-cookie") }, "\(label)")
+        }
+        // How each body was stored.
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: out))
+        #expect(files.isSuperset(of: ["GET-users-octocat.json", "GET-pretty.json", "GET-logo.png.json", "GET-search.json", "__files"]))
+        #expect(files.contains { $0.hasPrefix("GET-search-") && $0.count == "GET-search-123456.json".count }, "\(files)")
+        let octocat = try String(contentsOfFile: out + "/GET-users-octocat.json", encoding: .utf8)
+        #expect(octocat.contains("\"json\": {\n          \"login\": \"octocat\""), "JSON kept as json, pretty, upstream key order: \(octocat)")
+        #expect(octocat.contains("\"recordedFrom\""))
+        let gzipped = try String(contentsOfFile: out + "/GET-gzip.json", encoding: .utf8)
+        #expect(gzipped.contains("\"zipped\": true") && !gzipped.contains("Content-Encoding"), "\(gzipped)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/__files/GET-logo.png.png")) == Data((0..<1024).map { UInt8($0 % 256) }))
+        #expect(try String(contentsOfFile: out + "/GET-pretty.json", encoding: .utf8).contains("\"bodyFile\": \"GET-pretty.json\""))
+        let bad = try String(contentsOfFile: out + "/GET-badgzip.json", encoding: .utf8)
+        #expect(bad.contains("\"Content-Encoding\": \"gzip\"") && bad.contains("bodyFile"), "\(bad)")
+        #expect(summary.problems.count == 1 && summary.problems[0].contains("GET /badgzip"), "\(summary.problems)")
+    }
+
+    @Test func noWrittenFileHoldsASecretAndReplayAcceptsAnyValue() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let requests: [[String]] = [
+            ["-H", "Authorization: Bearer AUTH-SECRET-3", "-H", "Cookie: sid=COOKIE-SECRET-4", "/users/octocat"],
+            ["/search?q=x&api_key=KEY-SECRET-5"],
+            ["-H", "Content-Type: application/json", "--data", #"{"user":"u","password":"PASSWORD-SECRET-6","profile":{"refreshToken":"TOKEN-SECRET-7"}}"#, "/login"],
+            ["--data", "user=u&client_secret=FORM-SECRET-8", "/form"],
+        ]
+        let (summary, answers) = try Self.record(requests, upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(answers[2].stdout.contains("TOKEN-SECRET-2"), "the client gets the upstream's answer unchanged")
+        let secrets = ["COOKIE-SECRET-1", "TOKEN-SECRET-2", "AUTH-SECRET-3", "COOKIE-SECRET-4", "KEY-SECRET-5", "PASSWORD-SECRET-6", "TOKEN-SECRET-7", "FORM-SECRET-8"]
+        let written = try Self.allBytes(under: out)
+        #expect(written.count > 500)
+        for secret in secrets { #expect(written.range(of: Data(secret.utf8)) == nil, "\(secret) was written") }
+        #expect(summary.redactedNames == ["api_key", "client_secret", "password", "refreshToken", "Set-Cookie", "token"], "\(summary.redactedNames)")
+        // Replay: the same requests with other credentials reach the recorded fixtures.
+        let replayed = try Self.replay([
+            ["-w", "%{http_code}", "/search?q=x&api_key=OTHER"],
+            ["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", #"{"user":"u","password":"other","profile":{"refreshToken":"t"}}"#, "/login"],
+            ["-w", "%{http_code}", "--data", "user=u&client_secret=other", "/form"],
+            ["-w", "%{http_code}", "--data", "user=someone-else&client_secret=other", "/form"],
+        ], from: out)
+        #expect(replayed[0].stdout == #"{"q":"x"}200"#)
+        #expect(replayed[1].stdout == #"{"token":"[redacted]","user":"u"}200"#)
+        #expect(replayed[2].stdout == "created201")
+        #expect(replayed[3].stdout.hasSuffix("404"), "values that are not secret still have to match")
+    }
+
+    @Test func keepWritesOneNameAsSent() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let (summary, _) = try Self.record([["-X", "POST", "/login"]], upstream: upstream.baseURL, options: RecordingOptions(out: out, keep: ["token"]))
+        #expect(try Self.allBytes(under: out).range(of: Data("TOKEN-SECRET-2".utf8)) != nil)
+        #expect(summary.redactedNames.isEmpty)
+    }
+
+    static func allBytes(under folder: String) throws -> Data {
+        var all = Data()
+        for case let file as String in FileManager.default.enumerator(atPath: folder)! {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isDirectory)
+            if !isDirectory.boolValue { all += try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)) }
+        }
+        return all
+    }
+
+    @Test(arguments: [false, true])
+    func repeatedRequestsKeepTheFirstAnswerOrBecomeASequence(sequences: Bool) throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let (summary, _) = try Self.record(Array(repeating: ["/counter"], count: 3), upstream: upstream.baseURL,
+                                           options: RecordingOptions(out: out, sequences: sequences))
+        #expect(summary.repeatsWithOtherAnswers == 1)
+        #expect(summary.lines.contains { $0.contains(sequences ? "recorded as responses sequences" : "kept the first answer") })
+        let replayed = try Self.replay(Array(repeating: ["/counter"], count: 4), from: out).map(\.stdout)
+        #expect(replayed == (sequences ? [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#, #"{"n":3}"#] : Array(repeating: #"{"n":1}"#, count: 4)))
+    }
+
+    @Test func aHandWrittenFileIsKeptUnlessOverwriteIsGiven() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let mine = #"{"request": {"method": "GET", "path": "/text"}, "response": {"status": 200, "text": "mine"}}"#
+        try Data(mine.utf8).write(to: URL(fileURLWithPath: out + "/GET-text.json"))
+        let (kept, _) = try Self.record([["/text"], ["/boom"]], upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(try String(contentsOfFile: out + "/GET-text.json", encoding: .utf8) == mine)
+        #expect(kept.keptHandWritten == ["GET-text.json"])
+        #expect(kept.files == ["GET-boom.json"])
+        // A second recording refreshes its own earlier file in place, and --overwrite replaces mine.
+        let (again, _) = try Self.record([["/text"], ["/boom"]], upstream: upstream.baseURL, options: RecordingOptions(out: out, overwrite: true))
+        #expect(again.files == ["GET-boom.json", "GET-text.json"])
+        #expect(try Self.replay([["/text"]], from: out)[0].stdout == "hello text ✓")
+    }
+
+    @Test func anUnansweredRequestIsA502AndWritesNothing() throws {
+        let port = try TestServer(fixtures: []).stoppedPort()
+        let out = try Self.folder()
+        let (summary, answers) = try Self.record([["-w", "%{http_code}", "/users/octocat"]], upstream: "http://127.0.0.1:\(port)",
+                                                 options: RecordingOptions(out: out))
+        #expect(answers[0].stdout.hasSuffix("502"))
+        #expect(summary.upstreamFailures == 1 && summary.files.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".json") }.isEmpty)
+    }
+
+    @Test func anOutputThatIsAFileIsRefusedBeforeAnythingIsProxied() throws {
+        let file = try Self.folder() + "/plain"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: RecordingError.outputNotAFolder(file)) { try Recorder(upstream: "http://x", options: RecordingOptions(out: file)) }
+        #expect(throws: RecordingError.self) { try Recorder(upstream: "http://x", options: RecordingOptions(out: file + "/below")) }
+    }
+
+    /// Twenty requests to an upstream that takes 1 s each, recorded through one event loop,
+    /// finish in about 1 s and make one fixture.
+    @Test func slowUpstreamCallsAreRecordedTogether() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let proxy = try ProxyUpstream(url: upstream.baseURL)
+        let recorder = try Recorder(upstream: proxy.description, options: RecordingOptions(out: out))
+        let server = try TestServer(fixtures: [], proxy: proxy, recorder: recorder) { $0.workers = 1 }
+        let outcome = RawHTTP.concurrent(count: 20, port: server.port, request: "GET /slow HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        server.stop()
+        #expect(outcome.statuses == Array(repeating: 200, count: 20))
+        #expect(outcome.seconds < 4.0, "serially this would take 20 s")
+        let summary = recorder.finish()
+        #expect(summary.requests == 20 && summary.files == ["GET-slow.json"])
+    }
+
+    @Test func anHTTPSUpstreamIsRecordedAndReplayed() throws {
+        let upstream = try PythonUpstream()
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let (summary, answers) = try Self.record([["/hello?x=1"]], upstream: upstream.baseURL, caFile: upstream.caFile, options: RecordingOptions(out: out))
+        #expect(answers[0].stdout == "secure /hello?x=1")
+        #expect(summary.files == ["GET-hello.json"])
+        #expect(try Self.replay([["/hello?x=1"]], from: out)[0].stdout == "secure /hello?x=1")
+    }
+
+    /// The admin API records one scenario: misses go to the upstream and are written until stop,
+    /// whose answer is the summary; afterwards misses are 404 again.
+    @Test func theAdminAPIStartsAndStopsARecording() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let server = try TestServer(fixtures: [])
+        defer { server.stop() }
+        // Admin writes must be JSON (an HTML form cannot start a recording); stop has no body.
+        let start = #"{"upstream": "\#(upstream.baseURL)", "out": "\#(out)"}"#
+        #expect(try Curl.run(["-w", "%{http_code}", server.url("/text")]).stdout.hasSuffix("404"))
+        let started = try Curl.run(["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", start, server.url("/__stubd/recording/start")]).stdout
+        #expect(started.hasSuffix("200") && started.contains("\"recording\": true"), "\(started)")
+        #expect(try Curl.run(["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", start, server.url("/__stubd/recording/start")]).stdout.hasSuffix("409"))
+        #expect(try Curl.run([server.url("/text")]).stdout == "hello text ✓")
+        let stopped = try Curl.run(["-X", "POST", server.url("/__stubd/recording/stop")]).stdout
+        #expect(stopped.contains("\"files\": [\n    \"GET-text.json\"\n  ]"), "\(stopped)")
+        #expect(try Curl.run(["-w", "%{http_code}", server.url("/text")]).stdout.hasSuffix("404"))
+        #expect(try Curl.run(["-w", "%{http_code}", "-X", "POST", server.url("/__stubd/recording/stop")]).stdout.hasSuffix("409"))
+        let bad = try Curl.run(["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", #"{"upstream": "ftp://x"}"#, server.url("/__stubd/recording/start")]).stdout
+        #expect(bad.hasSuffix("400") && bad.contains("upstream: "), "\(bad)")
+    }
+
+    enum UserAPI: TargetType {
+        case user(login: String)
+        case logo
+        var baseURL: URL { URL(string: "https://api.example.com")! }
+        var path: String {
+            switch self {
+            case .user(let login): return "users/\(login)"
+            case .logo: return "logo.png"
+            }
+        }
+        var method: TargetModel.Method { .get }
+        var task: Task { .requestPlain }
+        var headers: [String: String]? { nil }
+        var sampleData: Data { Data() }
+    }
+
+    /// Recording from a targets package: a request a target covers is written under the
+    /// target's name, with its body as the plain file the app loads as `sampleData`.
+    @Test func aRequestATargetCoversIsNamedAfterItWithItsSampleDataFile() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let compiled = try CompiledTargets.compile([UserAPI.user(login: "octocat"), UserAPI.logo], options: TargetCompileOptions(match: .shape))
+        let options = RecordingOptions(out: out, targets: try RouteTable(fixtures: compiled.fixtures))
+        let (summary, _) = try Self.record([["/users/octocat"], ["/logo.png"], ["/text"]], upstream: upstream.baseURL, options: options)
+        #expect(summary.files == ["GET-text.json", "UserAPI.logo.json", "UserAPI.user.json"], "\(summary.files)")
+        #expect(try String(contentsOfFile: out + "/__files/UserAPI.user.json", encoding: .utf8) == #"{"login":"octocat","id":1}"#)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/__files/UserAPI.logo.png")).count == 1024)
+        #expect(try Self.replay([["/users/octocat"]], from: out)[0].stdout == #"{"login":"octocat","id":1}"#)
+    }
+}
