@@ -42,6 +42,20 @@ import Testing
         #expect([StubdProcess.curl([replay.baseURL + "/tick"]), StubdProcess.curl([replay.baseURL + "/tick"])] == ["1", "2"])
     }
 
+    /// `serve --proxy-unmatched URL --record DIR`: the demo's stubs answer and are not recorded,
+    /// misses are forwarded and written; SIGTERM prints the summary.
+    @Test func serveRecordsOnlyWhatItForwards() throws {
+        let upstream = try Self.upstream()
+        defer { _ = upstream.stop() }
+        let out = try StubdProcess.temporaryFolder([:]) + "/misses"
+        let stubd = try ServingStubd(["--port", "0", "--proxy-unmatched", upstream.baseURL, "--record", out])
+        #expect(StubdProcess.curl([stubd.baseURL + "/zen"]) == "Design for failure.")
+        #expect(StubdProcess.curl([stubd.baseURL + "/tick"]) == "1")
+        let stopped = stubd.stop()
+        #expect(stopped.stdout.contains("stubd: recorded 1 request(s) from \(upstream.baseURL) into \(out): 1 fixture file(s) written\n"), "\(stopped.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["GET-tick.json", "__files"])
+    }
+
     @Test func badInputIsRefusedBeforeAnythingIsProxied() throws {
         let bad = try StubdProcess.run(["record", "--upstream", "ftp://api.example.com"])
         #expect(bad.status == 64)
