@@ -22,9 +22,10 @@ public struct ReplyHandle: @unchecked Sendable {
 
     /// Sends `upstream` from this request's loop, which never waits for it, and calls `then` on
     /// that loop with the answer; complete this handle from there. Call it while handling the
-    /// request (on its loop).
+    /// request (on its loop). With `upstream.relay`, a large answer is sent to the client as it
+    /// arrives and `then` gets `.relayed`.
     public func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
-        mailbox.fetch(upstream, then: then)
+        mailbox.fetch(upstream, for: request, then: then)
     }
 }
 
@@ -68,9 +69,9 @@ final class LoopMailbox: @unchecked Sendable {
         }
     }
 
-    func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
+    func fetch(_ upstream: UpstreamRequest, for client: OpaquePointer, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
-        worker.fetch(upstream, then: then)
+        worker.fetch(upstream, for: client, then: then)
     }
 
     fileprivate func drain() {

@@ -17,6 +17,9 @@ public struct ReplyPlan: Sendable {
     /// Close the connection after the reply (`Connection: close`), so the client's next request
     /// travels on a fresh connection.
     public var closeConnection = false
+    /// The engine already sent this answer (a relayed upstream answer): only the bookkeeping
+    /// (the listener) is left to do.
+    public var alreadySent = false
 
     /// Creates a plan.
     public init(answer: Answer, delay: Double? = nil, headOnly: Bool = false, dribble: Dribble? = nil, extraHeaders: [NameValue] = []) {

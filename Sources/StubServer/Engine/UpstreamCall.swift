@@ -6,6 +6,10 @@ import StubModel
 /// DNS through the worker's evdns base), a timeout, and one callback with the answer, on the
 /// loop's thread. The connection is freed after the callback, from a zero-delay event (libevent
 /// forbids freeing a connection inside its own request callback).
+///
+/// The body is taken piece by piece as it arrives (libevent's chunk callback). With a relay
+/// policy, an answer whose body is long or of unknown length is sent on to `client` as it comes:
+/// head when the upstream's head arrives, each piece when it arrives, the end with the last.
 final class UpstreamCall {
     private let completion: (UpstreamResponse) -> Void
     private var connection: OpaquePointer?
@@ -13,15 +17,28 @@ final class UpstreamCall {
     private var retained: Unmanaged<UpstreamCall>?
     /// The TLS bufferevent of an HTTPS call, asked why a handshake failed.
     fileprivate var tlsBufferevent: OpaquePointer?
+    /// The client's request, answered directly when relaying.
+    private let client: OpaquePointer
+    private let relay: UpstreamRelay?
+    private let isHead: Bool
+    private var status = 0
+    private var headers: [NameValue] = []
+    private var body: [UInt8] = []
+    /// False once a relayed body outgrew the keep limit (the bytes kept so far are dropped).
+    private var keeping = true
+    private var relaying = false
 
-    private init(worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
+    private init(worker: Worker, client: OpaquePointer, request: UpstreamRequest, completion: @escaping (UpstreamResponse) -> Void) {
         self.worker = worker
+        self.client = client
+        self.relay = request.relay
+        self.isHead = request.method == "HEAD"
         self.completion = completion
     }
 
-    /// Starts `request`; `completion` runs once, on the loop.
-    static func start(_ request: UpstreamRequest, on worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
-        let call = UpstreamCall(worker: worker, completion: completion)
+    /// Starts `request` for the client's request `client`; `completion` runs once, on the loop.
+    static func start(_ request: UpstreamRequest, for client: OpaquePointer, on worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
+        let call = UpstreamCall(worker: worker, client: client, request: request, completion: completion)
         guard let method = HTTPMethods.command(named: request.method) else {
             completion(.failed("method \(request.method) cannot be sent upstream"))
             return
@@ -66,6 +83,8 @@ final class UpstreamCall {
             call.finish(.failed("cannot create the upstream request"))
             return
         }
+        evhttp_request_set_header_cb(outgoing, onUpstreamHead)
+        evhttp_request_set_chunked_cb(outgoing, onUpstreamPiece)
         let headers = evhttp_request_get_output_headers(outgoing)
         for header in request.headers { evhttp_add_header(headers, header.name, header.value) }
         if !request.body.isEmpty {
@@ -79,12 +98,10 @@ final class UpstreamCall {
         }
     }
 
-    fileprivate func done(_ response: OpaquePointer?) {
-        guard let response, evhttp_request_get_response_code(response) > 0 else {
-            finish(.failed(reason(response)))
-            return
-        }
-        var headers: [NameValue] = []
+    /// The upstream's status line and headers arrived: read them, and start relaying when the
+    /// policy says so (not for HEAD, nor for statuses without a body).
+    fileprivate func head(_ response: OpaquePointer) {
+        status = Int(evhttp_request_get_response_code(response))
         var node = evhttp_request_get_input_headers(response)?.pointee.tqh_first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
@@ -92,14 +109,52 @@ final class UpstreamCall {
             }
             node = header.pointee.next.tqe_next
         }
-        var body: [UInt8] = []
-        if let input = evhttp_request_get_input_buffer(response) {
-            let length = evbuffer_get_length(input)
-            if length > 0 {
-                body = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-                    count = max(0, evbuffer_copyout(input, buffer.baseAddress, length))
-                }
+        guard let relay, !isHead, status >= 200, status != 204, status != 304 else { return }
+        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
+        if let length, length <= relay.above { return }
+        relaying = true
+        let output = evhttp_request_get_output_headers(client)
+        for header in relay.headers(status, headers) { evhttp_add_header(output, header.name, header.value) }
+        if let length { evhttp_add_header(output, "Content-Length", String(length)) }
+        evhttp_send_reply_start(client, Int32(status), nil)
+    }
+
+    /// A piece of the body arrived (libevent drains the buffer after this returns).
+    fileprivate func piece(_ response: OpaquePointer) {
+        guard let input = evhttp_request_get_input_buffer(response) else { return }
+        let length = evbuffer_get_length(input)
+        guard length > 0 else { return }
+        if keeping {
+            if relaying, let relay, body.count + length > relay.keepLimit {
+                keeping = false
+                body = []
+            } else {
+                let start = body.count
+                body.append(contentsOf: repeatElement(0, count: length))
+                body.withUnsafeMutableBytes { _ = evbuffer_copyout(input, $0.baseAddress! + start, length) }
             }
+        }
+        if relaying, evhttp_request_get_connection(client) != nil {
+            evhttp_send_reply_chunk(client, input)
+        }
+    }
+
+    fileprivate func done(_ response: OpaquePointer?) {
+        if relaying {
+            // The client already has the head and the pieces: end its reply (this also frees it
+            // if the client left).
+            evhttp_send_reply_end(client)
+            let whole = response != nil && evhttp_request_get_response_code(response) > 0 && keeping
+            finish(.relayed(status: status, headers: headers, body: whole ? body : nil))
+            return
+        }
+        guard let response, evhttp_request_get_response_code(response) > 0 else {
+            finish(.failed(reason(response)))
+            return
+        }
+        if headers.isEmpty && status == 0 { head(response) }
+        if let input = evhttp_request_get_input_buffer(response), evbuffer_get_length(input) > 0 {
+            piece(response)
         }
         finish(.answered(status: Int(evhttp_request_get_response_code(response)), headers: headers, body: body))
     }
@@ -149,6 +204,17 @@ private final class ConnectionBox {
 private func onUpstreamDone(_ response: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     Unmanaged<UpstreamCall>.fromOpaque(arg).takeUnretainedValue().done(response)
+}
+
+private func onUpstreamHead(_ response: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let response, let arg else { return 0 }
+    Unmanaged<UpstreamCall>.fromOpaque(arg).takeUnretainedValue().head(response)
+    return 0
+}
+
+private func onUpstreamPiece(_ response: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let response, let arg else { return }
+    Unmanaged<UpstreamCall>.fromOpaque(arg).takeUnretainedValue().piece(response)
 }
 
 private func onFreeConnection(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {

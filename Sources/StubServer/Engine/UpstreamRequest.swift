@@ -19,6 +19,9 @@ public struct UpstreamRequest: Sendable {
     public var timeoutSeconds: Double
     /// HTTPS settings; nil for plain HTTP.
     public var tls: UpstreamTLS?
+    /// Relay large answers to the client as they arrive instead of holding them whole; nil
+    /// always holds the whole answer.
+    public var relay: UpstreamRelay?
 
     /// Creates a request.
     public init(host: String, port: Int, method: String, target: String, headers: [NameValue], body: [UInt8], timeoutSeconds: Double = 30) {
@@ -47,10 +50,33 @@ public struct UpstreamTLS: Sendable, Hashable {
     }
 }
 
+/// When an upstream's answer goes to the client as it arrives (a large download, a stream)
+/// instead of after its last byte: bodies longer than `above` bytes, or of unknown length.
+public struct UpstreamRelay: Sendable {
+    /// Bodies up to this many bytes (by `Content-Length`) are held whole.
+    public var above: Int
+    /// Body bytes of a relayed answer kept for the caller (a recorder); beyond it, none.
+    public var keepLimit: Int
+    /// The headers the client gets for the upstream's status and headers (the engine adds the
+    /// framing: `Content-Length` when the upstream gave one, else chunked).
+    public var headers: @Sendable (_ status: Int, _ upstreamHeaders: [NameValue]) -> [NameValue]
+
+    /// Creates a relay policy.
+    public init(above: Int, keepLimit: Int, headers: @escaping @Sendable (_ status: Int, _ upstreamHeaders: [NameValue]) -> [NameValue]) {
+        self.above = above
+        self.keepLimit = keepLimit
+        self.headers = headers
+    }
+}
+
 /// What the upstream did.
 public enum UpstreamResponse: Sendable {
     /// It answered.
     case answered(status: Int, headers: [NameValue], body: [UInt8])
+    /// It answered and the engine has already sent the answer to the client as it arrived
+    /// (`UpstreamRequest.relay`); `body` is the whole body when it fitted the keep limit and
+    /// arrived complete, else nil. Complete the reply handle with `ReplyPlan.alreadySent`.
+    case relayed(status: Int, headers: [NameValue], body: [UInt8]?)
     /// It could not be reached or did not answer in time; the reason, for a 502.
     case failed(String)
 }

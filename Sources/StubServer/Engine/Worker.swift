@@ -126,6 +126,10 @@ final class Worker {
     }
 
     func execute(_ req: OpaquePointer, _ plan: ReplyPlan, start: UInt64, listener: (any ReplyListener)?) {
+        if plan.alreadySent {
+            listener?.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            return
+        }
         var plan = plan
         if plan.closeConnection { plan.extraHeaders.append(NameValue("Connection", "close")) }
         switch plan.answer {
@@ -144,9 +148,9 @@ final class Worker {
     }
 
     /// Starts an upstream call on this loop (see `ReplyHandle.fetch`).
-    func fetch(_ request: UpstreamRequest, then completion: @escaping (UpstreamResponse) -> Void) {
+    func fetch(_ request: UpstreamRequest, for client: OpaquePointer, then completion: @escaping (UpstreamResponse) -> Void) {
         dnsStarted = true
-        UpstreamCall.start(request, on: self, completion: completion)
+        UpstreamCall.start(request, for: client, on: self, completion: completion)
     }
 
     /// Why an upstream's TLS settings cannot be used.

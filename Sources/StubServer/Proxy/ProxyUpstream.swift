@@ -80,16 +80,29 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
         return upstream
     }
 
-    /// The reply for the client: the upstream's answer without hop-by-hop and length headers
-    /// (the engine frames the body itself), or a 502 naming the upstream and the cause.
+    /// Answers with bodies above this many bytes (or of unknown length) are relayed to the client
+    /// as they arrive rather than held whole.
+    public static let relayAbove = 1 << 20
+    /// Body bytes of a relayed answer kept for recording; a longer body is not recorded.
+    public static let recordLimit = 64 << 20
+
+    /// The upstream's headers as the client gets them: without hop-by-hop and length headers
+    /// (the engine frames the body itself) or its `Date` (stubd sends its own).
+    static func clientHeaders(_ headers: [NameValue]) -> [NameValue] {
+        headers.filter { header in
+            let name = header.name.lowercased()
+            return !hopByHop.contains(name) && name != "content-length" && name != "date"
+        }
+    }
+
+    /// The reply for the client: the upstream's answer with `clientHeaders`, or a 502 naming the
+    /// upstream and the cause. For a relayed answer (already sent) the head only, for the record.
     func reply(for response: UpstreamResponse) -> PreparedReply {
         switch response {
         case .answered(let status, let headers, let body):
-            let kept = headers.filter { header in
-                let name = header.name.lowercased()
-                return !Self.hopByHop.contains(name) && name != "content-length" && name != "date"
-            }
-            return PreparedReply(status: status, headers: kept, body: body)
+            return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: body)
+        case .relayed(let status, let headers, _):
+            return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: [])
         case .failed(let cause):
             return AdminReply.json(.object([("error", .string("upstream \(description) failed: \(cause)")),
                                             ("upstream", .string(description)), ("cause", .string(cause))]), status: 502)

@@ -51,7 +51,19 @@ public final class Recorder: Sendable {
 
     /// Records one exchange. Requests the upstream did not answer are counted, never written.
     func record(_ request: IncomingRequest, _ response: UpstreamResponse) {
-        guard case .answered(let status, let headers, let body) = response else {
+        let status: Int, headers: [NameValue], body: [UInt8]
+        switch response {
+        case .answered(let answeredStatus, let answeredHeaders, let answeredBody):
+            (status, headers, body) = (answeredStatus, answeredHeaders, answeredBody)
+        case .relayed(let relayedStatus, let relayedHeaders, let relayedBody?):
+            (status, headers, body) = (relayedStatus, relayedHeaders, relayedBody)
+        case .relayed:
+            let display = RecordedRequest(request, redactor: redactor).display
+            let problem = "\(display): not recorded, its body was over \(ProxyUpstream.recordLimit >> 20) MiB or did not arrive whole"
+            state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
+            log(problem)
+            return
+        case .failed:
             state.withLock { $0.summary.upstreamFailures += 1 }
             return
         }

@@ -40,12 +40,19 @@ final class StubHandler: EngineHandler {
     }
 
     /// A miss goes to the upstream; its answer (or a 502) goes back to the client from the loop
-    /// that received the request, which never waits for the upstream, and to the recorder.
+    /// that received the request, which never waits for the upstream (a large body is relayed
+    /// as it arrives), and to the recorder.
     private func forward(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?, reply: ReplyHandle) {
         let feed = self.feed, cors = self.cors, proxy = target.upstream
-        reply.fetch(proxy.forward(request)) { response in
+        var upstream = proxy.forward(request)
+        upstream.relay = UpstreamRelay(above: ProxyUpstream.relayAbove, keepLimit: ProxyUpstream.recordLimit) { status, headers in
+            let head = PreparedReply(status: status, headers: ProxyUpstream.clientHeaders(headers), body: [])
+            return head.headers + (cors.enabled ? cors.headers(for: request, exposing: head) : [])
+        }
+        reply.fetch(upstream) { response in
             let prepared = proxy.reply(for: response)
             var plan = ReplyPlan(answer: .reply(prepared), headOnly: request.method == "HEAD")
+            if case .relayed = response { plan.alreadySent = true }
             if cors.enabled { plan.extraHeaders = cors.headers(for: request, exposing: prepared) }
             let draft = feed.isEmpty ? nil
                 : ExchangeDraft(request: request, session: session, resolution: .proxied(upstream: proxy.description),

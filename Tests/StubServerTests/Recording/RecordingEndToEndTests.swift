@@ -39,6 +39,17 @@ import TargetModel
                 elif p == "/slow":
                     time.sleep(1)
                     self.answer(200, b"slow", "text/plain")
+                elif p == "/big": self.answer(200, bytes(i * 7 % 251 for i in range(3 << 20)), "application/octet-stream")
+                elif p == "/stream":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/plain")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for piece in [b"first ", b"second"]:
+                        self.wfile.write(b"%x\\r\\n%s\\r\\n" % (len(piece), piece))
+                        self.wfile.flush()
+                        time.sleep(1)
+                    self.wfile.write(b"0\\r\\n\\r\\n")
                 else: self.answer(404, b"no such page", "text/plain")
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -226,6 +237,26 @@ import TargetModel
         #expect(outcome.seconds < 4.0, "serially this would take 20 s")
         let summary = recorder.finish()
         #expect(summary.requests == 20 && summary.files == ["GET-slow.json"])
+    }
+
+    /// Large and unknown-length bodies go to the client as they arrive (the first piece of a
+    /// stream long before its end) and are still recorded whole.
+    @Test func largeAndStreamedBodiesAreRelayedAsTheyArriveAndRecorded() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let timing = ["-o", "/dev/null", "-w", "%{http_code} %{time_starttransfer} %{time_total} %{size_download}"]
+        let (summary, answers) = try Self.record([timing + ["/stream"], timing + ["/big"], ["/stream"]], upstream: upstream.baseURL,
+                                                 options: RecordingOptions(out: out))
+        let stream = answers[0].stdout.split(separator: " ").compactMap { Double($0) }
+        #expect(stream.count == 4 && stream[0] == 200, "\(answers[0].stdout)")
+        #expect(stream[1] < 0.8 && stream[2] >= 1.8, "first byte after \(stream[1]) s, whole answer after \(stream[2]) s")
+        #expect(answers[1].stdout.hasPrefix("200 ") && answers[1].stdout.hasSuffix(" \(3 << 20)"), "\(answers[1].stdout)")
+        #expect(answers[2].stdout == "first second")
+        #expect(summary.files == ["GET-big.json", "GET-stream.json"], "\(summary.files) \(summary.problems)")
+        let big = try Self.replay([["/big"]], from: out)[0].data
+        #expect(big == Data((0..<(3 << 20)).map { UInt8($0 * 7 % 251) }))
+        #expect(try Self.replay([["/stream"]], from: out)[0].stdout == "first second")
     }
 
     @Test func anHTTPSUpstreamIsRecordedAndReplayed() throws {
