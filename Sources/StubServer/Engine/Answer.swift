@@ -29,6 +29,15 @@ public final class PreparedReply: Sendable {
         self.contentLength = String(self.body.count)
     }
 
+    /// The head of an answer to HEAD whose body is elsewhere (an upstream's): `Content-Length`
+    /// says `declaredLength`, as the GET answer would, and no body is held.
+    public init(status: Int, headers: [NameValue], declaredLength: Int) {
+        self.status = status
+        self.headers = headers
+        self.body = []
+        self.contentLength = String(declaredLength)
+    }
+
     /// 1xx, 204 and 304 responses have no body in HTTP/1.1.
     public static func statusAllowsBody(_ status: Int) -> Bool {
         !(100..<200).contains(status) && status != 204 && status != 304

@@ -79,6 +79,7 @@ final class UpstreamCall {
         evhttp_connection_set_retries(connection, 0)
         let retained = Unmanaged.passRetained(call)
         call.retained = retained
+        worker.upstreamCalls[ObjectIdentifier(call)] = call
         guard let outgoing = evhttp_request_new(onUpstreamDone, retained.toOpaque()) else {
             call.finish(.failed("cannot create the upstream request"))
             return
@@ -183,7 +184,18 @@ final class UpstreamCall {
         return "TLS: \(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
     }
 
+    /// At shutdown, for a call that never finished: frees its connection (and with it the
+    /// outgoing request, without calling back) and drops the call. The client's request is
+    /// freed with the server's.
+    func abandon() {
+        if let connection { evhttp_connection_free(connection) }
+        connection = nil
+        retained?.release()
+        retained = nil
+    }
+
     private func finish(_ response: UpstreamResponse) {
+        worker.upstreamCalls[ObjectIdentifier(self)] = nil
         completion(response)
         if let connection {
             // Freed on the next loop turn, outside libevent's callback for it.

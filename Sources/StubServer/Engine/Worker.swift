@@ -20,6 +20,8 @@ final class Worker {
     var pending: [ObjectIdentifier: PendingExchange] = [:]
     /// Replies whose bodies are being dribbled, owned here until their last piece or shutdown.
     var dribbles: [ObjectIdentifier: Dribbler] = [:]
+    /// Upstream calls under way, freed at shutdown if they never finish.
+    var upstreamCalls: [ObjectIdentifier: UpstreamCall] = [:]
     /// Requests the handler has not completed yet (it answers later), by token.
     private var awaiting: [UInt64: OpaquePointer] = [:]
     private var lastToken: UInt64 = 0
@@ -84,6 +86,8 @@ final class Worker {
         }
         pending.removeAll()
         for dribbler in dribbles.values { dribbler.cancel() }
+        for call in upstreamCalls.values { call.abandon() }
+        upstreamCalls.removeAll()
         awaiting.removeAll()
         evhttp_free(http)
         if dnsStarted, let dns { evdns_base_free(dns, 0) }

@@ -96,10 +96,14 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
     }
 
     /// The reply for the client: the upstream's answer with `clientHeaders`, or a 502 naming the
-    /// upstream and the cause. For a relayed answer (already sent) the head only, for the record.
-    func reply(for response: UpstreamResponse) -> PreparedReply {
+    /// upstream and the cause. For a relayed answer (already sent) the head only, for the record;
+    /// for HEAD, the upstream's `Content-Length`.
+    func reply(for response: UpstreamResponse, head: Bool = false) -> PreparedReply {
         switch response {
         case .answered(let status, let headers, let body):
+            if head, body.isEmpty, let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }) {
+                return PreparedReply(status: status, headers: Self.clientHeaders(headers), declaredLength: length)
+            }
             return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: body)
         case .relayed(let status, let headers, _):
             return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: [])

@@ -50,7 +50,7 @@ final class StubHandler: EngineHandler {
             return head.headers + (cors.enabled ? cors.headers(for: request, exposing: head) : [])
         }
         reply.fetch(upstream) { response in
-            let prepared = proxy.reply(for: response)
+            let prepared = proxy.reply(for: response, head: request.method == "HEAD")
             var plan = ReplyPlan(answer: .reply(prepared), headOnly: request.method == "HEAD")
             if case .relayed = response { plan.alreadySent = true }
             if cors.enabled { plan.extraHeaders = cors.headers(for: request, exposing: prepared) }

@@ -25,6 +25,9 @@ import TargetModel
         #expect(forwarded.stdout.hasPrefix("HTTP/1.1 201"))
         #expect(forwarded.stdout.contains("X-Up: 1\r\n"))
         #expect(forwarded.stdout.hasSuffix("\r\n\r\nfrom upstream"))
+        // HEAD: the upstream's Content-Length, no body.
+        let head = try Curl.run(["-I", server.url("/up")])
+        #expect(head.stdout.hasPrefix("HTTP/1.1 201") && head.stdout.contains("Content-Length: 13\r\n"), "\(head.stdout)")
         let posted = try Curl.run(["-H", "Content-Type: application/json", "--data", #"{"a": 1}"#, server.url("/echo")])
         #expect(posted.stdout == "posted")
         // The upstream saw its own Host and the forwarding headers.
@@ -45,6 +48,24 @@ import TargetModel
         #expect(outcome.statuses == Array(repeating: 200, count: 20))
         #expect(outcome.seconds >= 1.0)
         #expect(outcome.seconds < 4.0, "serially this would take 20 s")
+    }
+
+    /// Stopping while upstream calls are under way frees them (no callback, no crash; the
+    /// sanitizer runs check the memory) and the client's connection ends.
+    @Test func stoppingWithUpstreamCallsUnderWayFreesThem() throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let probe = ArrivalProbe()
+        let server = try TestServer(fixtures: [], observers: [probe], proxy: try ProxyUpstream(url: upstream.url("/api"))) { $0.workers = 1 }
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        client.arguments = ["--silent", "--max-time", "10", server.url("/slow")]
+        client.standardOutput = FileHandle.nullDevice
+        try client.run()
+        #expect(probe.waitForArrival(of: "/slow"))
+        server.stop()
+        client.waitUntilExit()
+        #expect(client.terminationStatus != 0, "the client's connection was closed without an answer")
     }
 
     @Test func anUnreachableUpstreamIsA502NamingIt() throws {
