@@ -21,8 +21,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Port to listen on; 0 picks a free port and prints it.")
-    var port: Int = 8080
+    @Option(help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
+    var port: Int?
+
+    @OptionGroup var https: HTTPSArguments
 
     @Option(help: "Event-loop threads sharing the port (default: one per core).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -88,7 +90,7 @@ struct ServeCommand: ParsableCommand {
     var logFormat: LogFormat = .text
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
@@ -117,7 +119,9 @@ struct ServeCommand: ParsableCommand {
         if !corsOrigins.isEmpty { cors = CORSPolicy(enabled: true, allowedOrigins: corsOrigins) }
         var configuration = EngineConfiguration()
         configuration.host = host
-        configuration.port = port
+        configuration.port = port ?? 8080
+        configuration.servesHTTP = port != nil || https.httpsPort == nil
+        configuration.https = try https.settings()
         configuration.workers = workers
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.hangCapSeconds = hangCap
@@ -148,6 +152,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
+        if server.servesHTTP, let httpsURL = server.httpsBaseURL { printOut("stubd: and over HTTPS on \(httpsURL)") }
         printOut("stubd: \(access.summary)")
         if !cors.enabled && !noCORS {
             printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")

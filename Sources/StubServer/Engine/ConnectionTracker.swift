@@ -1,4 +1,5 @@
 import CLibevent
+import CLibeventTLS
 import StubdSystem
 import Synchronization
 
@@ -19,6 +20,10 @@ import Synchronization
 /// timeout, closes whatever has waited too long — no timer is armed per request.
 final class ConnectionTracker {
     private unowned let worker: Worker
+    /// The evhttp whose connections these are.
+    private let http: OpaquePointer
+    /// For an HTTPS front: each connection's bufferevent is an OpenSSL one.
+    private let tls: TLSServerContext?
     private let cap: Int
     private let headTimeout: Double
     private var listener: OpaquePointer?
@@ -40,8 +45,10 @@ final class ConnectionTracker {
 
     private let numbers: ConnectionNumbers
 
-    init(worker: Worker, cap: Int, headTimeout: Double, numbers: ConnectionNumbers) {
+    init(worker: Worker, http: OpaquePointer, tls: TLSServerContext?, cap: Int, headTimeout: Double, numbers: ConnectionNumbers) {
         self.worker = worker
+        self.http = http
+        self.tls = tls
         self.numbers = numbers
         self.cap = max(1, cap)
         self.headTimeout = headTimeout
@@ -54,11 +61,11 @@ final class ConnectionTracker {
     /// bufferevent.
     func attach(to listener: OpaquePointer) {
         self.listener = listener
-        let key = UInt(bitPattern: UnsafeMutableRawPointer(worker.http))
+        let key = UInt(bitPattern: UnsafeMutableRawPointer(http))
         let this = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
         Self.registry.withLock { $0[key] = this }
         evconnlistener_set_error_cb(listener, onAcceptError)
-        evhttp_set_bevcb(worker.http, onNewConnection, Unmanaged.passUnretained(self).toOpaque())
+        evhttp_set_bevcb(http, onNewConnection, Unmanaged.passUnretained(self).toOpaque())
         retryTimer = event_new(worker.base, -1, 0, onRetryAccept, Unmanaged.passUnretained(self).toOpaque())
         sweepTimer = event_new(worker.base, -1, Int16(EV_PERSIST), onSweep, Unmanaged.passUnretained(self).toOpaque())
         var interval = timeval(seconds: sweepInterval)
@@ -79,7 +86,7 @@ final class ConnectionTracker {
     // MARK: - New connections
 
     fileprivate func newConnection() -> OpaquePointer? {
-        guard let bev = bufferevent_socket_new(worker.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        guard let bev = makeBufferevent() else { return nil }
         if acceptFailing {
             acceptFailing = false
             worker.configuration.onEvent?("accepting connections again (\(open) open)")
@@ -90,6 +97,20 @@ final class ConnectionTracker {
         newcomers[bev] = newcomer
         open += 1
         if open > cap && !evictOldestIdle() { pause() }
+        return bev
+    }
+
+    /// A plain bufferevent, or an OpenSSL one accepting a TLS handshake (a client that closes
+    /// without a TLS close_notify is an ordinary end, as for plain HTTP).
+    private func makeBufferevent() -> OpaquePointer? {
+        let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)
+        guard let tls else { return bufferevent_socket_new(worker.base, -1, options) }
+        guard let ssl = tls.session() else { return nil }
+        guard let bev = bufferevent_openssl_socket_new(worker.base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, options) else {
+            SSL_free(ssl)
+            return nil
+        }
+        bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
         return bev
     }
 
@@ -219,7 +240,7 @@ final class ConnectionTracker {
         retryTimer = nil
         if let sweepTimer { event_free(sweepTimer) }
         sweepTimer = nil
-        let key = UInt(bitPattern: UnsafeMutableRawPointer(worker.http))
+        let key = UInt(bitPattern: UnsafeMutableRawPointer(http))
         Self.registry.withLock { $0[key] = nil }
     }
 

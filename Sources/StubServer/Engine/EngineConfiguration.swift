@@ -7,6 +7,10 @@ public struct EngineConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Port; 0 picks a free one (read the real one from the running server).
     public var port: Int = 8080
+    /// Whether plain HTTP is served on `port` (false: HTTPS only).
+    public var servesHTTP = true
+    /// HTTPS on the same loops and route table, when set.
+    public var https: HTTPSSettings?
     /// Event-loop threads sharing the listening socket.
     public var workers: Int = 1
     /// Seconds an idle keep-alive connection, or a request whose headers/body stop arriving, is
@@ -36,5 +40,22 @@ public struct EngineConfiguration: Sendable {
     var connectionsPerWorker: Int {
         let total = maxConnections ?? max(32, min(System.openFileLimit().soft - 64, 10_000) * 3 / 4)
         return max(1, total / max(1, workers))
+    }
+}
+
+/// HTTPS for the engine: where to listen and which certificate to present (TLS 1.2 or later).
+public struct HTTPSSettings: Sendable, Equatable {
+    /// The port (0 picks a free one).
+    public var port: Int
+    /// A PEM file with the server certificate first, then any intermediates.
+    public var certificateFile: String
+    /// The PEM private key of that certificate.
+    public var keyFile: String
+
+    /// Creates settings.
+    public init(port: Int, certificateFile: String, keyFile: String) {
+        self.port = port
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
     }
 }

@@ -14,7 +14,7 @@ final class HTTPEngine: Sendable {
     }
 
     private struct State {
-        var listener: Listener?
+        var listeners: [Listener] = []
         var loops: [LoopHandle] = []
         var finished: [DispatchSemaphore] = []
     }
@@ -28,14 +28,42 @@ final class HTTPEngine: Sendable {
         self.handler = handler
     }
 
-    /// What this engine can receive and whether it encrypts: plain HTTP/1.1 with libevent 2.1's
-    /// nine methods.
-    static let capabilities = EngineCapabilities(methods: HTTPMethods.names, tls: false)
+    /// What this engine can receive and whether it can encrypt: HTTP/1.1 with libevent 2.1's
+    /// nine methods, plain or over TLS.
+    static let capabilities = EngineCapabilities(methods: HTTPMethods.names, tls: true)
 
-    /// Binds and starts the loops; returns the bound port.
-    func start() throws(EngineError) -> Int {
+    /// The ports actually bound: HTTP unless served HTTPS only, HTTPS when configured.
+    struct BoundPorts {
+        var http: Int?
+        var https: Int?
+    }
+
+    /// Binds (HTTP, HTTPS) and starts the loops; returns the bound ports. Nothing is served when
+    /// the certificate or either port cannot be used.
+    func start() throws(EngineError) -> BoundPorts {
         HTTPEngine.prepareProcess()
-        let listener = try Listener.bind(host: configuration.host, port: configuration.port)
+        let tls = try configuration.https.map { settings throws(EngineError) in try TLSServerContext(settings) }
+        var bound: [Listener] = []
+        var listeners: [(fd: Int32, tls: TLSServerContext?)] = []
+        var ports = BoundPorts()
+        do throws(EngineError) {
+            if configuration.servesHTTP {
+                let listener = try Listener.bind(host: configuration.host, port: configuration.port)
+                bound.append(listener)
+                listeners.append((listener.fd, nil))
+                ports.http = listener.port
+            }
+            if let https = configuration.https, let tls {
+                let listener = try Listener.bind(host: configuration.host, port: https.port, flag: "--https-port")
+                bound.append(listener)
+                listeners.append((listener.fd, tls))
+                ports.https = listener.port
+            }
+        } catch {
+            for listener in bound { listener.close() }
+            throw error
+        }
+        let sockets = UncheckedListeners(value: listeners)
         var loops: [LoopHandle] = []
         var finished: [DispatchSemaphore] = []
         var failure: EngineError?
@@ -48,7 +76,7 @@ final class HTTPEngine: Sendable {
             let handler = handler
             let thread = Thread {
                 do {
-                    let worker = try Worker(listenerFD: listener.fd, configuration: configuration, handler: handler, numbers: numbers)
+                    let worker = try Worker(listeners: sockets.value, configuration: configuration, handler: handler, numbers: numbers)
                     outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!)) }
                     ready.signal()
                     worker.run()
@@ -74,12 +102,12 @@ final class HTTPEngine: Sendable {
             if failure != nil { break }
         }
         let snapshot = (loops, finished)
-        state.withLock { $0 = State(listener: listener, loops: snapshot.0, finished: snapshot.1) }
+        state.withLock { $0 = State(listeners: bound, loops: snapshot.0, finished: snapshot.1) }
         if let failure {
             stop()
             throw failure
         }
-        return listener.port
+        return ports
     }
 
     /// Stops every loop and waits for their threads; in-flight delayed replies are dropped and
@@ -92,7 +120,12 @@ final class HTTPEngine: Sendable {
         }
         for loop in current.loops { event_active(loop.stopEvent, EV_READ, 0) }
         for done in current.finished { done.wait() }
-        current.listener?.close()
+        for listener in current.listeners { listener.close() }
+    }
+
+    /// The listening sockets handed to the loop threads (a TLS context is shared by all loops).
+    private struct UncheckedListeners: @unchecked Sendable {
+        let value: [(fd: Int32, tls: TLSServerContext?)]
     }
 
     /// Once per process: libevent locking (so cross-thread stop works) and SIGPIPE ignored (a

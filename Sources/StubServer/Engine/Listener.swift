@@ -8,7 +8,7 @@ struct Listener {
     let fd: Int32
     let port: Int
 
-    static func bind(host: String, port: Int, backlog: Int32 = 4096) throws(EngineError) -> Listener {
+    static func bind(host: String, port: Int, backlog: Int32 = 4096, flag: String = "--port") throws(EngineError) -> Listener {
         let resolved: [SocketAddress]
         do {
             resolved = try System.resolve(host: host, port: port)
@@ -29,7 +29,7 @@ struct Listener {
                 throw error
             }
         } catch {
-            throw .bind(host: host, port: port, errno: error.errno)
+            throw .bind(host: host, port: port, errno: error.errno, flag: flag)
         }
     }
 

@@ -4,14 +4,14 @@ import Dispatch
 import StubModel
 import StubdSystem
 
-/// One event loop: an `event_base` plus an `evhttp` accepting from the shared listening socket.
+/// One event loop: an `event_base` plus an `evhttp` per shared listening socket (HTTP, and HTTPS
+/// through OpenSSL bufferevents), all answering from one handler.
 ///
 /// Confined to its own thread: created, run and freed there. libevent objects never leave it;
 /// the only cross-thread calls are `requestStop()` and completions through the `LoopMailbox`,
 /// which activate events (safe because `evthread_use_pthreads()` ran before any base existed).
 final class Worker {
     let base: OpaquePointer
-    let http: OpaquePointer
     let handler: any EngineHandler
     let configuration: EngineConfiguration
     private(set) var stopEvent: OpaquePointer?
@@ -26,7 +26,6 @@ final class Worker {
     private var awaiting: [UInt64: OpaquePointer] = [:]
     private var lastToken: UInt64 = 0
     private var completedInHandler = false
-    private(set) var connections: ConnectionTracker!
     /// Asynchronous DNS for upstream calls, made on first use (`UpstreamCall`).
     private(set) lazy var dns: OpaquePointer? = {
         let dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
@@ -37,7 +36,9 @@ final class Worker {
     /// One OpenSSL context per TLS setting used by upstream calls, made on first use.
     private var tlsContexts: [UpstreamTLS: OpaquePointer] = [:]
 
-    init(listenerFD: Int32, configuration: EngineConfiguration, handler: any EngineHandler,
+    /// Accepts from each of `listeners` (a dup of each shared socket): plain HTTP, or HTTPS when
+    /// the listener has a TLS context. Every one feeds the same handler.
+    init(listeners: [(fd: Int32, tls: TLSServerContext?)], configuration: EngineConfiguration, handler: any EngineHandler,
          numbers: ConnectionNumbers = ConnectionNumbers()) throws(EngineError) {
         // A precise clock: by default libevent 2.1 on Linux times events with CLOCK_MONOTONIC_COARSE,
         // whose ticks let a 0.2 s delay end ~3 ms early; stubs must never answer before their delay.
@@ -46,32 +47,62 @@ final class Worker {
         let created = event_base_new_with_config(config)
         event_config_free(config)
         guard let base = created else { throw .libevent(operation: "create an event base") }
-        guard let http = evhttp_new(base) else {
-            event_base_free(base)
-            throw .libevent(operation: "create an HTTP server")
-        }
         self.base = base
-        self.http = http
         self.handler = handler
         self.configuration = configuration
-        var timeout = timeval(seconds: configuration.idleTimeoutSeconds)
-        evhttp_set_timeout_tv(http, &timeout)
-        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
-        evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
-        evhttp_set_default_content_type(http, nil)
-        evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
-        guard let fd = try? System.duplicate(listenerFD), let bound = evhttp_accept_socket_with_handle(http, fd),
-              let listener = evhttp_bound_socket_get_listener(bound) else {
-            evhttp_free(http)
-            event_base_free(base)
-            throw .libevent(operation: "accept on the listening socket")
-        }
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
         mailbox = LoopMailbox(worker: self, base: base)
-        connections = ConnectionTracker(worker: self, cap: configuration.connectionsPerWorker,
-                                        headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
-        connections.attach(to: listener)
+        for (fd, tls) in listeners {
+            guard let http = evhttp_new(base) else {
+                freeFronts()
+                throw .libevent(operation: "create an HTTP server")
+            }
+            var timeout = timeval(seconds: configuration.idleTimeoutSeconds)
+            evhttp_set_timeout_tv(http, &timeout)
+            evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
+            evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+            evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
+            evhttp_set_default_content_type(http, nil)
+            evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
+            guard let copy = try? System.duplicate(fd), let bound = evhttp_accept_socket_with_handle(http, copy),
+                  let listener = evhttp_bound_socket_get_listener(bound) else {
+                evhttp_free(http)
+                freeFronts()
+                throw .libevent(operation: "accept on the listening socket")
+            }
+            let tracker = ConnectionTracker(worker: self, http: http, tls: tls, cap: configuration.connectionsPerWorker,
+                                            headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
+            tracker.attach(to: listener)
+            fronts.append(Front(http: http, connections: tracker))
+        }
+    }
+
+    /// One accepting `evhttp` (plain or TLS) and its connections.
+    struct Front {
+        let http: OpaquePointer
+        let connections: ConnectionTracker
+    }
+
+    /// Every front of this loop.
+    private(set) var fronts: [Front] = []
+
+    /// The tracker of the front a request came in on.
+    private func connections(of req: OpaquePointer) -> ConnectionTracker? {
+        guard fronts.count > 1 else { return fronts.first?.connections }
+        guard let connection = evhttp_request_get_connection(req), let server = evhttp_connection_get_server(connection) else { return nil }
+        return fronts.first { $0.http == server }?.connections
+    }
+
+    private func freeFronts() {
+        for front in fronts {
+            front.connections.shutdown()
+            evhttp_free(front.http)
+        }
+        fronts.removeAll()
+        mailbox?.close()
+        if let stopEvent { event_free(stopEvent) }
+        stopEvent = nil
+        event_base_free(base)
     }
 
     /// Runs the loop until `requestStop()`, then frees everything this worker owns. Requests still
@@ -79,7 +110,7 @@ final class Worker {
     func run() {
         event_base_dispatch(base)
         mailbox.close()
-        connections.shutdown()
+        for front in fronts { front.connections.shutdown() }
         for exchange in pending.values {
             if let timer = exchange.timer { event_free(timer) }
             exchange.watch?.end()
@@ -89,7 +120,8 @@ final class Worker {
         for call in upstreamCalls.values { call.abandon() }
         upstreamCalls.removeAll()
         awaiting.removeAll()
-        evhttp_free(http)
+        for front in fronts { evhttp_free(front.http) }
+        fronts.removeAll()
         if dnsStarted, let dns { evdns_base_free(dns, 0) }
         for context in tlsContexts.values { SSL_CTX_free(context) }
         if let stopEvent { event_free(stopEvent) }
@@ -97,7 +129,7 @@ final class Worker {
     }
 
     func handle(_ req: OpaquePointer) {
-        let use = connections.requestArrived(req)
+        let use = connections(of: req)?.requestArrived(req)
         var request = IncomingRequest(engineRequest: req)
         request.connection = use
         if let refusal = ProtocolChecks.refusal(for: request) {

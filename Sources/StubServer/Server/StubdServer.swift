@@ -16,16 +16,23 @@ import TargetModel
 /// Thread-safe; several servers may run in one process. Every change goes through `admin`, the
 /// same facade the admin API uses.
 public final class StubdServer: Sendable {
-    /// The port actually bound (the ephemeral one when started with port 0).
+    /// The port actually bound (the ephemeral one when started with port 0): HTTP's, or HTTPS's
+    /// when only HTTPS is served.
     public let port: Int
+    /// The HTTPS port, when HTTPS is served.
+    public let httpsPort: Int?
+    /// Whether plain HTTP is served on `port`.
+    public let servesHTTP: Bool
     /// The address listened on.
     public let host: String
     /// The owner of the server's state: stubs, scenarios, journal.
     public let admin: StubAdmin
     private let engine: HTTPEngine
 
-    private init(port: Int, host: String, admin: StubAdmin, engine: HTTPEngine) {
+    private init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: HTTPEngine) {
         self.port = port
+        self.httpsPort = httpsPort
+        self.servesHTTP = servesHTTP
         self.host = host
         self.admin = admin
         self.engine = engine
@@ -67,8 +74,9 @@ public final class StubdServer: Sendable {
                                   access: access ?? AdminAccess(host: configuration.host), redactor: redactor,
                                   feed: ExchangeFeed(observers: subscribers + observers))
         let engine = HTTPEngine(configuration: configuration, handler: handler)
-        let port = try engine.start()
-        return StubdServer(port: port, host: configuration.host, admin: admin, engine: engine)
+        let ports = try engine.start()
+        return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
+                           host: configuration.host, admin: admin, engine: engine)
     }
 
     /// Starts on `host:port` with default limits.
@@ -84,11 +92,17 @@ public final class StubdServer: Sendable {
     /// backend the host process bootstrapped.
     public static let standardErrorLogger = Logger(label: "stubd", factory: { label in StreamLogHandler.standardError(label: label) })
 
-    /// `http://host:port`, for building client URLs.
+    /// `http://host:port` (`https://…` when only HTTPS is served), for building client URLs.
     public var baseURL: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "http://\(shownHost):\(port)"
+        servesHTTP ? "http://\(shownHost):\(port)" : httpsBaseURL!
     }
+
+    /// `https://host:port` when HTTPS is served.
+    public var httpsBaseURL: String? {
+        httpsPort.map { "https://\(shownHost):\($0)" }
+    }
+
+    private var shownHost: String { host.contains(":") ? "[\(host)]" : host }
 
     /// The last requests served.
     public var journal: RequestJournal { admin.journal }

@@ -37,7 +37,7 @@ import Testing
         var configuration = EngineConfiguration()
         configuration.port = 0
         let engine = HTTPEngine(configuration: configuration, handler: handler)
-        return (engine, try engine.start())
+        return (engine, try engine.start().http!)
     }
 
     @Test func aCompletionFromAnotherThreadIsCarriedOutOnTheLoop() throws {

@@ -1,0 +1,47 @@
+import CLibeventTLS
+
+/// The OpenSSL server context HTTPS connections are accepted with: TLS 1.2 or later, the
+/// certificate chain and key from PEM files, checked to belong together before anything is
+/// served. Shared by every loop (an `SSL_CTX` is safe to use from several threads); each loop
+/// holds a reference.
+final class TLSServerContext: @unchecked Sendable {
+    let context: OpaquePointer
+
+    init(_ settings: HTTPSSettings) throws(EngineError) {
+        guard let context = SSL_CTX_new(TLS_server_method()) else {
+            throw .tls(flag: "HTTPS", problem: "OpenSSL could not create a server context")
+        }
+        _ = stubd_ssl_ctx_min_tls12(context)
+        ERR_clear_error()
+        guard SSL_CTX_use_certificate_chain_file(context, settings.certificateFile) == 1 else {
+            SSL_CTX_free(context)
+            throw .tls(flag: "--tls-cert \(settings.certificateFile)",
+                       problem: "cannot be used as a PEM certificate chain (\(Self.lastError())); give a readable PEM file, certificate first")
+        }
+        guard SSL_CTX_use_PrivateKey_file(context, settings.keyFile, SSL_FILETYPE_PEM) == 1 else {
+            SSL_CTX_free(context)
+            throw .tls(flag: "--tls-key \(settings.keyFile)",
+                       problem: "cannot be used as a PEM private key (\(Self.lastError())); give the unencrypted PEM key of the certificate")
+        }
+        guard SSL_CTX_check_private_key(context) == 1 else {
+            SSL_CTX_free(context)
+            throw .tls(flag: "--tls-key \(settings.keyFile)",
+                       problem: "does not belong to the certificate in \(settings.certificateFile); give the key the certificate was issued for")
+        }
+        self.context = context
+    }
+
+    deinit { SSL_CTX_free(context) }
+
+    /// A new TLS session for one accepted connection.
+    func session() -> OpaquePointer? { SSL_new(context) }
+
+    /// OpenSSL's last error as text.
+    static func lastError() -> String {
+        let code = ERR_get_error()
+        guard code != 0 else { return "no detail" }
+        var buffer = [CChar](repeating: 0, count: 256)
+        ERR_error_string_n(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
