@@ -27,21 +27,23 @@ struct HTTPSArguments: ParsableArguments {
         if tlsCert != nil && !certHosts.isEmpty { throw ValidationError("--cert-host names go into the local CA's certificate; with --tls-cert, put them in your certificate") }
     }
 
-    /// The HTTPS settings, issuing the local CA's certificate when needed (and saying so), or
-    /// nil without --https-port. Problems with the CA folder are exit 1 naming it.
-    func settings() throws -> HTTPSSettings? {
-        guard let httpsPort else { return nil }
-        if let tlsCert, let tlsKey { return HTTPSSettings(port: httpsPort, certificateFile: tlsCert, keyFile: tlsKey) }
+    /// The HTTPS settings, issuing the local CA's certificate when needed, or nil without
+    /// --https-port; `notes` say what was made, for after the banner. Problems with the CA
+    /// folder are exit 1 naming it.
+    func settings() throws -> (settings: HTTPSSettings?, notes: [String]) {
+        guard let httpsPort else { return (nil, []) }
+        if let tlsCert, let tlsKey { return (HTTPSSettings(port: httpsPort, certificateFile: tlsCert, keyFile: tlsKey), []) }
+        var notes: [String] = []
         do throws(CertificateError) {
             let folder = caDir ?? LocalCertificateAuthority.defaultFolder
             let (authority, created) = try LocalCertificateAuthority.open(folder: folder)
             if created {
-                printOut("stubd: made a local CA in \(folder); trust \(authority.certificateFile) once on each device (stubd cert shows how)")
+                notes.append("stubd: made a local CA in \(folder); trust \(authority.certificateFile) once on each device (stubd cert shows how)")
             }
             let names = LocalCertificateAuthority.serverNames(extra: certHosts)
             let (settings, issued) = try authority.serverCertificate(names: names, port: httpsPort)
-            if issued { printOut("stubd: issued an HTTPS certificate for \(names.joined(separator: ", "))") }
-            return settings
+            if issued { notes.append("stubd: issued an HTTPS certificate for \(names.joined(separator: ", ")) from \(authority.certificateFile)") }
+            return (settings, notes)
         } catch {
             printError("stubd: error: --ca-dir \(error.description)")
             throw ExitCode(1)

@@ -29,8 +29,10 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Port to listen on; 0 picks a free port and prints it.")
-    var port: Int = 8080
+    @Option(help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
+    var port: Int?
+
+    @OptionGroup var https: HTTPSArguments
 
     @Option(help: "Event-loop threads sharing the port (default: one per core).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -43,7 +45,7 @@ struct RecordCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
         guard !out.isEmpty else { throw ValidationError("--out must name a folder") }
         _ = try upstreamTLS.upstream(upstream, flag: "--upstream")
@@ -56,7 +58,10 @@ struct RecordCommand: ParsableCommand {
         let recorder = try recording.recorder(upstream: proxy, out: out, flag: "--out", log: { line in logger.info("\(line)") })
         var configuration = EngineConfiguration()
         configuration.host = host
-        configuration.port = port
+        configuration.port = port ?? 8080
+        configuration.servesHTTP = port != nil || https.httpsPort == nil
+        let (httpsSettings, httpsNotes) = try https.settings()
+        configuration.https = httpsSettings
         configuration.workers = workers
         configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
         let termination = TerminationSignal()
@@ -70,6 +75,8 @@ struct RecordCommand: ParsableCommand {
             throw ExitCode(1)
         }
         printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
+        if server.servesHTTP, let httpsURL = server.httpsBaseURL { printOut("stubd: and over HTTPS on \(httpsURL)") }
+        for note in httpsNotes { printOut(note) }
         printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
                  + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
         let signal = termination.wait()

@@ -121,7 +121,8 @@ struct ServeCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port ?? 8080
         configuration.servesHTTP = port != nil || https.httpsPort == nil
-        configuration.https = try https.settings()
+        let (httpsSettings, httpsNotes) = try https.settings()
+        configuration.https = httpsSettings
         configuration.workers = workers
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.hangCapSeconds = hangCap
@@ -153,6 +154,7 @@ struct ServeCommand: ParsableCommand {
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         if server.servesHTTP, let httpsURL = server.httpsBaseURL { printOut("stubd: and over HTTPS on \(httpsURL)") }
+        for note in httpsNotes { printOut(note) }
         printOut("stubd: \(access.summary)")
         if !cors.enabled && !noCORS {
             printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")

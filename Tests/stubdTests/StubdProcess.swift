@@ -110,6 +110,17 @@ final class ServingStubd: @unchecked Sendable {
         }
     }
 
+    /// The next line on standard output after the banner (blocks until it is written).
+    func nextLine() -> String {
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     /// Waits (at most `timeout` seconds) until standard error contains `text`; false if it never did.
     func waitForStderr(containing text: String, timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

@@ -18,15 +18,17 @@ final class TLSServerContext: @unchecked Sendable {
             throw .tls(flag: "--tls-cert \(settings.certificateFile)",
                        problem: "cannot be used as a PEM certificate chain (\(Self.lastError())); give a readable PEM file, certificate first")
         }
+        let mismatch = "does not belong to the certificate in \(settings.certificateFile); give the key the certificate was issued for"
         guard SSL_CTX_use_PrivateKey_file(context, settings.keyFile, SSL_FILETYPE_PEM) == 1 else {
             SSL_CTX_free(context)
+            let reason = Self.lastError()
             throw .tls(flag: "--tls-key \(settings.keyFile)",
-                       problem: "cannot be used as a PEM private key (\(Self.lastError())); give the unencrypted PEM key of the certificate")
+                       problem: reason.contains("key values mismatch") ? mismatch
+                           : "cannot be used as a PEM private key (\(reason)); give the unencrypted PEM key of the certificate")
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
             SSL_CTX_free(context)
-            throw .tls(flag: "--tls-key \(settings.keyFile)",
-                       problem: "does not belong to the certificate in \(settings.certificateFile); give the key the certificate was issued for")
+            throw .tls(flag: "--tls-key \(settings.keyFile)", problem: mismatch)
         }
         self.context = context
     }
