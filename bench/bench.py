@@ -134,9 +134,11 @@ def parse_duration(text):
     return value * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
 
 
-def wrk(url, seconds=None, script=None, server=None, connections=CONNECTIONS):
+def wrk(url, seconds=None, script=None, server=None, connections=CONNECTIONS, headers=()):
     """Runs wrk; returns requests/s, p50/p99 in ms, non-2xx count and peak RSS of `server`."""
     command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds or SECONDS}s", "--latency"]
+    for header in headers:
+        command += ["-H", header]
     if script:
         command += ["-s", script]
     peak = [0]
@@ -250,6 +252,42 @@ http {{ access_log off; client_body_temp_path {conf_dir}; proxy_temp_path {conf_
     else:
         notes.append("nginx was not installed; its row is missing.")
     return base
+
+
+# ---------------------------------------------------------------------------------------------
+# 1b. TLS: keep-alive requests over one handshake each connection, and new handshakes (every
+# request on a new connection), stubd and nginx with the same certificate (stubd's local CA's).
+
+def tls(work):
+    one = os.path.join(work, "one")
+    ca = os.path.join(work, "ca")
+    path = "/r/0/item"
+    port, https_port = free_port(), free_port()
+    with stubd(one, port, 1, ("--https-port", str(https_port), "--ca-dir", ca)) as server:
+        url = f"https://127.0.0.1:{https_port}{path}"
+        wrk(url, seconds=2)
+        add("tls", "stubd --workers 1, keep-alive", wrk(url, server=server))
+        add("tls", "stubd --workers 1, new handshake per request", wrk(url, server=server, headers=("Connection: close",)))
+    if not os.path.exists("/usr/sbin/nginx"):
+        notes.append("nginx was not installed; its TLS rows are missing.")
+        return
+    port, https_port = free_port(), free_port()
+    conf_dir = os.path.join(work, "nginx-tls")
+    os.makedirs(conf_dir, exist_ok=True)
+    conf = os.path.join(conf_dir, "nginx.conf")
+    with open(conf, "w") as out:
+        out.write(f"""worker_processes 1; daemon off; pid {conf_dir}/nginx.pid; error_log /dev/null;
+events {{ worker_connections 4096; }}
+http {{ access_log off; client_body_temp_path {conf_dir}; proxy_temp_path {conf_dir}; fastcgi_temp_path {conf_dir};
+  uwsgi_temp_path {conf_dir}; scgi_temp_path {conf_dir};
+  server {{ listen 127.0.0.1:{port}; listen 127.0.0.1:{https_port} ssl; ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_certificate {ca}/server.pem; ssl_certificate_key {ca}/server-key.pem;
+    location / {{ default_type application/json; return 200 '{BODY}'; }} }} }}
+""")
+    with Server("nginx tls", ["/usr/sbin/nginx", "-c", conf, "-p", conf_dir], f"http://127.0.0.1:{port}/") as server:
+        url = f"https://127.0.0.1:{https_port}{path}"
+        add("tls", "nginx (1 worker), keep-alive", wrk(url, server=server))
+        add("tls", "nginx (1 worker), new handshake per request", wrk(url, server=server, headers=("Connection: close",)))
 
 
 def wiremock_root(work, count):
@@ -452,6 +490,7 @@ def main():
     started = time.time()
     try:
         baseline = throughput(work)
+        tls(work)
         wiremock(work, [1, 1000])
         scaling(work)
         startup_and_memory(work)

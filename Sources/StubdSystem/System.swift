@@ -111,6 +111,14 @@ public enum System {
         try call("setsockopt(SO_LINGER)") { sysSetsockopt(fd, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size)) }
     }
 
+    /// Sends small writes at once (no Nagle delay). Set on a listening socket, accepted sockets
+    /// inherit it (Linux and the BSDs): a TLS reply written as several records must not wait
+    /// for the client's delayed ACK between them.
+    public static func setNoDelay(_ fd: Int32) throws(SystemError) {
+        var on: Int32 = 1
+        try call("setsockopt(TCP_NODELAY)") { sysSetsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
+    }
+
     /// Binds `fd` to `address`.
     public static func bind(_ fd: Int32, to address: SocketAddress) throws(SystemError) {
         try address.withSockaddr { pointer, length throws(SystemError) in

@@ -54,7 +54,7 @@ final class HTTPEngine: Sendable {
                 ports.http = listener.port
             }
             if let https = configuration.https, let tls {
-                let listener = try Listener.bind(host: configuration.host, port: https.port, flag: "--https-port")
+                let listener = try Listener.bind(host: configuration.host, port: https.port, flag: "--https-port", noDelay: true)
                 bound.append(listener)
                 listeners.append((listener.fd, tls))
                 ports.https = listener.port

@@ -8,7 +8,9 @@ struct Listener {
     let fd: Int32
     let port: Int
 
-    static func bind(host: String, port: Int, backlog: Int32 = 4096, flag: String = "--port") throws(EngineError) -> Listener {
+    /// `noDelay` turns Nagle off for every accepted connection (TLS writes a reply as several
+    /// records).
+    static func bind(host: String, port: Int, backlog: Int32 = 4096, flag: String = "--port", noDelay: Bool = false) throws(EngineError) -> Listener {
         let resolved: [SocketAddress]
         do {
             resolved = try System.resolve(host: host, port: port)
@@ -20,6 +22,7 @@ struct Listener {
             let fd = try System.streamSocket(for: address)
             do {
                 try System.setReuseAddress(fd)
+                if noDelay { try System.setNoDelay(fd) }
                 try System.bind(fd, to: address)
                 try System.listen(fd, backlog: backlog)
                 try System.setNonBlocking(fd)
