@@ -73,5 +73,9 @@ import Testing
         #expect(StubdProcess.curl(["--cacert", folder + "/stubd-ca.pem", recorder.baseURL + "/zen"]) == "Design for failure.")
         let stopped = recorder.stop(signal: SIGINT)
         #expect(stopped.stdout.contains("1 fixture file(s) written"), "\(stopped.stdout)")
+        // The upstream is told the client came over HTTPS.
+        let journal = StubdProcess.curl([upstream.baseURL + "/__stubd/requests?path=/zen"])
+        let proto = try #require(journal.range(of: "X-Forwarded-Proto"), "\(journal)")
+        #expect(journal[proto.upperBound...].prefix(30).contains("https"), "\(journal)")
     }
 }

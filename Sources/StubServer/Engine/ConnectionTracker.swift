@@ -24,6 +24,8 @@ final class ConnectionTracker {
     private let http: OpaquePointer
     /// For an HTTPS front: each connection's bufferevent is an OpenSSL one.
     private let tls: TLSServerContext?
+    /// Whether this front is HTTPS.
+    var isTLS: Bool { tls != nil }
     private let cap: Int
     private let headTimeout: Double
     private var listener: OpaquePointer?

@@ -20,6 +20,8 @@ public struct IncomingRequest: Sendable {
     public var peer: String = ""
     /// The connection it came on; nil when built in memory.
     public var connection: ConnectionUse?
+    /// Whether it came over HTTPS (`--https-port`).
+    public var isTLS = false
 
     /// Creates a request.
     public init(method: String, rawPath: String, rawQuery: String? = nil, headers: [NameValue] = [], body: [UInt8] = []) {

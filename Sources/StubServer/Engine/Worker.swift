@@ -129,9 +129,11 @@ final class Worker {
     }
 
     func handle(_ req: OpaquePointer) {
-        let use = connections(of: req)?.requestArrived(req)
+        let tracker = connections(of: req)
+        let use = tracker?.requestArrived(req)
         var request = IncomingRequest(engineRequest: req)
         request.connection = use
+        request.isTLS = tracker?.isTLS ?? false
         if let refusal = ProtocolChecks.refusal(for: request) {
             Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
             return

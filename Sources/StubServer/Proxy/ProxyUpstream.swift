@@ -71,7 +71,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
         let forwardedFor = request.header("X-Forwarded-For").map { "\($0), \(client)" } ?? client
         headers.removeAll { ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"].contains($0.name.lowercased()) }
         headers.append(NameValue("X-Forwarded-For", forwardedFor))
-        headers.append(NameValue("X-Forwarded-Proto", "http"))
+        headers.append(NameValue("X-Forwarded-Proto", request.isTLS ? "https" : "http"))
         if let originalHost = request.header("Host") { headers.append(NameValue("X-Forwarded-Host", originalHost)) }
         let target = basePath + request.rawPath + (request.rawQuery.map { "?\($0)" } ?? "")
         var upstream = UpstreamRequest(host: host, port: port, method: request.method, target: target, headers: headers,
