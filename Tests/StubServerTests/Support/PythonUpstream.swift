@@ -44,6 +44,7 @@ final class PythonUpstream {
                     pass
             class Server(http.server.ThreadingHTTPServer):
                 address_family = socket.AF_INET6
+                request_queue_size = 128  # the default 5 drops concurrent connects (1 s SYN retry)
                 def server_bind(self):
                     self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
                     super().server_bind()
