@@ -122,6 +122,7 @@ public struct FixtureReader {
                               outcomes: outcomes.list, afterLast: outcomes.afterLast, delay: timing.delay, priority: timing.priority,
                               scenario: scenario)
         fixture.dribble = dribble
+        fixture.delayDistribution = timing.distribution
         return fixture
     }
 
@@ -156,9 +157,12 @@ public struct FixtureReader {
     }
 
     /// `delay` (seconds, or a string with a unit: `"1500ms"`, `"1.5s"`) and `priority`.
-    private func readTiming(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (delay: Double?, priority: Int) {
+    private func readTiming(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (delay: Double?, priority: Int, distribution: DelayDistribution?) {
         var delay: Double?
-        if let value = route["delay"] {
+        var distribution: DelayDistribution?
+        if case .object = route["delay"] {
+            distribution = try readDelayDistribution(route["delay"]!, at: join(field, "delay"))
+        } else if let value = route["delay"] {
             let seconds: Double?
             switch value {
             case .number(let number): seconds = number
@@ -178,7 +182,34 @@ public struct FixtureReader {
             }
             priority = Int(number)
         }
-        return (delay, priority)
+        return (delay, priority, distribution)
+    }
+
+    /// `{"uniform": [low, high]}` or `{"lognormal": {"median": s, "sigma": x, "max": s}}`, seconds.
+    private func readDelayDistribution(_ value: JSONValue, at field: String) throws(FixtureError) -> DelayDistribution {
+        let members = try object(value, at: field, allowed: ["uniform", "lognormal"])
+        let usage = "give {\"uniform\": [low, high]} or {\"lognormal\": {\"median\": seconds, \"sigma\": number, \"max\": seconds}}"
+        guard members.count == 1 else { throw fail(field, usage) }
+        if case .array(let bounds)? = members["uniform"] {
+            guard bounds.count == 2, case .number(let low) = bounds[0], case .number(let high) = bounds[1], low >= 0, high >= low, high <= 3600 else {
+                throw fail(join(field, "uniform"), "expected [low, high] in seconds, 0 ≤ low ≤ high ≤ 3600")
+            }
+            return .uniform(low: low, high: high)
+        }
+        if let lognormal = members["lognormal"] {
+            let parts = try object(lognormal, at: join(field, "lognormal"), allowed: ["median", "sigma", "max"])
+            guard case .number(let median)? = parts["median"], median >= 0, median <= 3600,
+                  case .number(let sigma)? = parts["sigma"], sigma >= 0, sigma <= 10 else {
+                throw fail(join(field, "lognormal"), "expected \"median\" (seconds, 0–3600) and \"sigma\" (0–10)")
+            }
+            var cap: Double?
+            if let value = parts["max"] {
+                guard case .number(let number) = value, number >= 0, number <= 3600 else { throw fail(join(field, "lognormal.max"), "expected seconds from 0 to 3600") }
+                cap = number
+            }
+            return .lognormal(median: median, sigma: sigma, max: cap)
+        }
+        throw fail(field, usage)
     }
 
     /// The answer named by a route (or a sequence element): `response`, `networkError` or `fault`.
@@ -237,7 +268,8 @@ public struct FixtureReader {
     /// headers and body are checked independently.
     private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
         let request = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "query", "headers", "body", "host"])
+            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "pathPattern", "query", "anyOtherQuery", "headers",
+                                                     "cookies", "body", "host"])
         }
         guard let request else { return nil }
         let method = problems.check { () throws(FixtureError) -> String in
@@ -258,23 +290,38 @@ public struct FixtureReader {
             }
             return host.lowercased()
         }
-        let headers = problems.check { () throws(FixtureError) in try readPairs(request["headers"], at: join(field, "headers")) }
+        let headers = problems.check { () throws(FixtureError) in try readMatchedPairs(request["headers"], at: join(field, "headers")) }
+        let cookies = problems.check { () throws(FixtureError) in try readMatchedPairs(request["cookies"], at: join(field, "cookies")) }
         let body = problems.check { () throws(FixtureError) in try readRequestBody(request["body"], at: join(field, "body")) }
-        guard let method, let path, let query, let headers, let body, let host else { return nil }
-        var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers, body: body.pattern)
+        let anyOtherQuery = problems.check { () throws(FixtureError) -> Bool in
+            guard let value = request["anyOtherQuery"] else { return false }
+            guard case .bool(let flag) = value else { throw fail(join(field, "anyOtherQuery"), "expected true or false") }
+            return flag
+        }
+        guard let method, let path, let query, let headers, let cookies, let body, let host, let anyOtherQuery else { return nil }
+        var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers.pairs, body: body.pattern)
         pattern.anyValueFor = body.anyValueFor
+        pattern.jsonOptions = body.jsonOptions
         pattern.queryPresent = query.present
+        pattern.queryMatches = query.matches
+        pattern.otherQueryAllowed = anyOtherQuery
+        pattern.headerMatches = headers.matches.map { NamedMatch($0.name.lowercased(), $0.match) }
+        pattern.cookieMatches = cookies.pairs.map { NamedMatch($0.name, .equalTo($0.value, caseInsensitive: false)) } + cookies.matches
         pattern.host = host
         return pattern
     }
 
     private func readPath(_ request: [String: JSONValue], at field: String) throws(FixtureError) -> PathPattern {
-        let given = ["path", "pathTemplate"].filter { request[$0] != nil }
+        let given = ["path", "pathTemplate", "pathPattern"].filter { request[$0] != nil }
         guard given.count == 1, let key = given.first else {
-            throw fail(join(field, "path"), given.isEmpty ? "missing; give the request path, e.g. \"/users/octocat\", or a pathTemplate such as \"/users/{login}\""
-                                                          : "give either path or pathTemplate, not both")
+            throw fail(join(field, "path"), given.isEmpty ? "missing; give the request path, e.g. \"/users/octocat\", a pathTemplate such as \"/users/{login}\" or a pathPattern (regular expression)"
+                                                          : "give one of path, pathTemplate or pathPattern")
         }
         let path = try string(request[key], at: join(field, key))!
+        if key == "pathPattern" {
+            try checkRegex(path, at: join(field, key))
+            return .regex(path)
+        }
         guard path.hasPrefix("/") else {
             throw fail(join(field, key), "\"\(path)\" must start with \"/\"")
         }
@@ -291,19 +338,74 @@ public struct FixtureReader {
         }
     }
 
-    /// Query pairs, and names given as `{"present": true}` (any value).
-    private func readQuery(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pairs: [NameValue], present: [String]) {
-        guard case .object(let members)? = value else { return (try readPairs(value, at: field), []) }
+    /// Query pairs, names given as `{"present": true}` (any value), and value matchers.
+    private func readQuery(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pairs: [NameValue], present: [String], matches: [NamedMatch]) {
+        guard case .object(let members)? = value else { return (try readPairs(value, at: field), [], []) }
         var plain: [(key: String, value: JSONValue)] = []
         var present: [String] = []
+        var matches: [NamedMatch] = []
         for member in members {
             guard case .object(let matcher) = member.value else { plain.append(member); continue }
-            guard matcher.count == 1, matcher[0].key == "present", matcher[0].value == .bool(true) else {
-                throw fail(join(field, member.key), "expected a string, an array of strings, or {\"present\": true} (any value)")
+            if matcher.count == 1, matcher[0].key == "present", matcher[0].value == .bool(true) {
+                present.append(member.key)
+            } else {
+                matches.append(NamedMatch(member.key, try readValueMatch(matcher, at: join(field, member.key), allowPresent: true)))
             }
-            present.append(member.key)
         }
-        return (try readPairs(.object(plain), at: field), present.sorted())
+        return (try readPairs(.object(plain), at: field), present.sorted(), matches)
+    }
+
+    /// Headers or cookies: plain values (exact) and value matchers.
+    private func readMatchedPairs(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pairs: [NameValue], matches: [NamedMatch]) {
+        guard case .object(let members)? = value else { return (try readPairs(value, at: field), []) }
+        var plain: [(key: String, value: JSONValue)] = []
+        var matches: [NamedMatch] = []
+        for member in members {
+            guard case .object(let matcher) = member.value else { plain.append(member); continue }
+            matches.append(NamedMatch(member.key, try readValueMatch(matcher, at: join(field, member.key), allowPresent: false)))
+        }
+        return (try readPairs(.object(plain), at: field), matches)
+    }
+
+    /// `{"equalTo": "x", "caseInsensitive": true}`, `{"contains": "x"}`, `{"matches": "re"}` or
+    /// `{"absent": true}`.
+    private func readValueMatch(_ members: [(key: String, value: JSONValue)], at field: String, allowPresent: Bool) throws(FixtureError) -> ValueMatch {
+        let usage = "expected a string, an array of strings, or one of {\"equalTo\": \"…\"} (with \"caseInsensitive\": true), {\"contains\": \"…\"}, {\"matches\": \"regex\"}, {\"absent\": true}" + (allowPresent ? ", {\"present\": true}" : "")
+        var byKey: [String: JSONValue] = [:]
+        for member in members { byKey[member.key] = member.value }
+        let kinds = ["equalTo", "contains", "matches", "absent"].filter { byKey[$0] != nil }
+        guard kinds.count == 1, Set(byKey.keys).isSubset(of: Set(kinds + (kinds == ["equalTo"] ? ["caseInsensitive"] : []))) else {
+            throw fail(field, usage)
+        }
+        switch kinds[0] {
+        case "absent":
+            guard byKey["absent"] == .bool(true) else { throw fail(field, usage) }
+            return .absent
+        case "equalTo":
+            guard case .string(let text)? = byKey["equalTo"] else { throw fail(join(field, "equalTo"), "expected a string") }
+            var caseInsensitive = false
+            if let flag = byKey["caseInsensitive"] {
+                guard case .bool(let value) = flag else { throw fail(join(field, "caseInsensitive"), "expected true or false") }
+                caseInsensitive = value
+            }
+            return .equalTo(text, caseInsensitive: caseInsensitive)
+        case "contains":
+            guard case .string(let text)? = byKey["contains"] else { throw fail(join(field, "contains"), "expected a string") }
+            return .contains(text)
+        default:
+            guard case .string(let pattern)? = byKey["matches"] else { throw fail(join(field, "matches"), "expected a regular expression as a string") }
+            try checkRegex(pattern, at: join(field, "matches"))
+            return .matches(pattern)
+        }
+    }
+
+    /// Refuses a regular expression ICU cannot compile, naming the field.
+    private func checkRegex(_ pattern: String, at field: String) throws(FixtureError) {
+        do {
+            _ = try NSRegularExpression(pattern: pattern)
+        } catch {
+            throw fail(field, "\"\(pattern)\" is not a valid regular expression (ICU syntax)")
+        }
     }
 
     private func readPairs(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> [NameValue] {
@@ -332,9 +434,17 @@ public struct FixtureReader {
 
     /// A body pattern, and the field names whose values it accepts any of (`anyValueFor`, with
     /// `json` or `form` only).
-    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pattern: BodyPattern, anyValueFor: [String]) {
-        guard let value else { return (.any, []) }
-        var body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields", "anyValueFor"])
+    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pattern: BodyPattern, anyValueFor: [String], jsonOptions: JSONMatchOptions) {
+        guard let value else { return (.any, [], JSONMatchOptions()) }
+        var body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields", "contains", "matches",
+                                                         "anyValueFor", "ignoreExtraElements", "ignoreArrayOrder"])
+        var options = JSONMatchOptions()
+        for key in ["ignoreExtraElements", "ignoreArrayOrder"] {
+            guard let flag = body.removeValue(forKey: key) else { continue }
+            guard case .bool(let on) = flag else { throw fail(join(field, key), "expected true or false") }
+            guard body["json"] != nil else { throw fail(join(field, key), "applies to a json body only") }
+            if key == "ignoreExtraElements" { options.ignoreExtraElements = on } else { options.ignoreArrayOrder = on }
+        }
         var anyValueFor: [String] = []
         if let names = body.removeValue(forKey: "anyValueFor") {
             guard case .array(let list) = names else { throw fail(join(field, "anyValueFor"), "expected an array of field names, found \(names.kindName)") }
@@ -346,12 +456,12 @@ public struct FixtureReader {
                 throw fail(join(field, "anyValueFor"), "applies to a json or form body only; give one beside it")
             }
         }
-        return (try readBodyKind(body, at: field), anyValueFor)
+        return (try readBodyKind(body, at: field), anyValueFor, options)
     }
 
     private func readBodyKind(_ body: [String: JSONValue], at field: String) throws(FixtureError) -> BodyPattern {
         guard body.count == 1, let (kind, content) = body.first else {
-            throw fail(field, "give exactly one of json, form, text, base64, multipart or fields")
+            throw fail(field, "give exactly one of json, form, text, base64, multipart, fields, contains or matches")
         }
         switch kind {
         case "fields":
@@ -364,6 +474,11 @@ public struct FixtureReader {
         case "form": return .form(try readPairs(content, at: join(field, "form")))
         case "text": return .bytes(Array(try string(content, at: join(field, "text"))!.utf8))
         case "multipart": return .multipart(try readParts(content, at: join(field, "multipart")))
+        case "contains": return .contains(try string(content, at: join(field, "contains"))!)
+        case "matches":
+            let pattern = try string(content, at: join(field, "matches"))!
+            try checkRegex(pattern, at: join(field, "matches"))
+            return .matches(pattern)
         default: return .bytes(try base64(content, at: join(field, "base64")))
         }
     }

@@ -32,7 +32,11 @@ public enum FixtureWriter {
             if let state = scenario.requiredState { members.append(("requiredState", .string(state))) }
             if let state = scenario.newState { members.append(("newState", .string(state))) }
         }
-        if let delay = fixture.delay { members.append(("delay", .number(delay))) }
+        if let distribution = fixture.delayDistribution {
+            members.append(("delay", delay(distribution)))
+        } else if let delay = fixture.delay {
+            members.append(("delay", .number(delay)))
+        }
         if let dribble = fixture.dribble {
             members.append(("dribble", .object([("chunks", .number(Double(dribble.chunks))), ("seconds", .number(dribble.seconds))])))
         }
@@ -63,18 +67,32 @@ public enum FixtureWriter {
         switch pattern.path {
         case .literal(let path): members.append(("path", .string(path.wireForm)))
         case .template(let template): members.append(("pathTemplate", .string(template.wireForm)))
+        case .regex(let regex): members.append(("pathPattern", .string(regex)))
         }
         if let host = pattern.host { members.append(("host", .string(host))) }
-        if !pattern.query.isEmpty || !pattern.queryPresent.isEmpty {
+        if !pattern.query.isEmpty || !pattern.queryPresent.isEmpty || !pattern.queryMatches.isEmpty {
             guard case .object(let exact) = pairs(pattern.query) else { preconditionFailure("pairs are an object") }
-            members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) })))
+            members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) }
+                                             + pattern.queryMatches.map { ($0.name, match($0.match)) })))
         }
-        if !pattern.headers.isEmpty { members.append(("headers", pairs(pattern.headers))) }
+        if pattern.otherQueryAllowed { members.append(("anyOtherQuery", .bool(true))) }
+        if !pattern.headers.isEmpty || !pattern.headerMatches.isEmpty {
+            guard case .object(let exact) = pairs(pattern.headers) else { preconditionFailure("pairs are an object") }
+            members.append(("headers", .object(exact + pattern.headerMatches.map { ($0.name, match($0.match)) })))
+        }
+        if !pattern.cookieMatches.isEmpty {
+            members.append(("cookies", .object(pattern.cookieMatches.map { ($0.name, match($0.match)) })))
+        }
         let anyValueFor: [(key: String, value: JSONValue)] = pattern.anyValueFor.isEmpty ? []
             : [("anyValueFor", .array(pattern.anyValueFor.map { .string($0) }))]
+        var jsonOptions: [(key: String, value: JSONValue)] = []
+        if pattern.jsonOptions.ignoreExtraElements { jsonOptions.append(("ignoreExtraElements", .bool(true))) }
+        if pattern.jsonOptions.ignoreArrayOrder { jsonOptions.append(("ignoreArrayOrder", .bool(true))) }
         switch pattern.body {
         case .any: break
-        case .json(let json): members.append(("body", .object([("json", json.sortingKeys)] + anyValueFor)))
+        case .contains(let text): members.append(("body", .object([("contains", .string(text))])))
+        case .matches(let regex): members.append(("body", .object([("matches", .string(regex))])))
+        case .json(let json): members.append(("body", .object([("json", json.sortingKeys)] + anyValueFor + jsonOptions)))
         case .form(let form): members.append(("body", .object([("form", pairs(form))] + anyValueFor)))
         case .fields(let names): members.append(("body", .object([("fields", .array(names.map { .string($0) }))])))
         case .bytes(let bytes):
@@ -89,6 +107,28 @@ public enum FixtureWriter {
             }))])))
         }
         return .object(members)
+    }
+
+    /// A value matcher as its fixture object.
+    static func match(_ match: ValueMatch) -> JSONValue {
+        switch match {
+        case .equalTo(let text, let caseInsensitive):
+            return .object([("equalTo", .string(text))] + (caseInsensitive ? [("caseInsensitive", .bool(true))] : []))
+        case .contains(let text): return .object([("contains", .string(text))])
+        case .matches(let regex): return .object([("matches", .string(regex))])
+        case .absent: return .object([("absent", .bool(true))])
+        }
+    }
+
+    /// A delay distribution as its fixture object.
+    static func delay(_ distribution: DelayDistribution) -> JSONValue {
+        switch distribution {
+        case .uniform(let low, let high): return .object([("uniform", .array([.number(low), .number(high)]))])
+        case .lognormal(let median, let sigma, let max):
+            var fields: [(key: String, value: JSONValue)] = [("median", .number(median)), ("sigma", .number(sigma))]
+            if let max { fields.append(("max", .number(max))) }
+            return .object([("lognormal", .object(fields))])
+        }
     }
 
     /// Pairs grouped by name (first-appearance order); repeated names become arrays.

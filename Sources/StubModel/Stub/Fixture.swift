@@ -21,6 +21,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var dribble: Dribble?
     /// Seconds to wait before answering; nil answers at once (Moya's `.immediate`).
     public var delay: Double?
+    /// A delay drawn per request instead of `delay` (`{"uniform": …}`, `{"lognormal": …}`).
+    public var delayDistribution: DelayDistribution?
     /// 1 is the highest; routes without one have `defaultPriority`. Decides first between routes
     /// that all match a request (see the README's precedence rules).
     public var priority: Int
@@ -48,6 +50,11 @@ public struct Fixture: Sendable, CustomStringConvertible {
         self.scenario = scenario
     }
 
+    /// The delay for one request: drawn from `delayDistribution`, else `delay`.
+    public func delayForRequest() -> Double? {
+        delayDistribution.map { $0.sample() } ?? delay
+    }
+
     /// The first (for most stubs, the only) outcome.
     public var outcome: StubOutcome { outcomes[0] }
 
@@ -60,6 +67,6 @@ extension Fixture: Equatable {
     public static func == (lhs: Fixture, rhs: Fixture) -> Bool {
         lhs.request == rhs.request && lhs.outcomes == rhs.outcomes && lhs.delay == rhs.delay && lhs.priority == rhs.priority
             && lhs.scenario == rhs.scenario && (lhs.outcomes.count == 1 || lhs.afterLast == rhs.afterLast)
-            && lhs.dribble == rhs.dribble
+            && lhs.dribble == rhs.dribble && lhs.delayDistribution == rhs.delayDistribution
     }
 }

@@ -11,6 +11,9 @@ public enum PathPattern: Sendable, Hashable, CustomStringConvertible {
     case literal(PathSegments)
     /// A template; `{name}` segments match any one non-empty segment.
     case template(PathTemplate)
+    /// A regular expression over the whole percent-decoded path (`/users/[0-9]+`); tried only
+    /// when no literal or template route of the method matches.
+    case regex(String)
 
     /// Whether this is a template.
     public var isTemplate: Bool {
@@ -23,6 +26,7 @@ public enum PathPattern: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .literal(let path): return path.description
         case .template(let template): return template.description
+        case .regex(let pattern): return "~\(pattern)"
         }
     }
 }

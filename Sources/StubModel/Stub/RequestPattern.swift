@@ -25,6 +25,18 @@ public struct RequestPattern: Sendable, Hashable {
     /// JSON member or form field names (sorted) whose values a JSON or form body may have any of,
     /// at any depth: a recorded request whose secret values were redacted (`"anyValueFor"`).
     public var anyValueFor: [String] = []
+    /// Query parameters compared by a `ValueMatch` (`{"contains": …}`, `{"absent": true}`, …),
+    /// set aside before `query` is compared.
+    public var queryMatches: [NamedMatch] = []
+    /// Whether the request may carry query parameters the pattern does not name (WireMock's
+    /// rule); by default the pairs must be exactly `query`.
+    public var otherQueryAllowed = false
+    /// Headers compared by a `ValueMatch` (names lower-cased).
+    public var headerMatches: [NamedMatch] = []
+    /// Cookies (from the `Cookie` header) compared by a `ValueMatch`.
+    public var cookieMatches: [NamedMatch] = []
+    /// How `body` compares when it is `.json`.
+    public var jsonOptions = JSONMatchOptions()
 
     /// Creates a pattern for an exact path given in wire form (`/users/John%20Doe`).
     public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {
@@ -57,4 +69,8 @@ public enum BodyPattern: Sendable, Hashable {
     /// A multipart/form-data body with any boundary, compared part by part (name, file name,
     /// Content-Type, bytes) in order.
     case multipart([MultipartPart])
+    /// The body, as UTF-8 text, contains this text.
+    case contains(String)
+    /// The whole body, as UTF-8 text, matches this regular expression.
+    case matches(String)
 }

@@ -12,8 +12,15 @@ struct BodyMatcher: RequestPartMatcher {
     /// The expected JSON with `anyValue` masked.
     private let maskedJSON: JSONValue?
 
-    init(pattern: BodyPattern, anyValueFor: [String] = []) {
+    /// Partial JSON comparison (`ignoreExtraElements`, `ignoreArrayOrder`).
+    private let jsonOptions: JSONMatchOptions
+    /// For `.matches`.
+    private let regex: CompiledRegex?
+
+    init(pattern: BodyPattern, anyValueFor: [String] = [], jsonOptions: JSONMatchOptions = JSONMatchOptions()) {
         self.pattern = pattern
+        self.jsonOptions = jsonOptions
+        if case .matches(let expression) = pattern { regex = CompiledRegex(expression) } else { regex = nil }
         self.anyValue = AnyValueMask(names: anyValueFor)
         if case .form(let pairs) = pattern { sortedForm = anyValue.pairs(pairs).sorted() } else { sortedForm = [] }
         if case .json(let json) = pattern { maskedJSON = anyValue.json(json) } else { maskedJSON = nil }
@@ -24,8 +31,14 @@ struct BodyMatcher: RequestPartMatcher {
         case .any: return true
         case .bytes(let expected): return request.request.body == expected
         case .json(let expected):
+            if !jsonOptions.isExact {
+                guard let json = request.json else { return false }
+                return JSONPartialMatch.matches(expected: maskedJSON ?? expected, got: anyValue.json(json), options: jsonOptions)
+            }
             guard !anyValue.isEmpty else { return request.json == expected }
             return request.json.map(anyValue.json) == maskedJSON
+        case .contains(let text): return String(decoding: request.request.body, as: UTF8.self).contains(text)
+        case .matches: return regex?.matchesWhole(String(decoding: request.request.body, as: UTF8.self)) ?? false
         case .form: return (anyValue.isEmpty ? request.form : anyValue.pairs(request.form).sorted()) == sortedForm
         case .multipart(let expected):
             if case .parts(let parts) = request.multipart { return parts == expected }
@@ -39,11 +52,19 @@ struct BodyMatcher: RequestPartMatcher {
         switch pattern {
         case .any:
             return []
+        case .contains(let text):
+            return matches(request) ? [] : ["body: expected to contain \"\(text)\""]
+        case .matches(let expression):
+            return matches(request) ? [] : ["body: expected to match /\(expression)/"]
         case .bytes(let expected):
             return body == expected ? [] : ["body: expected \(expected.count) exact bytes, got \(body.count) different bytes"]
         case .json(let expected):
             guard let json = request.json else {
                 return ["body: expected JSON \(request.redactor.json(expected)), got a body that is not JSON"]
+            }
+            if !jsonOptions.isExact {
+                return matches(request) ? [] : ["body: expected JSON containing \(request.redactor.json(expected))"
+                                                + (jsonOptions.ignoreArrayOrder ? " (arrays in any order)" : "")]
             }
             return JSONDifference.between(expected: request.redactor.json(maskedJSON ?? expected), got: request.redactor.json(anyValue.json(json)))
                 .map { "body field \($0)" }

@@ -6,15 +6,20 @@ struct PathMatcher: RequestPartMatcher {
     /// The pattern as listings show it, computed once for near-miss ranking.
     let text: String
 
+    /// For `.regex` routes.
+    private let regex: CompiledRegex?
+
     init(_ pattern: PathPattern) {
         self.pattern = pattern
         self.text = pattern.description
+        if case .regex(let expression) = pattern { regex = CompiledRegex(expression) } else { regex = nil }
     }
 
     func matches(_ request: RequestView) -> Bool {
         switch pattern {
         case .literal(let expected): return expected == request.path
         case .template(let template): return template.matches(request.path)
+        case .regex: return regex?.matchesWhole(request.path.description) ?? false
         }
     }
 
@@ -41,6 +46,8 @@ struct PathMatcher: RequestPartMatcher {
             return ["path: expected \(expected), got \(path)"]
         case .template(let template):
             return template.matches(path) ? [] : ["path: expected \(template), got \(path)"]
+        case .regex(let expression):
+            return matches(request) ? [] : ["path: expected to match /\(expression)/, got \(path)"]
         }
     }
 }

@@ -8,23 +8,54 @@ struct QueryMatcher: RequestPartMatcher {
     /// Sorted once here, so matching is one comparison with the request's sorted pairs.
     let expected: [NameValue]
     let present: [String]
+    /// Names compared by a value matcher, set aside like `present`.
+    let tests: [(name: String, test: ValueTest)]
+    /// Other parameters may be present (the pairs in `expected` must be among the request's).
+    let othersAllowed: Bool
+    private let setAside: Set<String>
 
-    init(expected: [NameValue], present: [String] = []) {
+    init(expected: [NameValue], present: [String] = [], matches: [NamedMatch] = [], othersAllowed: Bool = false) {
         self.expected = expected.sorted()
         self.present = present
+        self.tests = matches.map { ($0.name, ValueTest($0.match)) }
+        self.othersAllowed = othersAllowed
+        self.setAside = Set(present + matches.map(\.name))
     }
 
     func matches(_ request: RequestView) -> Bool {
-        if present.isEmpty { return request.query == expected }
+        if setAside.isEmpty && !othersAllowed { return request.query == expected }
         let names = Set(request.query.map(\.name))
-        return present.allSatisfy(names.contains) && request.query.filter { !present.contains($0.name) } == expected
+        guard present.allSatisfy(names.contains) else { return false }
+        for (name, test) in tests where !test.accepts(request.query.filter { $0.name == name }.map(\.value)) { return false }
+        let rest = request.query.filter { !setAside.contains($0.name) }
+        return othersAllowed ? Self.contains(rest, expected) : rest == expected
+    }
+
+    /// Whether the sorted multiset `all` contains every pair of the sorted multiset `part`.
+    static func contains(_ all: [NameValue], _ part: [NameValue]) -> Bool {
+        var remaining = all
+        for pair in part {
+            guard let index = remaining.firstIndex(of: pair) else { return false }
+            remaining.remove(at: index)
+        }
+        return true
     }
 
     func explain(_ request: RequestView) -> [String] {
         let names = Set(request.query.map(\.name))
-        let missing = present.filter { !names.contains($0) }.map { "query \($0): expected (any value), missing" }
-        let rest = request.query.filter { !present.contains($0.name) }
-        return missing + PairDifferences.between(label: "query", expected: expected, got: rest, redactor: request.redactor)
+        var out = present.filter { !names.contains($0) }.map { "query \($0): expected (any value), missing" }
+        for (name, test) in tests {
+            let values = request.query.filter { $0.name == name }.map(\.value)
+            if !test.accepts(values) {
+                out.append("query \(name): expected \(test.match), got \(values.first.map { "\"\(request.redactor.value($0, named: name))\"" } ?? "missing")")
+            }
+        }
+        let rest = request.query.filter { !setAside.contains($0.name) }
+        if othersAllowed {
+            let extra = rest.filter { pair in !expected.contains { $0.name == pair.name } }
+            return out + PairDifferences.between(label: "query", expected: expected, got: rest.filter { !extra.contains($0) }, redactor: request.redactor)
+        }
+        return out + PairDifferences.between(label: "query", expected: expected, got: rest, redactor: request.redactor)
     }
 }
 

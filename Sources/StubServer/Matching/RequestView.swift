@@ -1,3 +1,4 @@
+import Foundation
 import StubModel
 
 /// A request as the matchers see it: path key and query decoded once per lookup, the decoded
@@ -50,6 +51,15 @@ final class RequestView {
         guard !request.body.isEmpty, json == nil else { return nil }
         return Array(Set(form.map(\.name))).sorted()
     }()
+
+    /// The cookies of the `Cookie` header(s), in order (cookie matchers only).
+    lazy var cookies: [NameValue] = request.headers.filter { $0.name.equalsIgnoringCase("cookie") }.flatMap { header in
+        header.value.split(separator: ";").compactMap { part -> NameValue? in
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            guard let equals = trimmed.firstIndex(of: "=") else { return nil }
+            return NameValue(String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...]))
+        }
+    }
 
     /// The decoded path segments (templates and near misses only).
     lazy var path = PathSegments(raw: request.rawPath)

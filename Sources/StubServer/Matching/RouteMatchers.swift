@@ -15,12 +15,14 @@ struct RouteMatchers: Sendable {
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
         path = PathMatcher(pattern.path)
-        query = QueryMatcher(expected: pattern.query, present: pattern.queryPresent)
+        query = QueryMatcher(expected: pattern.query, present: pattern.queryPresent, matches: pattern.queryMatches,
+                             othersAllowed: pattern.otherQueryAllowed)
         host = pattern.host.map(HostMatcher.init)
         headers = pattern.headers.map { header -> any RequestPartMatcher in
             MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
-        }
-        body = BodyMatcher(pattern: pattern.body, anyValueFor: pattern.anyValueFor)
+        } + pattern.headerMatches.map { NamedValueMatcher($0, source: .header) }
+            + pattern.cookieMatches.map { NamedValueMatcher($0, source: .cookie) }
+        body = BodyMatcher(pattern: pattern.body, anyValueFor: pattern.anyValueFor, jsonOptions: pattern.jsonOptions)
     }
 
     /// Query, headers and body: what the index has not already checked.

@@ -3,14 +3,16 @@ import StubModel
 /// The one order in which routes that all match a request are preferred (first wins):
 ///
 /// 1. lower `priority` (1 is highest; default 5);
-/// 2. an exact path before a template;
+/// 2. an exact path before a template, a template before a path pattern (regular expression;
+///    these are tried only when no exact or template route of the method matches);
 /// 3. between templates, the one with a literal segment where the other has a parameter, at the
 ///    first position where they differ (`/users/me` style before `/users/{login}`);
 /// 4. more constraints: each required header, a body pattern and a host count one;
 /// 5. declared first (files in path order, routes in file order).
 struct Precedence: Comparable, Sendable {
     let priority: Int
-    let isTemplate: Bool
+    /// 0 exact path, 1 template, 2 regular expression.
+    let pathKind: UInt8
     /// One entry per path segment: 0 literal, 1 parameter (templates only).
     let shape: [UInt8]
     let specificity: Int
@@ -20,13 +22,16 @@ struct Precedence: Comparable, Sendable {
         priority = fixture.priority
         switch fixture.request.path {
         case .literal:
-            isTemplate = false
+            pathKind = 0
             shape = []
         case .template(let template):
-            isTemplate = true
+            pathKind = 1
             shape = template.segments.map { if case .parameter = $0 { return 1 } else { return 0 } }
+        case .regex:
+            pathKind = 2
+            shape = []
         }
-        var constraints = fixture.request.headers.count
+        var constraints = fixture.request.headers.count + fixture.request.headerMatches.count + fixture.request.cookieMatches.count
         if fixture.request.body != .any { constraints += 1 }
         if fixture.request.host != nil { constraints += 1 }
         specificity = constraints
@@ -35,7 +40,7 @@ struct Precedence: Comparable, Sendable {
 
     static func < (lhs: Precedence, rhs: Precedence) -> Bool {
         if lhs.priority != rhs.priority { return lhs.priority < rhs.priority }
-        if lhs.isTemplate != rhs.isTemplate { return !lhs.isTemplate }
+        if lhs.pathKind != rhs.pathKind { return lhs.pathKind < rhs.pathKind }
         if lhs.shape != rhs.shape { return lhs.shape.lexicographicallyPrecedes(rhs.shape) }
         if lhs.specificity != rhs.specificity { return lhs.specificity > rhs.specificity }
         return lhs.order < rhs.order

@@ -48,7 +48,11 @@ public final class Route: Sendable {
 
     /// `delayed(0.5s)` or `immediate`, for listings.
     public var behaviourLabel: String {
-        fixture.delay.map { "delayed(\(JSONWriter.format($0))s)" } ?? "immediate"
+        switch fixture.delayDistribution {
+        case .uniform(let low, let high)?: return "delayed(\(JSONWriter.format(low))–\(JSONWriter.format(high))s)"
+        case .lognormal(let median, _, _)?: return "delayed(~\(JSONWriter.format(median))s)"
+        case nil: return fixture.delay.map { "delayed(\(JSONWriter.format($0))s)" } ?? "immediate"
+        }
     }
 
     /// The status or fault, for listings (`200`, `fault:reset`, `500,200` for a sequence).

@@ -18,7 +18,8 @@ public struct NearMiss: Sendable {
 
 extension RouteTable {
     /// Finds the route for a request: exact-path candidates by hash, template candidates from the
-    /// trie, then the first whose remaining matchers accept it, in `Precedence` order. A HEAD with
+    /// trie, then the first whose remaining matchers accept it, in `Precedence` order; only when
+    /// none does, the method's path-pattern (regex) routes in order. A HEAD with
     /// no HEAD route is answered by the GET route. Near misses are computed only on a miss.
     public func lookup(_ request: IncomingRequest) -> LookupResult {
         let view = RequestView(request, knownHosts: hosts)
@@ -44,6 +45,10 @@ extension RouteTable {
             }
         }
         for position in candidates where routes[position].matchers.matchesBeyondPath(view) && (accept?(routes[position]) ?? true) {
+            return routes[position]
+        }
+        for position in patterns[method] ?? [] where routes[position].matchers.path.matches(view)
+            && routes[position].matchers.matchesBeyondPath(view) && (accept?(routes[position]) ?? true) {
             return routes[position]
         }
         return nil

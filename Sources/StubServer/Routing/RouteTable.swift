@@ -34,6 +34,9 @@ public final class RouteTable: Sendable {
     public let warnings: [String]
     let index: [Key: [Int]]
     let templates: [String: TemplateTrie]
+    /// Path-pattern (regex) routes by method, in precedence order: tried only when no exact or
+    /// template route matches.
+    let patterns: [String: [Int]]
     /// Whether any route takes part in a scenario (lookups skip the state check otherwise).
     public let hasScenarios: Bool
     /// Sequence or scenario routes with a step that sends no response byte (`Fault.sendsNoResponse`):
@@ -56,6 +59,7 @@ public final class RouteTable: Sendable {
         var routes: [Route] = []
         var index: [Key: [Int]] = [:]
         var templates: [String: TemplateTrie] = [:]
+        var patterns: [String: [Int]] = [:]
         var firstByPattern: [ConflictKey: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
@@ -76,6 +80,8 @@ public final class RouteTable: Sendable {
                 index[Key(method: fixture.request.method, path: path.key), default: []].append(routes.count)
             case .template(let template):
                 templates[fixture.request.method, default: TemplateTrie()].insert(template, route: routes.count)
+            case .regex:
+                patterns[fixture.request.method, default: []].append(routes.count)
             }
             warnings += RouteTable.warnings(for: fixture)
             routes.append(route)
@@ -87,6 +93,7 @@ public final class RouteTable: Sendable {
         self.routes = routes
         self.index = index
         self.templates = templates
+        self.patterns = patterns.mapValues { positions in positions.sorted { routes[$0].precedence < routes[$1].precedence } }
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
         self.hosts = Set(routes.compactMap(\.fixture.request.host))
         self.faultSteps = routes.filter { route in
