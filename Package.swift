@@ -55,6 +55,8 @@ let package = Package(
         .target(name: "StubModel", swiftSettings: swiftSettings),
         // Fixture files: reading, writing and loading folders of them.
         .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
+        // Importers: WireMock mappings, HAR captures and OpenAPI examples → fixtures.
+        .target(name: "Importers", dependencies: ["StubModel", "FixtureFiles", "StubdSystem"], swiftSettings: swiftSettings),
         // The Moya layer: TargetType, Task, Endpoint, encodings, and target → stub.
         .target(name: "TargetModel", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .target(
@@ -81,6 +83,7 @@ let package = Package(
                 "StubServer",
                 "StubModel",
                 "FixtureFiles",
+                "Importers",
                 "TargetModel",
                 "StubdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -91,6 +94,7 @@ let package = Package(
         .executableTarget(name: "stubd", dependencies: ["StubdCLI"], swiftSettings: swiftSettings),
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(

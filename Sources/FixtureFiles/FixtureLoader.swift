@@ -117,7 +117,7 @@ public enum FixtureLoader {
 
     /// The bytes of `root/__files/relative`, refusing absolute paths and anything that resolves
     /// (after `..` and symlinks) outside `root`.
-    static func readBodyFile(_ relative: String, root: String) throws(FixtureReader.FixtureProblem) -> [UInt8] {
+    public static func readBodyFile(_ relative: String, root: String) throws(FixtureReader.FixtureProblem) -> [UInt8] {
         guard !relative.isEmpty, !relative.hasPrefix("/") else {
             throw .init("\"\(relative)\" must be a path relative to \(root)/\(bodyFolder)/")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StubServer
 import FixtureFiles
+import Importers
 import StubdSystem
 import TargetModel
 
@@ -14,18 +15,22 @@ struct FixtureArguments: ParsableArguments {
     @Flag(name: .customLong("omit-never"), help: "Leave out Swift targets whose stubBehavior is .never (default: served at once).")
     var omitNever = false
 
+    @Option(name: .customLong("wiremock"), help: "A WireMock root (mappings/ and __files/) to serve as well, converted in memory (repeatable).")
+    var wiremockRoots: [String] = []
+
     @Option(name: .customLong("match"), help: "How Swift targets match requests: exact (the app's own request) or shape (any client's request for the endpoint).")
     var match: MatchPolicy = .exact
 
     var paths: [String] {
         if !fixtures.isEmpty { return fixtures }
+        if !wiremockRoots.isEmpty { return [] }
         if SwiftTargets.all.isEmpty || System.listDirectory("fixtures") != nil { return ["fixtures"] }
         return []
     }
 
     /// What is served, for banners: the paths and the number of Swift targets.
     var sourceDescription: String {
-        var parts = paths
+        var parts = paths + wiremockRoots.map { "WireMock \($0)" }
         if !SwiftTargets.all.isEmpty { parts.append("\(SwiftTargets.all.count) Swift targets") }
         return parts.joined(separator: " + ")
     }
@@ -52,6 +57,31 @@ struct FixtureArguments: ParsableArguments {
         }
     }
 
+    /// The `--wiremock` roots' mappings, converted; unsupported fields are warnings, a refused
+    /// mapping file is an error (nothing is served).
+    func wiremockFixtures() throws -> [Fixture] {
+        var fixtures: [Fixture] = []
+        var errors = 0
+        for root in wiremockRoots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                printError("stubd: error: --wiremock \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
+                throw ExitCode(1)
+            }
+            for file in WireMockImporter.importRoot(root) {
+                for line in file.unsupported { printError("warning: \(line)") }
+                for error in file.errors { printError(error.description) }
+                errors += file.errors.count
+                fixtures += file.fixtures
+            }
+        }
+        if errors > 0 {
+            printError("stubd: \(errors) problem(s) in the WireMock mappings; nothing was served")
+            throw ExitCode(1)
+        }
+        return fixtures
+    }
+
     /// Loads and compiles the fixtures and targets, printing every problem as
     /// `file: field: problem` on standard error and exiting with status 1 if there is any;
     /// warnings are printed and kept.
@@ -64,6 +94,7 @@ struct FixtureArguments: ParsableArguments {
             printError("stubd: \(error.errors.count) problem(s) in \(paths.joined(separator: " ")); nothing was served")
             throw ExitCode(1)
         }
+        fixtures += try wiremockFixtures()
         fixtures += try targetFixtures()
         let table: RouteTable
         do {

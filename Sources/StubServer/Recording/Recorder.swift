@@ -125,6 +125,11 @@ public final class Recorder: Sendable {
         }
     }
 
+    /// Records an exchange that did not pass through the proxy (an imported capture: HAR).
+    public func record(_ request: IncomingRequest, status: Int, headers: [NameValue], body: [UInt8]) {
+        record(request, .answered(status: status, headers: headers, body: body))
+    }
+
     /// Waits for every pending write and returns what the recording did.
     public func finish() -> RecordingSummary {
         writes.sync {}

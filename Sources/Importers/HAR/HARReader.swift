@@ -1,0 +1,116 @@
+import Foundation
+import FixtureFiles
+import StubModel
+
+/// One request and its answer from a HAR capture, bodies decoded (`encoding: base64`), the
+/// headers that describe the capture's transfer rather than the message dropped (HTTP/2
+/// pseudo-headers, `Content-Encoding` — HAR stores bodies decoded — and `Content-Length`).
+public struct HARExchange: Sendable {
+    /// The request's method.
+    public var method: String
+    /// Path and query as on the request line (`/users?page=2`).
+    public var target: String
+    /// The request's headers.
+    public var requestHeaders: [NameValue]
+    /// The request's body.
+    public var requestBody: [UInt8]
+    /// The response's status.
+    public var status: Int
+    /// The response's headers.
+    public var responseHeaders: [NameValue]
+    /// The response's body.
+    public var responseBody: [UInt8]
+}
+
+/// Reads HAR 1.2 files as Chrome and Firefox DevTools, Charles and Proxyman export them.
+public enum HARReader {
+    /// What a file held: the exchanges kept, and one line per entry left out (with why).
+    public struct Result: Sendable {
+        /// Entries kept, in capture order.
+        public var exchanges: [HARExchange] = []
+        /// `entries[3] GET https://x/y: why`, per entry left out.
+        public var skipped: [String] = []
+    }
+
+    static let droppedHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]
+
+    /// Reads `file`; `include` keeps only entries whose URL starts with one of the prefixes.
+    public static func read(_ file: String, include: [String] = []) throws(FixtureError) -> Result {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw FixtureError(file: file, field: "", problem: "cannot be read; check the path and its permissions")
+        }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse([UInt8](data))
+        } catch {
+            throw FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")
+        }
+        guard case .array(let entries)? = document["log"]?["entries"] else {
+            throw FixtureError(file: file, field: "log.entries", problem: "missing; a HAR file is {\"log\": {\"entries\": [...]}}")
+        }
+        var result = Result()
+        for (index, entry) in entries.enumerated() {
+            let field = "log.entries[\(index)]"
+            guard case .string(let method)? = entry["request"]?["method"], case .string(let url)? = entry["request"]?["url"] else {
+                throw FixtureError(file: file, field: "\(field).request", problem: "expected method and url")
+            }
+            let label = "\(field) \(method) \(url)"
+            if !include.isEmpty && !include.contains(where: { url.hasPrefix($0) }) {
+                result.skipped.append("\(label): outside --include")
+                continue
+            }
+            guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                result.skipped.append("\(label): not an http(s) URL")
+                continue
+            }
+            guard case .number(let status)? = entry["response"]?["status"], status >= 100, status <= 599 else {
+                result.skipped.append("\(label): no response in the capture (failed, blocked or cancelled)")
+                continue
+            }
+            if method.uppercased() == "CONNECT" {
+                result.skipped.append("\(label): a CONNECT tunnel, not a request")
+                continue
+            }
+            let content = entry["response"]?["content"]
+            var responseBody: [UInt8] = []
+            if case .string(let text)? = content?["text"] {
+                if content?["encoding"] == .string("base64") {
+                    guard let decoded = Data(base64Encoded: text) else {
+                        throw FixtureError(file: file, field: "\(field).response.content.text", problem: "encoding is base64 but the text is not valid base64")
+                    }
+                    responseBody = [UInt8](decoded)
+                } else {
+                    responseBody = Array(text.utf8)
+                }
+            } else if case .number(let size)? = content?["size"], size > 0 {
+                result.skipped.append("\(label): the capture has no response body (\(Int(size)) bytes not saved)")
+                continue
+            }
+            var requestBody: [UInt8] = []
+            if case .string(let text)? = entry["request"]?["postData"]?["text"] {
+                if entry["request"]?["postData"]?["encoding"] == .string("base64"), let decoded = Data(base64Encoded: text) {
+                    requestBody = [UInt8](decoded)
+                } else {
+                    requestBody = Array(text.utf8)
+                }
+            }
+            var path = components.percentEncodedPath
+            if path.isEmpty { path = "/" }
+            let target = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+            result.exchanges.append(HARExchange(method: method.uppercased(), target: target,
+                                                requestHeaders: headers(entry["request"]?["headers"]), requestBody: requestBody,
+                                                status: Int(status), responseHeaders: headers(entry["response"]?["headers"]),
+                                                responseBody: responseBody))
+        }
+        return result
+    }
+
+    private static func headers(_ value: JSONValue?) -> [NameValue] {
+        guard case .array(let list)? = value else { return [] }
+        return list.compactMap { header -> NameValue? in
+            guard case .string(let name)? = header["name"], case .string(let value)? = header["value"] else { return nil }
+            if name.hasPrefix(":") || droppedHeaders.contains(name.lowercased()) { return nil }
+            return NameValue(name, value)
+        }
+    }
+}

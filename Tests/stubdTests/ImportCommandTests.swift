@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+
+/// `stubd import wiremock` and `serve --wiremock`: a WireMock root written here that uses every
+/// supported field, converted, served and checked mapping by mapping with curl; the report of
+/// unsupported fields; refusals for bad input.
+@Suite struct ImportWireMockTests {
+    static let mappings: [String: String] = [
+        "mappings/exact.json": #"{"request": {"method": "GET", "url": "/exact?x=1"}, "response": {"status": 200, "body": "exact"}}"#,
+        "mappings/query.json": #"""
+            {"request": {"method": "GET", "urlPath": "/search", "queryParameters": {
+               "q": {"contains": "swift"}, "page": {"matches": "[0-9]+"}, "lang": {"equalTo": "EN", "caseInsensitive": true}, "debug": {"absent": true}}},
+             "response": {"status": 200, "body": "query"}}
+            """#,
+        "mappings/patterns.json": #"""
+            {"mappings": [
+              {"request": {"method": "GET", "urlPattern": "/regex/[0-9]+"}, "response": {"body": "regex"}},
+              {"request": {"method": "GET", "urlPathPattern": "/pp/[a-z]+"}, "response": {"body": "pathpattern"}},
+              {"request": {"method": "GET", "urlPathTemplate": "/users/{id}"}, "response": {"jsonBody": {"id": 1, "name": "Mona"}, "headers": {"Content-Type": "application/json"}}},
+              {"request": {"method": "ANY", "url": "/any"}, "response": {"body": "any"}}
+            ]}
+            """#,
+        "mappings/headers.json": #"""
+            {"request": {"method": "GET", "url": "/h", "headers": {"X-Client": {"equalTo": "android", "caseInsensitive": true}, "X-Trace": {"absent": true}},
+              "cookies": {"session": {"matches": "[a-f0-9]{8}"}}}, "response": {"body": "headers"}}
+            """#,
+        "mappings/bodies.json": #"""
+            {"mappings": [
+              {"request": {"method": "POST", "url": "/orders", "bodyPatterns": [{"equalToJson": {"items": [{"sku": "b"}, {"sku": "a"}]}, "ignoreExtraElements": true, "ignoreArrayOrder": true}]},
+               "response": {"status": 201, "body": "json"}},
+              {"request": {"method": "POST", "url": "/log", "bodyPatterns": [{"contains": "ERROR"}]}, "response": {"body": "contains"}},
+              {"request": {"method": "POST", "url": "/match", "bodyPatterns": [{"matches": "id=[0-9]+"}]}, "response": {"body": "matches"}},
+              {"request": {"method": "POST", "url": "/equal", "bodyPatterns": [{"equalTo": "exactly this"}]}, "response": {"body": "equal"}}
+            ]}
+            """#,
+        "mappings/responses.json": #"""
+            {"mappings": [
+              {"request": {"method": "GET", "url": "/b64"}, "response": {"base64Body": "AAEC/w=="}},
+              {"request": {"method": "GET", "url": "/file"}, "response": {"bodyFileName": "hello.txt", "headers": {"Content-Type": "text/plain"}}},
+              {"request": {"method": "GET", "url": "/fixed"}, "response": {"body": "fixed", "fixedDelayMilliseconds": 200}},
+              {"request": {"method": "GET", "url": "/uniform"}, "response": {"body": "uniform", "delayDistribution": {"type": "uniform", "lower": 100, "upper": 150}}},
+              {"request": {"method": "GET", "url": "/dribble"}, "response": {"body": "0123456789", "chunkedDribbleDelay": {"numberOfChunks": 5, "totalDuration": 300}}},
+              {"request": {"method": "GET", "url": "/reset"}, "response": {"fault": "CONNECTION_RESET_BY_PEER"}},
+              {"request": {"method": "GET", "url": "/prio"}, "response": {"body": "low"}, "priority": 9},
+              {"request": {"method": "GET", "url": "/prio", "headers": {"X-Any": {"absent": true}}}, "response": {"body": "high"}, "priority": 1}
+            ]}
+            """#,
+        "mappings/scenario.json": #"""
+            {"mappings": [
+              {"scenarioName": "cart", "requiredScenarioState": "Started", "newScenarioState": "added",
+               "request": {"method": "POST", "url": "/cart"}, "response": {"status": 201, "body": "added"}},
+              {"scenarioName": "cart", "requiredScenarioState": "added", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "1 item"}},
+              {"scenarioName": "cart", "requiredScenarioState": "Started", "request": {"method": "GET", "url": "/cart"}, "response": {"body": "empty"}}
+            ]}
+            """#,
+        "mappings/templated.json": #"""
+            {"request": {"method": "GET", "url": "/templated", "bodyPatterns": [{"matchesJsonPath": "$.a"}]},
+             "response": {"body": "{{request.path}}", "transformers": ["response-template"]}}
+            """#,
+        "__files/hello.txt": "hello from a body file",
+    ]
+
+    static func root(_ files: [String: String] = mappings) throws -> String {
+        try StubdProcess.temporaryFolder(files)
+    }
+
+    static func checkEveryMapping(_ base: String) {
+        func get(_ arguments: [String]) -> String { StubdProcess.curl(Array(arguments.dropLast()) + [base + arguments.last!]) }
+        #expect(get(["/exact?x=1"]) == "exact")
+        #expect(get(["-w", "%{http_code}", "/exact?x=2"]).hasSuffix("404"))
+        #expect(get(["/search?q=learn%20swift&page=3&lang=en&other=1"]) == "query")
+        #expect(get(["-w", "%{http_code}", "/search?q=swift&page=3&lang=en&debug=1"]).hasSuffix("404"), "absent")
+        #expect(get(["/regex/42"]) == "regex")
+        #expect(get(["/pp/abc"]) == "pathpattern")
+        #expect(get(["/users/7"]) == #"{"id":1,"name":"Mona"}"#)
+        #expect(get(["-X", "DELETE", "/any"]) == "any" && get(["-X", "PUT", "/any"]) == "any")
+        #expect(get(["-H", "X-Client: Android", "-b", "session=deadbeef", "/h"]) == "headers")
+        #expect(get(["-w", "%{http_code}", "-H", "X-Client: Android", "-H", "X-Trace: 1", "-b", "session=deadbeef", "/h"]).hasSuffix("404"))
+        #expect(get(["-H", "Content-Type: application/json", "--data", #"{"id": 1, "items": [{"sku": "a", "n": 1}, {"sku": "b"}]}"#, "/orders"]) == "json")
+        #expect(get(["--data-binary", "x ERROR y", "/log"]) == "contains")
+        #expect(get(["--data-binary", "id=123", "/match"]) == "matches")
+        #expect(get(["--data-binary", "exactly this", "/equal"]) == "equal")
+        #expect(StubdProcess.curl(["-o", "/dev/null", "-w", "%{size_download}", base + "/b64"]) == "4")
+        #expect(get(["/file"]) == "hello from a body file")
+        let fixed = get(["-w", " %{time_total}", "/fixed"]).split(separator: " ")
+        #expect(fixed.first == "fixed" && (Double(fixed.last ?? "") ?? 0) >= 0.2)
+        let uniform = get(["-w", " %{time_total}", "/uniform"]).split(separator: " ")
+        #expect(uniform.first == "uniform" && (Double(uniform.last ?? "") ?? 0) >= 0.1)
+        let dribble = get(["-w", " %{time_total}", "/dribble"]).split(separator: " ")
+        #expect(dribble.first == "0123456789" && (Double(dribble.last ?? "") ?? 0) >= 0.2)
+        #expect(get(["-w", "%{http_code}", "/reset"]) == "000", "reset: no answer")
+        #expect(get(["/prio"]) == "high")
+        #expect(get(["/cart"]) == "empty")
+        #expect(get(["-X", "POST", "/cart"]) == "added")
+        #expect(get(["/cart"]) == "1 item")
+    }
+
+    @Test func importedMappingsServeAsWireMockWould() throws {
+        let root = try Self.root()
+        let out = try StubdProcess.temporaryFolder([:]) + "/imported"
+        let imported = try StubdProcess.run(["import", "wiremock", root, "--out", out])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("stubd: imported 29 route(s) into 8 file(s) in \(out)"), "\(imported.stdout)")
+        #expect(imported.stderr.contains("\(root)/mappings/templated.json: response.transformers: not supported (no response templating; the body is sent as written)"), "\(imported.stderr)")
+        #expect(imported.stderr.contains("\(root)/mappings/templated.json: request.bodyPatterns[0].matchesJsonPath: not supported"))
+        let check = try StubdProcess.run(["check", out])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let stubd = try ServingStubd([out, "--port", "0", "--quiet"])
+        defer { _ = stubd.stop() }
+        Self.checkEveryMapping(stubd.baseURL)
+    }
+
+    @Test func serveWireMockConvertsInMemory() throws {
+        let root = try Self.root()
+        let stubd = try ServingStubd(["--wiremock", root, "--port", "0", "--quiet"])
+        defer { _ = stubd.stop() }
+        #expect(stubd.banner.contains("WireMock \(root)"), "\(stubd.banner)")
+        Self.checkEveryMapping(stubd.baseURL)
+    }
+
+    @Test func strictAndBadInputRefuseTheFileAndWriteNothingForIt() throws {
+        let root = try Self.root()
+        let out = try StubdProcess.temporaryFolder([:]) + "/strict"
+        let strict = try StubdProcess.run(["import", "wiremock", root, "--out", out, "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.contains("\(root)/mappings/templated.json: not written (--strict and 2 unsupported field(s))"), "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/templated.json"))
+        #expect(FileManager.default.fileExists(atPath: out + "/exact.json"))
+        let bad = try Self.root([
+            "mappings/regex.json": #"{"request": {"method": "GET", "urlPathPattern": "/x/[0-9"}, "response": {"body": "x"}}"#,
+            "mappings/escape.json": #"{"request": {"method": "GET", "url": "/e"}, "response": {"bodyFileName": "../../etc/passwd"}}"#,
+            "mappings/broken.json": #"{"request": {"method": "GET", "url": "/b""#,
+            "mappings/good.json": #"{"request": {"method": "GET", "url": "/good"}, "response": {"body": "good"}}"#,
+        ])
+        let badOut = try StubdProcess.temporaryFolder([:]) + "/bad"
+        let refused = try StubdProcess.run(["import", "wiremock", bad, "--out", badOut])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(#"\#(bad)/mappings/regex.json: request.urlPathPattern: "/x/[0-9" is not a valid regular expression"#), "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(bad)/mappings/escape.json: response.bodyFileName: \"../../etc/passwd\" resolves outside"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(bad)/mappings/broken.json: invalid JSON at"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: badOut) == ["good.json"])
+    }
+}
+
+/// `stubd import har`: captures in the shapes Chrome and Charles write, imported and replayed.
+@Suite struct ImportHARTests {
+    /// Chrome DevTools: HTTP/2 pseudo-headers, a gzip response whose text HAR stores decoded,
+    /// a base64 image, a redirect, a request carrying a cookie, a failed entry, another host.
+    static let chrome = #"""
+    {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
+      {"request": {"method": "GET", "url": "https://api.example.com/v1/users/octocat?fields=login", "httpVersion": "http/2.0",
+                   "headers": [{"name": ":authority", "value": "api.example.com"}, {"name": "cookie", "value": "sid=COOKIE-SECRET-H1"},
+                               {"name": "accept-encoding", "value": "gzip"}], "queryString": [{"name": "fields", "value": "login"}]},
+       "response": {"status": 200, "statusText": "", "httpVersion": "http/2.0",
+                    "headers": [{"name": "content-type", "value": "application/json"}, {"name": "content-encoding", "value": "gzip"},
+                                {"name": "content-length", "value": "40"}, {"name": "set-cookie", "value": "sid=COOKIE-SECRET-H2; HttpOnly"}],
+                    "content": {"size": 19, "mimeType": "application/json", "text": "{\"login\":\"octocat\"}"}}},
+      {"request": {"method": "GET", "url": "https://api.example.com/v1/avatar.png", "headers": []},
+       "response": {"status": 200, "headers": [{"name": "content-type", "value": "image/png"}],
+                    "content": {"size": 4, "mimeType": "image/png", "text": "iVBORw==", "encoding": "base64"}}},
+      {"request": {"method": "GET", "url": "https://api.example.com/v1/old", "headers": []},
+       "response": {"status": 302, "headers": [{"name": "location", "value": "/v1/new"}], "redirectURL": "/v1/new", "content": {"size": 0}}},
+      {"request": {"method": "POST", "url": "https://api.example.com/v1/login", "headers": [{"name": "content-type", "value": "application/json"}],
+                   "postData": {"mimeType": "application/json", "text": "{\"user\":\"u\",\"password\":\"PASSWORD-H3\"}"}},
+       "response": {"status": 200, "headers": [{"name": "content-type", "value": "application/json"}],
+                    "content": {"size": 30, "text": "{\"token\":\"TOKEN-H4\",\"user\":\"u\"}"}}},
+      {"request": {"method": "GET", "url": "https://api.example.com/v1/blocked", "headers": []},
+       "response": {"status": 0, "headers": [], "content": {"size": 0}}},
+      {"request": {"method": "GET", "url": "https://cdn.other.com/lib.js", "headers": []},
+       "response": {"status": 200, "headers": [], "content": {"size": 2, "text": "//"}}}
+    ]}}
+    """#
+
+    /// Charles: HTTP/1.1 names, a 404, a text body, a 500.
+    static let charles = #"""
+    {"log": {"version": "1.2", "creator": {"name": "Charles Proxy", "version": "4.6.4"}, "entries": [
+      {"startedDateTime": "2026-11-23T06:00:00.000Z", "time": 12,
+       "request": {"method": "GET", "url": "http://api.example.com/v1/missing", "httpVersion": "HTTP/1.1", "headers": [{"name": "Host", "value": "api.example.com"}],
+                   "queryString": [], "cookies": [], "headersSize": 50, "bodySize": 0},
+       "response": {"status": 404, "statusText": "Not Found", "httpVersion": "HTTP/1.1",
+                    "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Content-Length", "value": "21"}],
+                    "content": {"size": 21, "mimeType": "application/json", "text": "{\"message\":\"missing\"}"}, "redirectURL": ""}},
+      {"request": {"method": "GET", "url": "http://api.example.com/v1/motd", "headers": []},
+       "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain"}], "content": {"size": 5, "text": "hello"}}},
+      {"request": {"method": "GET", "url": "http://api.example.com/v1/boom", "headers": []},
+       "response": {"status": 500, "headers": [{"name": "Content-Type", "value": "text/plain"}], "content": {"size": 4, "text": "boom"}}}
+    ]}}
+    """#
+
+    @Test func chromeAndCharlesCapturesAreImportedAndReplayed() throws {
+        let folder = try StubdProcess.temporaryFolder(["chrome.har": Self.chrome, "charles.har": Self.charles])
+        let out = folder + "/fixtures"
+        let chrome = try StubdProcess.run(["import", "har", folder + "/chrome.har", "--out", out, "--include", "https://api.example.com/v1"])
+        #expect(chrome.status == 0, "\(chrome.stderr)")
+        #expect(chrome.stdout.contains("4 fixture file(s) written"), "\(chrome.stdout)")
+        #expect(chrome.stdout.contains("log.entries[4] GET https://api.example.com/v1/blocked: no response in the capture"), "\(chrome.stdout)")
+        #expect(chrome.stdout.contains("log.entries[5] GET https://cdn.other.com/lib.js: outside --include"))
+        let charles = try StubdProcess.run(["import", "har", folder + "/charles.har", "--out", out])
+        #expect(charles.status == 0 && charles.stdout.contains("3 fixture file(s) written"), "\(charles.stdout)\(charles.stderr)")
+        // Nothing secret was written, and no transfer header survived.
+        var written = ""
+        for file in try FileManager.default.subpathsOfDirectory(atPath: out) where file.hasSuffix(".json") {
+            written += try String(contentsOfFile: out + "/" + file, encoding: .utf8)
+        }
+        for secret in ["COOKIE-SECRET-H1", "COOKIE-SECRET-H2", "PASSWORD-H3", "TOKEN-H4"] { #expect(!written.contains(secret), "\(secret)") }
+        #expect(!written.lowercased().contains("content-encoding") && !written.contains(":authority"))
+        #expect(try StubdProcess.run(["check", out]).status == 0)
+        let stubd = try ServingStubd([out, "--port", "0", "--quiet"])
+        defer { _ = stubd.stop() }
+        let base = stubd.baseURL
+        #expect(StubdProcess.curl([base + "/v1/users/octocat?fields=login"]) == #"{"login":"octocat"}"#)
+        #expect(StubdProcess.curl(["-o", "/dev/null", "-w", "%{size_download} %{content_type}", base + "/v1/avatar.png"]) == "4 image/png")
+        let avatar = try #require(FileManager.default.contents(atPath: out + "/__files/GET-v1-avatar.png.png"))
+        #expect(avatar == Data(base64Encoded: "iVBORw=="), "the base64 content is stored decoded, byte for byte")
+        #expect(StubdProcess.curl(["-w", " %{http_code} %{redirect_url}", base + "/v1/old"]).hasSuffix(" 302 \(base)/v1/new"))
+        #expect(StubdProcess.curl(["-H", "Content-Type: application/json", "--data", #"{"user":"u","password":"other"}"#, base + "/v1/login"])
+                == #"{"token":"[redacted]","user":"u"}"#)
+        #expect(StubdProcess.curl(["-w", " %{http_code}", base + "/v1/missing"]) == #"{"message":"missing"} 404"#)
+        #expect(StubdProcess.curl([base + "/v1/motd"]) == "hello")
+        #expect(StubdProcess.curl(["-w", " %{http_code}", base + "/v1/boom"]) == "boom 500")
+    }
+
+    @Test func aMalformedCaptureWritesNothing() throws {
+        let folder = try StubdProcess.temporaryFolder(["bad.har": #"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#, "worse.har": "{"])
+        for (file, message) in [("bad.har", "log.entries[0].request: expected method and url"), ("worse.har", "invalid JSON at")] {
+            let result = try StubdProcess.run(["import", "har", folder + "/" + file, "--out", folder + "/out-" + file])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("\(folder)/\(file): \(message)"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/out-" + file))
+        }
+    }
+}
