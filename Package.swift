@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -56,7 +58,17 @@ let package = Package(
         // Fixture files: reading, writing and loading folders of them.
         .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         // Importers: WireMock mappings, HAR captures and OpenAPI examples → fixtures.
-        .target(name: "Importers", dependencies: ["StubModel", "FixtureFiles", "StubdSystem"], swiftSettings: swiftSettings),
+        .target(
+            name: "Importers",
+            dependencies: [
+                "StubModel", "FixtureFiles", "StubdSystem",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The Moya layer: TargetType, Task, Endpoint, encodings, and target → stub.
         .target(name: "TargetModel", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .target(

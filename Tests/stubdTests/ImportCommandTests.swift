@@ -230,3 +230,99 @@ import Testing
         }
     }
 }
+
+/// `stubd import openapi`: a 3.0 YAML and a 3.1 JSON spec, imported and served.
+@Suite struct ImportOpenAPITests {
+    static let yaml30 = """
+    openapi: 3.0.3
+    info: {title: Pets, version: "1"}
+    servers:
+      - url: https://api.example.com/v1
+    paths:
+      /pets:
+        get:
+          operationId: listPets
+          responses:
+            "200":
+              description: pets
+              content:
+                application/json:
+                  examples:
+                    two:
+                      value: [{id: 1, name: Rex}, {id: 2, name: Tom}]
+                    empty:
+                      $ref: '#/components/examples/Empty'
+        post:
+          operationId: createPet
+          responses:
+            "201":
+              description: created
+              content:
+                application/json:
+                  example: {id: 3, name: New}
+      /pets/{petId}:
+        get:
+          operationId: showPet
+          parameters:
+            - {name: petId, in: path, required: true, schema: {type: integer}}
+          responses:
+            "200":
+              description: one pet
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    example: {id: 1, name: Rex}
+            "404":
+              description: not found
+              content:
+                application/json:
+                  example: {message: no such pet}
+            default:
+              description: error
+    components:
+      examples:
+        Empty:
+          value: []
+    """
+
+    static let json31 = #"""
+    {"openapi": "3.1.0", "info": {"title": "Motd", "version": "1"},
+     "paths": {"/motd": {"get": {"responses": {"200": {"description": "text",
+        "content": {"text/plain": {"example": "hello from 3.1"}}}}}}}}
+    """#
+
+    @Test func aYAML30AndAJSON31SpecAreImportedAndServed() throws {
+        let folder = try StubdProcess.temporaryFolder(["pets.yaml": Self.yaml30, "motd.json": Self.json31])
+        let out = folder + "/fixtures"
+        let pets = try StubdProcess.run(["import", "openapi", folder + "/pets.yaml", "--out", out])
+        #expect(pets.status == 0, "\(pets.stderr)")
+        #expect(pets.stdout.contains("stubd: imported 7 route(s) into 1 file(s)"), "\(pets.stdout)")
+        #expect(pets.stderr.contains("paths./pets/{petId}.get.responses.default: no example; answered with status 500 and an empty body"), "\(pets.stderr)")
+        let motd = try StubdProcess.run(["import", "openapi", folder + "/motd.json", "--out", out])
+        #expect(motd.status == 0, "\(motd.stderr)")
+        #expect(try StubdProcess.run(["check", out]).status == 0)
+        let stubd = try ServingStubd([out, "--port", "0", "--quiet"])
+        defer { _ = stubd.stop() }
+        let base = stubd.baseURL
+        #expect(StubdProcess.curl([base + "/v1/pets"]) == #"[{"id":1,"name":"Rex"},{"id":2,"name":"Tom"}]"#)
+        #expect(StubdProcess.curl(["-H", "X-Stubd-Example: 200/empty", base + "/v1/pets"]) == "[]")
+        #expect(StubdProcess.curl(["-X", "POST", "-w", " %{http_code}", base + "/v1/pets"]) == #"{"id":3,"name":"New"} 201"#)
+        #expect(StubdProcess.curl(["-w", " %{content_type}", base + "/v1/pets/42?verbose=1"]) == #"{"id":1,"name":"Rex"} application/json"#)
+        #expect(StubdProcess.curl(["-H", "X-Stubd-Example: 404", "-w", " %{http_code}", base + "/v1/pets/42"]) == #"{"message":"no such pet"} 404"#)
+        #expect(StubdProcess.curl(["-H", "X-Stubd-Example: 500", "-w", "%{http_code}", base + "/v1/pets/42"]) == "500")
+        #expect(StubdProcess.curl([base + "/motd"]) == "hello from 3.1")
+    }
+
+    @Test func aBrokenSpecIsRefusedAndNothingIsWritten() throws {
+        let folder = try StubdProcess.temporaryFolder(["bad.yaml": "openapi: 3.0.0\npaths: [not, a, map\n", "swagger.json": #"{"swagger": "2.0"}"#,
+                                                        "wrong.yaml": "openapi: 3.0.0\ninfo: {title: x, version: '1'}\npaths:\n  /a:\n    get:\n      responses: 12\n"])
+        for (file, message) in [("bad.yaml", "not valid YAML or JSON"), ("swagger.json", "swagger: Swagger 2.0 is not supported"),
+                                ("wrong.yaml", "")] {
+            let result = try StubdProcess.run(["import", "openapi", folder + "/" + file, "--out", folder + "/out"])
+            #expect(result.status == 1, "\(file): \(result.stdout)")
+            #expect(result.stderr.hasPrefix("\(folder)/\(file): \(message)"), "\(result.stderr)")
+        }
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out")) ?? []).isEmpty)
+    }
+}

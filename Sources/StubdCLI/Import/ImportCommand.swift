@@ -10,7 +10,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Convert WireMock mappings, HAR captures or OpenAPI examples into fixture files.",
-        subcommands: [ImportWireMockCommand.self, ImportHARCommand.self]
+        subcommands: [ImportWireMockCommand.self, ImportHARCommand.self, ImportOpenAPICommand.self]
     )
 }
 
@@ -63,8 +63,7 @@ enum ImportOutput {
             guard !file.fixtures.isEmpty else { continue }
             let base = file.file.hasPrefix(sourceRoot + "/") ? String(file.file.dropFirst(sourceRoot.count + 1))
                 : file.file.hasPrefix(fallbackRoot + "/") ? String(file.file.dropFirst(fallbackRoot.count + 1)) : (file.file as NSString).lastPathComponent
-            let target = out + "/" + base.replacingOccurrences(of: "/", with: "-")
-            let name = target.hasSuffix(".json") ? target : target + ".json"
+            let name = out + "/" + (base as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "-") + ".json"
             do {
                 try AtomicFile.write(Array(FixtureWriter.text(for: file.fixtures).utf8), to: name)
             } catch {

@@ -1,0 +1,140 @@
+import Foundation
+import FixtureFiles
+import OpenAPIKit
+import StubModel
+
+/// Converts an OpenAPI 3.0 or 3.1 spec (YAML or JSON, parsed by Yams and OpenAPIKit, `$ref`s
+/// resolved) into stubs: one route per operation and response example, on the operation's path
+/// (a template where it has `{parameters}`), under the first server URL's path.
+///
+/// The first success example (2xx, else `default`, else the first response) answers a plain
+/// request; every other response and example answers when the request names it with
+/// `X-Stubd-Example: STATUS` or `STATUS/EXAMPLE-NAME` — so a test can ask for the 404 a spec
+/// documents. A response without an example is answered with its status and an empty body
+/// (reported).
+public enum OpenAPIImporter {
+    /// The header that picks a response other than the first success example.
+    public static let exampleHeader = "x-stubd-example"
+
+    /// Reads and converts `file`.
+    public static func importSpec(_ file: String) -> ImportedFile {
+        var result = ImportedFile(file: file)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            result.errors = [FixtureError(file: file, field: "", problem: "cannot be read; check the path and its permissions")]
+            return result
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        do {
+            let document = try OpenAPIVersions.decode(text, file: file)
+            let resolved = try document.locallyDereferenced()
+            result.fixtures = try fixtures(from: resolved, document: document, file: file, notes: &result.unsupported)
+        } catch let error as FixtureError {
+            result.errors = [error]
+        } catch {
+            result.errors = [FixtureError(file: file, field: "", problem: OpenAPIKit.OpenAPI.Error(from: error).localizedDescription)]
+        }
+        return result
+    }
+
+    static func fixtures(from resolved: DereferencedDocument, document: OpenAPIKit.OpenAPI.Document, file: String, notes: inout [String]) throws -> [Fixture] {
+        var base = ""
+        if let server = document.servers.first, let url = URLComponents(string: server.urlTemplate.absoluteString) {
+            base = url.percentEncodedPath
+            while base.hasSuffix("/") { base.removeLast() }
+        }
+        var fixtures: [Fixture] = []
+        for (path, item) in resolved.paths {
+            let raw = base + (path.rawValue.hasPrefix("/") ? path.rawValue : "/" + path.rawValue)
+            let pathPattern: PathPattern
+            if raw.contains("{") {
+                switch PathTemplate.parse(raw) {
+                case .success(let template): pathPattern = .template(template)
+                case .failure(let problem): throw FixtureError(file: file, field: "paths.\(path.rawValue)", problem: "\"\(raw)\" \(problem.message)")
+                }
+            } else {
+                pathPattern = .literal(PathSegments(raw: raw))
+            }
+            for endpoint in item.endpoints {
+                let method = endpoint.method.rawValue.uppercased()
+                let operation = endpoint.operation
+                let label = operation.underlyingOperation.operationId ?? "\(method) \(raw)"
+                let answers = examples(of: operation)
+                guard !answers.isEmpty else {
+                    notes.append("\(file): paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased()).responses: none; the route is left out")
+                    continue
+                }
+                let primary = answers.firstIndex { (200..<300).contains($0.status) } ?? 0
+                for (index, answer) in answers.enumerated() {
+                    var request = RequestPattern(method: method, path: pathPattern)
+                    request.otherQueryAllowed = true
+                    if index != primary {
+                        request.headerMatches = [NamedMatch(exampleHeader, .equalTo(answer.selector, caseInsensitive: true))]
+                    }
+                    if answer.body == nil {
+                        notes.append("\(file): paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased()).responses.\(answer.statusText): no example; answered with status \(answer.status) and an empty body")
+                    }
+                    var headers: [NameValue] = []
+                    if let type = answer.contentType, answer.body != nil { headers.append(NameValue("Content-Type", type)) }
+                    let response = StubHTTPResponse(status: answer.status, headers: headers, body: answer.body ?? [])
+                    fixtures.append(Fixture(name: "\(label) \(answer.selector)", source: "\(file) paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased())",
+                                            request: request, outcome: .response(response)))
+                }
+            }
+        }
+        return fixtures
+    }
+
+    struct Answer {
+        var status: Int
+        var statusText: String
+        var selector: String
+        var contentType: String?
+        var body: [UInt8]?
+    }
+
+    /// Every (status, content type, example) of an operation, in the spec's order.
+    static func examples(of operation: DereferencedOperation) -> [Answer] {
+        var answers: [Answer] = []
+        let explicitSuccess = operation.responses.keys.contains { if case .status(let code) = $0.value { (200..<300).contains(code) } else { false } }
+        for (code, response) in operation.responses {
+            let status: Int
+            switch code.value {
+            case .status(let number): status = number
+            case .range(let range): status = (Int(String(range.rawValue.prefix(1))) ?? 2) * 100
+            case .default: status = explicitSuccess ? 500 : 200
+            }
+            let statusText = code.rawValue
+            guard let (type, content) = response.content.first else {
+                answers.append(Answer(status: status, statusText: statusText, selector: "\(status)", contentType: nil, body: nil))
+                continue
+            }
+            let mediaType = type.rawValue
+            if let named = content.examples, !named.isEmpty {
+                let first = answers.count
+                for (name, example) in named {
+                    answers.append(Answer(status: status, statusText: statusText, selector: "\(status)/\(name)", contentType: mediaType,
+                                          body: example.value.flatMap { $0.value }.flatMap { bytes($0, mediaType: mediaType) }))
+                }
+                // The bare status picks the first named example too.
+                var alias = answers[first]
+                alias.selector = "\(status)"
+                answers.append(alias)
+                continue
+            }
+            let value = content.example ?? content.schema?.examples.first ?? content.schema?.defaultValue
+            answers.append(Answer(status: status, statusText: statusText, selector: "\(status)", contentType: mediaType,
+                                  body: value.flatMap { bytes($0, mediaType: mediaType) }))
+        }
+        return answers
+    }
+
+    /// An example value as the body bytes: JSON media types as compact JSON, a string as its
+    /// text, anything else as JSON.
+    static func bytes(_ value: AnyCodable, mediaType: String) -> [UInt8]? {
+        if !mediaType.contains("json"), case let text as String = value.value { return Array(text.utf8) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]  // deterministic: a decoded map has no order of its own
+        guard let data = try? encoder.encode(value), let parsed = try? JSONParser.parse([UInt8](data)) else { return nil }
+        return Array(JSONWriter.write(parsed, pretty: false).utf8)
+    }
+}
