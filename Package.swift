@@ -58,10 +58,13 @@ let package = Package(
         // Fixture files: reading, writing and loading folders of them.
         .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         // Importers: WireMock mappings, HAR captures and OpenAPI examples → fixtures.
+        .target(name: "Importers", dependencies: ["StubModel", "FixtureFiles", "StubdSystem"], swiftSettings: swiftSettings),
+        // OpenAPI examples → fixtures, with OpenAPIKit and Yams. Only the plain `stubd` links it,
+        // so a targets package never builds OpenAPIKit.
         .target(
-            name: "Importers",
+            name: "OpenAPIImport",
             dependencies: [
-                "StubModel", "FixtureFiles", "StubdSystem",
+                "Importers", "StubModel", "FixtureFiles",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
                 .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
@@ -103,10 +106,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "stubd", dependencies: ["StubdCLI"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "stubd",
+            dependencies: ["StubdCLI", "OpenAPIImport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "OpenAPIImportTests", dependencies: ["OpenAPIImport", "Importers", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(

@@ -111,12 +111,12 @@ struct FixtureArguments: ParsableArguments {
 extension MatchPolicy: ExpressibleByArgument {}
 
 /// Writes a line to standard error.
-func printError(_ line: String) {
+package func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
 /// Writes a line to standard output at once (unbuffered), so scripts waiting for the
 /// "serving" line see it immediately.
-func printOut(_ line: String) {
+package func printOut(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -8,7 +8,7 @@ import TargetModel
 /// calls it with its API's targets and gets the same commands for them.
 public struct Stubd: ParsableCommand {
     /// The command's name, abstract, subcommands and examples.
-    public static let configuration = CommandConfiguration(
+    public static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "stubd",
         abstract: "A local HTTP stub server for APIs described the Moya way.",
         discussion: """
@@ -22,7 +22,7 @@ public struct Stubd: ParsableCommand {
         version: StubdVersion.current,
         subcommands: [ServeCommand.self, RoutesCommand.self, CheckCommand.self, ExportCommand.self, RecordCommand.self, ImportCommand.self, CertCommand.self, InitCommand.self],
         defaultSubcommand: ServeCommand.self
-    )
+    ) }
 
     /// Creates the command (argument parsing does).
     public init() {}
@@ -30,7 +30,14 @@ public struct Stubd: ParsableCommand {
     /// Runs the command line with these Swift targets served beside any fixture folders given.
     /// Never returns: exits with the command's status.
     public static func main(targets: [any TargetType], arguments: [String]? = nil) -> Never {
+        main(targets: targets, importCommands: [], arguments: arguments)
+    }
+
+    /// The same, with more `stubd import` subcommands (the plain `stubd` adds `openapi`, whose
+    /// parser a targets package need not build).
+    public static func main(targets: [any TargetType], importCommands: [any ParsableCommand.Type], arguments: [String]? = nil) -> Never {
         SwiftTargets.all = targets
+        SwiftTargets.importCommands = importCommands
         main(arguments)
         exit(withError: nil)
     }
@@ -40,6 +47,8 @@ public struct Stubd: ParsableCommand {
 /// any command is parsed, on the main thread; only read afterwards.
 enum SwiftTargets {
     nonisolated(unsafe) static var all: [any TargetType] = []
+    /// Extra `import` subcommands, set with the targets.
+    nonisolated(unsafe) static var importCommands: [any ParsableCommand.Type] = []
 }
 
 /// The version `stubd --version` prints.

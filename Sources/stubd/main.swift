@@ -1,4 +1,5 @@
 import StubdCLI
 
-// The plain command: fixture files only. A targets package calls `Stubd.main(targets:)` instead.
-Stubd.main(targets: [])
+// The plain command: fixture files only, plus the OpenAPI importer. A targets package calls
+// `Stubd.main(targets:)` instead.
+Stubd.main(targets: [], importCommands: [ImportOpenAPICommand.self])

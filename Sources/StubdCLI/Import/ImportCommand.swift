@@ -7,11 +7,13 @@ import StubModel
 /// `stubd import wiremock|har|openapi`: bring stubs written for other tools in as ordinary
 /// fixture files (`stubd check`, `routes` and `serve --watch` work on them).
 struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Convert WireMock mappings, HAR captures or OpenAPI examples into fixture files.",
-        subcommands: [ImportWireMockCommand.self, ImportHARCommand.self, ImportOpenAPICommand.self]
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "import",
+            abstract: "Convert WireMock mappings or HAR captures (and, in the stubd command, OpenAPI examples) into fixture files.",
+            subcommands: [ImportWireMockCommand.self, ImportHARCommand.self] + SwiftTargets.importCommands
+        )
+    }
 }
 
 /// `stubd import wiremock ROOT --out DIR [--strict]`.
@@ -43,8 +45,9 @@ struct ImportWireMockCommand: ParsableCommand {
 }
 
 /// Writes imported files as fixture files and prints the report; exit 1 if any file was refused.
-enum ImportOutput {
-    static func write(_ files: [ImportedFile], out: String, strict: Bool, sourceRoot: String, fallbackRoot: String) throws {
+package enum ImportOutput {
+    /// Writes `files` under `out`, named after each source file relative to `sourceRoot`.
+    package static func write(_ files: [ImportedFile], out: String, strict: Bool, sourceRoot: String, fallbackRoot: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {

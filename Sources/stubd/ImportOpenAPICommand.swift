@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Importers
+import OpenAPIImport
+import StubdCLI
 
 /// `stubd import openapi SPEC --out DIR`: an OpenAPI 3.0/3.1 spec's examples as fixtures.
 struct ImportOpenAPICommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import FixtureFiles
+import Importers
 import OpenAPIKit
 import StubModel
 

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import StubModel
+@testable import OpenAPIImport
+
+/// Socket-free: which routes a spec becomes and how each is selected.
+@Suite struct OpenAPIImporterTests {
+    @Test func theFirstSuccessAnswersPlainlyAndTheRestBySelector() throws {
+        let spec = #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://h.example/api/"}],
+         "paths": {"/items/{id}": {"delete": {"responses": {
+            "404": {"description": "no", "content": {"application/json": {"example": {"e": 1}}}},
+            "204": {"description": "gone"}}}}}}
+        """#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).json").path
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = OpenAPIImporter.importSpec(file)
+        #expect(imported.errors.isEmpty)
+        let routes = imported.fixtures.map { ($0.request.method, $0.request.path.description, $0.request.headerMatches.map(\.match)) }
+        #expect(routes.count == 2)
+        #expect(routes[0].0 == "DELETE" && routes[0].1 == "/api/items/{id}")
+        #expect(routes[0].2 == [.equalTo("404", caseInsensitive: true)], "404 comes first in the spec but is not the success")
+        #expect(routes[1].2.isEmpty, "204 answers a plain request")
+        #expect(imported.unsupported.count == 1 && imported.unsupported[0].contains("responses.204: no example; answered with status 204"))
+    }
+}
