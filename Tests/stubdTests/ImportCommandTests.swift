@@ -171,7 +171,8 @@ import Testing
     ]}}
     """#
 
-    /// Charles: HTTP/1.1 names, a 404, a text body, a 500.
+    /// Charles: HTTP/1.1 names, a 404, a text body, a 500, and (as some tools save it) a gzip
+    /// body kept compressed as base64 with its Content-Encoding.
     static let charles = #"""
     {"log": {"version": "1.2", "creator": {"name": "Charles Proxy", "version": "4.6.4"}, "entries": [
       {"startedDateTime": "2026-11-23T06:00:00.000Z", "time": 12,
@@ -183,7 +184,10 @@ import Testing
       {"request": {"method": "GET", "url": "http://api.example.com/v1/motd", "headers": []},
        "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain"}], "content": {"size": 5, "text": "hello"}}},
       {"request": {"method": "GET", "url": "http://api.example.com/v1/boom", "headers": []},
-       "response": {"status": 500, "headers": [{"name": "Content-Type", "value": "text/plain"}], "content": {"size": 4, "text": "boom"}}}
+       "response": {"status": 500, "headers": [{"name": "Content-Type", "value": "text/plain"}], "content": {"size": 4, "text": "boom"}}},
+      {"request": {"method": "GET", "url": "http://api.example.com/v1/zipped", "headers": []},
+       "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain"}, {"name": "Content-Encoding", "value": "gzip"}],
+                    "content": {"size": 30, "encoding": "base64", "text": "H4sIAAAAAAACA8tIzcnJV0ivyiwAABlq0t8KAAAA"}}}
     ]}}
     """#
 
@@ -196,7 +200,7 @@ import Testing
         #expect(chrome.stdout.contains("log.entries[4] GET https://api.example.com/v1/blocked: no response in the capture"), "\(chrome.stdout)")
         #expect(chrome.stdout.contains("log.entries[5] GET https://cdn.other.com/lib.js: outside --include"))
         let charles = try StubdProcess.run(["import", "har", folder + "/charles.har", "--out", out])
-        #expect(charles.status == 0 && charles.stdout.contains("3 fixture file(s) written"), "\(charles.stdout)\(charles.stderr)")
+        #expect(charles.status == 0 && charles.stdout.contains("4 fixture file(s) written"), "\(charles.stdout)\(charles.stderr)")
         // Nothing secret was written, and no transfer header survived.
         var written = ""
         for file in try FileManager.default.subpathsOfDirectory(atPath: out) where file.hasSuffix(".json") {
@@ -218,6 +222,7 @@ import Testing
         #expect(StubdProcess.curl(["-w", " %{http_code}", base + "/v1/missing"]) == #"{"message":"missing"} 404"#)
         #expect(StubdProcess.curl([base + "/v1/motd"]) == "hello")
         #expect(StubdProcess.curl(["-w", " %{http_code}", base + "/v1/boom"]) == "boom 500")
+        #expect(StubdProcess.curl([base + "/v1/zipped"]) == "hello gzip", "gzip bytes saved as base64 are stored decoded")
     }
 
     @Test func aMalformedCaptureWritesNothing() throws {

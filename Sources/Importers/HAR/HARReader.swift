@@ -97,18 +97,25 @@ public enum HARReader {
             var path = components.percentEncodedPath
             if path.isEmpty { path = "/" }
             let target = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+            var responseHeaders = headers(entry["response"]?["headers"])
+            // HAR stores bodies decoded; a tool that saved the gzip bytes themselves keeps its
+            // Content-Encoding, so the recorder decodes them.
+            if responseBody.starts(with: [0x1f, 0x8b]), let encoding = headers(entry["response"]?["headers"], keepEncoding: true)
+                .first(where: { $0.name.lowercased() == "content-encoding" }) {
+                responseHeaders.append(encoding)
+            }
             result.exchanges.append(HARExchange(method: method.uppercased(), target: target,
                                                 requestHeaders: headers(entry["request"]?["headers"]), requestBody: requestBody,
-                                                status: Int(status), responseHeaders: headers(entry["response"]?["headers"]),
-                                                responseBody: responseBody))
+                                                status: Int(status), responseHeaders: responseHeaders, responseBody: responseBody))
         }
         return result
     }
 
-    private static func headers(_ value: JSONValue?) -> [NameValue] {
+    private static func headers(_ value: JSONValue?, keepEncoding: Bool = false) -> [NameValue] {
         guard case .array(let list)? = value else { return [] }
         return list.compactMap { header -> NameValue? in
             guard case .string(let name)? = header["name"], case .string(let value)? = header["value"] else { return nil }
+            if keepEncoding && name.lowercased() == "content-encoding" { return NameValue(name, value) }
             if name.hasPrefix(":") || droppedHeaders.contains(name.lowercased()) { return nil }
             return NameValue(name, value)
         }
