@@ -26,16 +26,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Folder the fixtures are written to (created if missing).")
     var out: String = "fixtures/recorded"
 
-    @Option(help: "Address to listen on.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
-    var port: Int?
-
-    @OptionGroup var https: HTTPSArguments
-
-    @Option(help: "Event-loop threads sharing the port (default: one per core).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var listen: ListenArguments
 
     @OptionGroup var recording: RecordingArguments
 
@@ -45,8 +36,6 @@ struct RecordCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
-        guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
         guard !out.isEmpty else { throw ValidationError("--out must name a folder") }
         _ = try upstreamTLS.upstream(upstream, flag: "--upstream")
     }
@@ -57,12 +46,7 @@ struct RecordCommand: ParsableCommand {
         let proxy = try upstreamTLS.upstream(upstream, flag: "--upstream")
         let recorder = try recording.recorder(upstream: proxy, out: out, flag: "--out", log: { line in logger.info("\(line)") })
         var configuration = EngineConfiguration()
-        configuration.host = host
-        configuration.port = port ?? 8080
-        configuration.servesHTTP = port != nil || https.httpsPort == nil
-        let (httpsSettings, httpsNotes) = try https.settings()
-        configuration.https = httpsSettings
-        configuration.workers = workers
+        let httpsNotes = try listen.configure(&configuration)
         configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
         let termination = TerminationSignal()
         let server: StubdServer
@@ -75,8 +59,7 @@ struct RecordCommand: ParsableCommand {
             throw ExitCode(1)
         }
         printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
-        if server.servesHTTP, let httpsURL = server.httpsBaseURL { printOut("stubd: and over HTTPS on \(httpsURL)") }
-        for note in httpsNotes { printOut(note) }
+        ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
                  + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
         let signal = termination.wait()

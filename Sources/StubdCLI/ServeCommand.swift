@@ -18,16 +18,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var fixtureArguments: FixtureArguments
 
-    @Option(help: "Address to listen on.")
-    var host: String = "127.0.0.1"
-
-    @Option(help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
-    var port: Int?
-
-    @OptionGroup var https: HTTPSArguments
-
-    @Option(help: "Event-loop threads sharing the port (default: one per core).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var listen: ListenArguments
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed.")
     var idleTimeout: Double = 30
@@ -90,8 +81,6 @@ struct ServeCommand: ParsableCommand {
     var logFormat: LogFormat = .text
 
     func validate() throws {
-        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
-        guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
         guard headTimeout > 0 else { throw ValidationError("--head-timeout must be positive, got \(headTimeout)") }
@@ -114,22 +103,17 @@ struct ServeCommand: ParsableCommand {
         }
         let eventLogger = Logger(label: "stubd")
         let logger = quiet || logFormat == .json ? nil : Logger(label: "stubd")
-        var cors = CORSPolicy.default(host: host)
+        var cors = CORSPolicy.default(host: listen.host)
         if noCORS { cors = CORSPolicy(enabled: false) }
         if !corsOrigins.isEmpty { cors = CORSPolicy(enabled: true, allowedOrigins: corsOrigins) }
         var configuration = EngineConfiguration()
-        configuration.host = host
-        configuration.port = port ?? 8080
-        configuration.servesHTTP = port != nil || https.httpsPort == nil
-        let (httpsSettings, httpsNotes) = try https.settings()
-        configuration.https = httpsSettings
-        configuration.workers = workers
+        let httpsNotes = try listen.configure(&configuration)
         configuration.idleTimeoutSeconds = idleTimeout
         configuration.hangCapSeconds = hangCap
         configuration.headTimeoutSeconds = headTimeout
         configuration.maxConnections = maxConnections
         let token = adminToken ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let access = AdminAccess(host: host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
+        let access = AdminAccess(host: listen.host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
         let redactor = Redactor(enabled: !journalSecrets)
         if logFormat == .json {
             configuration.onEvent = { @Sendable message in eventLogger.warning("\(message)") }
@@ -153,11 +137,10 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
-        if server.servesHTTP, let httpsURL = server.httpsBaseURL { printOut("stubd: and over HTTPS on \(httpsURL)") }
-        for note in httpsNotes { printOut(note) }
+        ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: \(access.summary)")
         if !cors.enabled && !noCORS {
-            printOut("stubd: CORS is off because --host \(host) is not loopback; allow browser pages with --cors-origin ORIGIN")
+            printOut("stubd: CORS is off because --host \(listen.host) is not loopback; allow browser pages with --cors-origin ORIGIN")
         }
         if let proxyUnmatched {
             printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)" + (record.map { " and recorded into \($0)" } ?? ""))

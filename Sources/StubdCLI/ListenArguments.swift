@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import StubServer
+
+/// Where a server listens, for `serve` and `record`: address, HTTP port, HTTPS, loops.
+struct ListenArguments: ParsableArguments {
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
+    var port: Int?
+
+    @OptionGroup var https: HTTPSArguments
+
+    @Option(help: "Event-loop threads sharing the port (default: one per core).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
+        guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
+    }
+
+    /// Sets host, ports, HTTPS (issuing the local CA's certificate when needed) and loops;
+    /// returns the lines to print after the banner.
+    func configure(_ configuration: inout EngineConfiguration) throws -> [String] {
+        configuration.host = host
+        configuration.port = port ?? 8080
+        configuration.servesHTTP = port != nil || https.httpsPort == nil
+        configuration.workers = workers
+        let (settings, notes) = try https.settings()
+        configuration.https = settings
+        return notes
+    }
+
+    /// The lines after a banner: the HTTPS address when both are served, then `notes`.
+    static func announce(_ server: StubdServer, notes: [String]) {
+        if server.servesHTTP, let httpsURL = server.httpsBaseURL { printOut("stubd: and over HTTPS on \(httpsURL)") }
+        for note in notes { printOut(note) }
+    }
+}
