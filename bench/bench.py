@@ -222,6 +222,21 @@ def add(section, case, figures):
 # ---------------------------------------------------------------------------------------------
 # 1. Throughput against the peers, one route, c50.
 
+def nginx_conf(work, name, server_lines):
+    """An nginx.conf (one worker, no logs) whose one server answers BODY; returns (prefix, file)."""
+    conf_dir = os.path.join(work, name)
+    os.makedirs(conf_dir, exist_ok=True)
+    conf = os.path.join(conf_dir, "nginx.conf")
+    with open(conf, "w") as out:
+        out.write(f"""worker_processes 1; daemon off; pid {conf_dir}/nginx.pid; error_log /dev/null;
+events {{ worker_connections 4096; }}
+http {{ access_log off; client_body_temp_path {conf_dir}; proxy_temp_path {conf_dir}; fastcgi_temp_path {conf_dir};
+  uwsgi_temp_path {conf_dir}; scgi_temp_path {conf_dir};
+  server {{ {server_lines} location / {{ default_type application/json; return 200 '{BODY}'; }} }} }}
+""")
+    return conf_dir, conf
+
+
 def throughput(work):
     one = os.path.join(work, "one")
     write_fixtures(one, 1)
@@ -237,16 +252,7 @@ def throughput(work):
             add("throughput", f"stubd --workers {workers}", wrk(f"http://127.0.0.1:{port}{path}", server=server))
     if os.path.exists("/usr/sbin/nginx"):
         port = free_port()
-        conf_dir = os.path.join(work, "nginx")
-        os.makedirs(conf_dir, exist_ok=True)
-        conf = os.path.join(conf_dir, "nginx.conf")
-        with open(conf, "w") as out:
-            out.write(f"""worker_processes 1; daemon off; pid {conf_dir}/nginx.pid; error_log /dev/null;
-events {{ worker_connections 4096; }}
-http {{ access_log off; client_body_temp_path {conf_dir}; proxy_temp_path {conf_dir}; fastcgi_temp_path {conf_dir};
-  uwsgi_temp_path {conf_dir}; scgi_temp_path {conf_dir};
-  server {{ listen 127.0.0.1:{port}; location / {{ default_type application/json; return 200 '{BODY}'; }} }} }}
-""")
+        conf_dir, conf = nginx_conf(work, "nginx", f"listen 127.0.0.1:{port};")
         with Server("nginx", ["/usr/sbin/nginx", "-c", conf, "-p", conf_dir], f"http://127.0.0.1:{port}/") as server:
             add("throughput", "nginx (1 worker)", wrk(f"http://127.0.0.1:{port}{path}", server=server))
     else:
@@ -272,18 +278,8 @@ def tls(work):
         notes.append("nginx was not installed; its TLS rows are missing.")
         return
     port, https_port = free_port(), free_port()
-    conf_dir = os.path.join(work, "nginx-tls")
-    os.makedirs(conf_dir, exist_ok=True)
-    conf = os.path.join(conf_dir, "nginx.conf")
-    with open(conf, "w") as out:
-        out.write(f"""worker_processes 1; daemon off; pid {conf_dir}/nginx.pid; error_log /dev/null;
-events {{ worker_connections 4096; }}
-http {{ access_log off; client_body_temp_path {conf_dir}; proxy_temp_path {conf_dir}; fastcgi_temp_path {conf_dir};
-  uwsgi_temp_path {conf_dir}; scgi_temp_path {conf_dir};
-  server {{ listen 127.0.0.1:{port}; listen 127.0.0.1:{https_port} ssl; ssl_protocols TLSv1.2 TLSv1.3;
-    ssl_certificate {ca}/server.pem; ssl_certificate_key {ca}/server-key.pem;
-    location / {{ default_type application/json; return 200 '{BODY}'; }} }} }}
-""")
+    conf_dir, conf = nginx_conf(work, "nginx-tls", f"listen 127.0.0.1:{port}; listen 127.0.0.1:{https_port} ssl; "
+                                f"ssl_protocols TLSv1.2 TLSv1.3; ssl_certificate {ca}/server.pem; ssl_certificate_key {ca}/server-key.pem;")
     with Server("nginx tls", ["/usr/sbin/nginx", "-c", conf, "-p", conf_dir], f"http://127.0.0.1:{port}/") as server:
         url = f"https://127.0.0.1:{https_port}{path}"
         add("tls", "nginx (1 worker), keep-alive", wrk(url, server=server))
