@@ -11,11 +11,12 @@ import StubModel
         FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ca-\(UUID().uuidString)").path
     }
 
-    static let fixtures: [Fixture] = [
-        route("/zen", outcome: ok("Design for failure.")),
-        route("/reset", outcome: .fault(.reset)),
-        route("/slow", outcome: ok("slow"), delay: 0.3),
-    ]
+    static let fixtures: [Fixture] = {
+        var dribbled = route("/dribble", outcome: ok("0123456789"))
+        dribbled.dribble = Dribble(chunks: 5, seconds: 0.4)
+        return [route("/zen", outcome: ok("Design for failure.")), route("/reset", outcome: .fault(.reset)),
+                route("/slow", outcome: ok("slow"), delay: 0.3), dribbled]
+    }()
 
     /// A server on HTTP and HTTPS with the local CA's certificate for its default names and `extra`.
     static func server(ca folder: String, extra: [String] = []) throws -> (TestServer, LocalCertificateAuthority) {
@@ -62,7 +63,7 @@ import StubModel
         #expect(tls10.status != 0, "TLS 1.1 and older are refused")
     }
 
-    @Test func aResetIsStillAResetAndDelaysHoldUnderTLS() throws {
+    @Test func aResetIsStillAResetAndDelaysAndDribblesHoldUnderTLS() throws {
         let (server, authority) = try Self.server(ca: Self.caFolder())
         defer { server.stop() }
         let port = try #require(server.server.httpsPort)
@@ -72,6 +73,10 @@ import StubModel
         let parts = slow.stdout.split(separator: " ")
         #expect(parts.first == "slow")
         #expect((Double(parts.last ?? "") ?? 0) >= 0.3, "\(slow.stdout)")
+        let dribble = try Curl.run(["--cacert", authority.certificateFile, "-w", " %{time_starttransfer} %{time_total}", "https://localhost:\(port)/dribble"])
+        let timing = dribble.stdout.split(separator: " ")
+        #expect(timing.first == "0123456789", "\(dribble.stdout)")
+        #expect((Double(timing.last ?? "") ?? 0) >= 0.4, "the whole body took the dribble's time: \(dribble.stdout)")
     }
 
     @Test func expiredAndMismatchedCertificatesAreRefused() throws {
