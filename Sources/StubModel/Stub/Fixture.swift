@@ -50,11 +50,6 @@ public struct Fixture: Sendable, CustomStringConvertible {
         self.scenario = scenario
     }
 
-    /// The delay for one request: drawn from `delayDistribution`, else `delay`.
-    public func delayForRequest() -> Double? {
-        delayDistribution.map { $0.sample() } ?? delay
-    }
-
     /// The first (for most stubs, the only) outcome.
     public var outcome: StubOutcome { outcomes[0] }
 

@@ -46,6 +46,13 @@ public final class Route: Sendable {
     /// The label used in logs and listings: the fixture's name.
     public var name: String { fixture.name }
 
+    /// The delay for one request, from the fields directly (a method call on `fixture` would copy
+    /// the whole value on the serving path).
+    var delayForRequest: Double? {
+        if let distribution = fixture.delayDistribution { return distribution.sample() }
+        return fixture.delay
+    }
+
     /// `delayed(0.5s)` or `immediate`, for listings.
     public var behaviourLabel: String {
         switch fixture.delayDistribution {

@@ -119,12 +119,12 @@ final class StubHandler: EngineHandler {
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor) {
             case .hit(let route):
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
-                    let plan = ReplyPlan(answer: .fault(fault), delay: route.fixture.delayForRequest())
+                    let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)
                     return (plan, .route(id: route.id, name: route.name))
                 }
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
-                let plan = ReplyPlan(answer: route.action(forHit: hit), delay: route.fixture.delayForRequest(), headOnly: headOnly,
+                let plan = ReplyPlan(answer: route.action(forHit: hit), delay: route.delayForRequest, headOnly: headOnly,
                                      dribble: route.fixture.dribble)
                 return (plan, .route(id: route.id, name: route.name))
             case .miss(let nearMisses):
