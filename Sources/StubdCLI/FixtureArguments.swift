@@ -9,7 +9,7 @@ import TargetModel
 /// The fixture paths every subcommand takes, the Swift targets of a targets package, and the
 /// shared load-and-compile step.
 struct FixtureArguments: ParsableArguments {
-    @Argument(help: "Fixture folders or .json files (default: ./fixtures; in a targets package, ./fixtures only if it exists).")
+    @Argument(help: "Fixture folders or .json files (default: ./fixtures; in a targets package, ./fixtures only if it exists; with --wiremock, none).")
     var fixtures: [String] = []
 
     @Flag(name: .customLong("omit-never"), help: "Leave out Swift targets whose stubBehavior is .never (default: served at once).")
