@@ -51,7 +51,8 @@ struct RecordingAdmin {
             return AdminReply.json(.object([("recording", .bool(true)), ("upstream", .string(upstream.description)),
                                             ("out", .string(options.out)), ("warnings", .array(recorder.warnings.map { .string($0) }))]))
         } catch {
-            return AdminReply.error(error.description, status: error == .notRecording ? 400 : 409)
+            if case .alreadyRecording = error { return AdminReply.error(error.description, status: 409) }
+            return AdminReply.error("out: \(error.description)", status: 400)
         }
     }
 

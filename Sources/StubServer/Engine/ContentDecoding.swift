@@ -7,11 +7,6 @@ public enum ContentDecoding {
     /// Bodies are never inflated beyond this (a compressed bomb ends as "not decodable").
     public static let maximumDecodedBytes = 256 << 20
 
-    /// Whether stubd can decode `encoding` (lower-cased, one coding).
-    public static func supports(_ encoding: String) -> Bool {
-        ["gzip", "x-gzip", "deflate", "identity"].contains(encoding)
-    }
-
     /// `body` decoded from `encoding`, or nil when the coding is unknown or the bytes are not
     /// valid for it. `deflate` accepts both the zlib-wrapped form RFC 9110 names and the raw
     /// form some servers send.

@@ -290,6 +290,10 @@ import TargetModel
         #expect(try Curl.run(["-w", "%{http_code}", "-X", "POST", server.url("/__stubd/recording/stop")]).stdout.hasSuffix("409"))
         let bad = try Curl.run(["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", #"{"upstream": "ftp://x"}"#, server.url("/__stubd/recording/start")]).stdout
         #expect(bad.hasSuffix("400") && bad.contains("upstream: "), "\(bad)")
+        let file = out + "/GET-text.json"
+        let notAFolder = try Curl.run(["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data",
+                                       #"{"upstream": "\#(upstream.baseURL)", "out": "\#(file)"}"#, server.url("/__stubd/recording/start")]).stdout
+        #expect(notAFolder.hasSuffix("400") && notAFolder.contains("out: \(file) is a file, not a folder"), "\(notAFolder)")
     }
 
     enum UserAPI: TargetType {
