@@ -8,12 +8,18 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "stubd",
-    platforms: [.macOS(.v15)],
+    // macOS 15 for the server (Swift's Synchronization module); iOS, tvOS and watchOS only so that a
+    // UI-test target can link StubdTesting, which depends on no server module.
+    platforms: [.macOS(.v15), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "StubModel", targets: ["StubModel"]),
         .library(name: "FixtureFiles", targets: ["FixtureFiles"]),
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),
+        // WireMock/HAR importers and the import writer (also used by Tools/stubd-openapi).
+        .library(name: "Importers", targets: ["Importers"]),
+        // The UI- and integration-test kit: Foundation only, builds for iOS, macOS and Linux.
+        .library(name: "StubdTesting", targets: ["StubdTesting"]),
         // For an app's API file: `import Moya` compiles unchanged against TargetModel.
         .library(name: "Moya", targets: ["Moya"]),
         // The whole command line for a targets package: `Stubd.main(targets:)`.
@@ -25,8 +31,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.2.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
-        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -57,21 +61,8 @@ let package = Package(
         .target(name: "StubModel", swiftSettings: swiftSettings),
         // Fixture files: reading, writing and loading folders of them.
         .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
-        // Importers: WireMock mappings, HAR captures and OpenAPI examples → fixtures.
+        // Importers: WireMock mappings and HAR captures → fixtures (OpenAPI: Tools/stubd-openapi).
         .target(name: "Importers", dependencies: ["StubModel", "FixtureFiles", "StubdSystem"], swiftSettings: swiftSettings),
-        // OpenAPI examples → fixtures, with OpenAPIKit and Yams. Only the plain `stubd` links it,
-        // so a targets package never builds OpenAPIKit.
-        .target(
-            name: "OpenAPIImport",
-            dependencies: [
-                "Importers", "StubModel", "FixtureFiles",
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
-                .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         // The Moya layer: TargetType, Task, Endpoint, encodings, and target → stub.
         .target(name: "TargetModel", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .target(
@@ -89,6 +80,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The test kit: a session per test, stubs and verification by target, over the admin API.
+        // Depends on no server module (no libevent, no OpenSSL), so it builds for the Simulator.
+        .target(name: "StubdTesting", dependencies: ["StubModel", "TargetModel"], swiftSettings: swiftSettings),
         // Moya's module name over TargetModel, so an app's API file needs no edit.
         .target(name: "Moya", dependencies: ["TargetModel"], swiftSettings: swiftSettings),
         // The command line (serve, routes, check, export) as a library, with Swift targets or without.
@@ -108,18 +102,18 @@ let package = Package(
         ),
         .executableTarget(
             name: "stubd",
-            dependencies: ["StubdCLI", "OpenAPIImport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StubdCLI"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "OpenAPIImportTests", dependencies: ["OpenAPIImport", "Importers", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "TargetModel", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem"],
+            dependencies: ["StubServer", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

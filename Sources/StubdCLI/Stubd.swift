@@ -30,14 +30,7 @@ public struct Stubd: ParsableCommand {
     /// Runs the command line with these Swift targets served beside any fixture folders given.
     /// Never returns: exits with the command's status.
     public static func main(targets: [any TargetType], arguments: [String]? = nil) -> Never {
-        main(targets: targets, importCommands: [], arguments: arguments)
-    }
-
-    /// The same, with more `stubd import` subcommands (the plain `stubd` adds `openapi`, whose
-    /// parser a targets package need not build).
-    public static func main(targets: [any TargetType], importCommands: [any ParsableCommand.Type], arguments: [String]? = nil) -> Never {
         SwiftTargets.all = targets
-        SwiftTargets.importCommands = importCommands
         main(arguments)
         exit(withError: nil)
     }
@@ -47,8 +40,6 @@ public struct Stubd: ParsableCommand {
 /// any command is parsed, on the main thread; only read afterwards.
 enum SwiftTargets {
     nonisolated(unsafe) static var all: [any TargetType] = []
-    /// Extra `import` subcommands, set with the targets.
-    nonisolated(unsafe) static var importCommands: [any ParsableCommand.Type] = []
 }
 
 /// The version `stubd --version` prints.

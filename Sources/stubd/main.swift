@@ -1,5 +1,5 @@
 import StubdCLI
 
-// The plain command: fixture files only, plus the OpenAPI importer. A targets package calls
-// `Stubd.main(targets:)` instead.
-Stubd.main(targets: [], importCommands: [ImportOpenAPICommand.self])
+// The plain command: fixture files only. A targets package calls `Stubd.main(targets:)` with its
+// targets; both get every subcommand (`import openapi` runs the separate stubd-openapi program).
+Stubd.main(targets: [])
