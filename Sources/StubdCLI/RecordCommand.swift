@@ -28,6 +28,8 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var listen: ListenArguments
 
+    @OptionGroup var readiness: ReadinessArguments
+
     @OptionGroup var recording: RecordingArguments
 
     @OptionGroup var upstreamTLS: UpstreamTLSArguments
@@ -41,6 +43,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
+        readiness.removeStale()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let logger = Logger(label: "stubd")
         let proxy = try upstreamTLS.upstream(upstream, flag: "--upstream")
@@ -62,8 +65,15 @@ struct RecordCommand: ParsableCommand {
         ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
                  + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
+        do {
+            try readiness.announce(server)
+        } catch {
+            server.stop()
+            throw error
+        }
         let signal = termination.wait()
         server.stop()
+        readiness.withdraw()
         for line in recorder.finish().lines { printOut("stubd: \(line)") }
         printOut("stubd: \(signal) received, stopped")
     }

@@ -20,6 +20,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var listen: ListenArguments
 
+    @OptionGroup var readiness: ReadinessArguments
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed.")
     var idleTimeout: Double = 30
 
@@ -96,6 +98,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        readiness.removeStale()
         let table = try fixtureArguments.loadTable()
         switch logFormat {
         case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -146,11 +149,18 @@ struct ServeCommand: ParsableCommand {
             printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)" + (record.map { " and recorded into \($0)" } ?? ""))
         }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
+        do {
+            try readiness.announce(server)
+        } catch {
+            server.stop()
+            throw error
+        }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
                                              logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()
         watcher?.stop()
         server.stop()
+        readiness.withdraw()
         if let recorder { for line in recorder.finish().lines { printOut("stubd: \(line)") } }
         printOut("stubd: \(signal) received, stopped")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import StubdSystem
+import StubdTesting
 import Testing
 @testable import StubServer
 

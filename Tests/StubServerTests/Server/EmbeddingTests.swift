@@ -1,4 +1,5 @@
 import Foundation
+import StubdTesting
 import Testing
 import TargetModel
 @testable import StubServer
@@ -49,7 +50,7 @@ import TargetModel
         let ids = try await admin.add(targets: [GitHubAPI.rateLimit])
         #expect(ids == ["r1"])
         #expect(await HTTPFetch.get(server.baseURL + "/rate_limit").status == 403)
-        #expect(try await admin.count(JournalQuery(route: "rateLimit")) == 1)
+        #expect(try await admin.count(RequestFilter(route: "rateLimit")) == 1)
         var loggedIn = route("/me", name: "me", outcome: ok("me"))
         loggedIn.scenario = ScenarioStep(name: "login", requiredState: "LoggedIn")
         try await admin.add([loggedIn])

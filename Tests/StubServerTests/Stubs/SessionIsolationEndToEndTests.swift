@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StubdTesting
 import Testing
 import TargetModel
 @testable import StubServer
@@ -25,9 +26,9 @@ import TargetModel
         #expect(bobBodies.allSatisfy { $0 == "500 bob" })
         #expect(await Self.hit(server.url("/profile"), session: nil, times: 1) == ["200 fixture"])
 
-        #expect(try await alice.count(JournalQuery(path: "/profile")) == 20)
-        #expect(try await bob.count(JournalQuery(path: "/profile")) == 20)
-        #expect(try await StubdAdminClient(baseURL: base).count(JournalQuery(path: "/profile")) == 41)
+        #expect(try await alice.count(RequestFilter(path: "/profile")) == 20)
+        #expect(try await bob.count(RequestFilter(path: "/profile")) == 20)
+        #expect(try await StubdAdminClient(baseURL: base).count(RequestFilter(path: "/profile")) == 41)
 
         try await alice.reset()
         #expect(await Self.hit(server.url("/profile"), session: "alice", times: 1) == ["200 fixture"])

@@ -2,17 +2,18 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import FixtureFiles
+import StubModel
 import TargetModel
 
-/// Drives a stubd running in another process through its admin API, e.g. from an XCTest that
-/// launches the app against `stubd serve`:
+/// Drives a stubd running in another process (on the Mac beside the Simulator, on a CI runner)
+/// through its admin API. It lives in the test kit, not the server library, so that a UI-test
+/// target on iOS can link it without libevent; `StubdSession` builds on it.
 ///
 /// ```swift
 /// let admin = StubdAdminClient(baseURL: URL(string: "http://127.0.0.1:8080")!, session: "login-test")
 /// try await admin.add([Fixture(…)])          // this session only
 /// … run the app with header X-Stubd-Session: login-test …
-/// #expect(try await admin.count(JournalQuery(path: "/login")) == 1)
+/// #expect(try await admin.count(RequestFilter(path: "/login")) == 1)
 /// ```
 public struct StubdAdminClient: Sendable {
     /// The server, e.g. `http://127.0.0.1:8080`.
@@ -48,10 +49,10 @@ public struct StubdAdminClient: Sendable {
         return ids.compactMap { if case .string(let id) = $0 { return id } else { return nil } }
     }
 
-    /// Adds Swift targets as runtime routes.
+    /// Adds Swift targets as runtime routes, compiled as the server compiles them.
     @discardableResult
-    public func add(targets: [any TargetType]) async throws -> [String] {
-        try await add(try RouteTable.fixtures(for: targets))
+    public func add(targets: [any TargetType], options: TargetCompileOptions = TargetCompileOptions()) async throws -> [String] {
+        try await add(try CompiledTargets.compile(targets, options: options).fixtures)
     }
 
     /// `PUT /__stubd/routes/{id}`.
@@ -69,16 +70,16 @@ public struct StubdAdminClient: Sendable {
         _ = try await call("POST", "reset")
     }
 
-    /// `GET /__stubd/requests`: journal entries matching `query`, oldest first.
-    public func requests(_ query: JournalQuery = JournalQuery()) async throws -> [JSONValue] {
-        let reply = try await call("GET", "requests", query: query)
+    /// `GET /__stubd/requests`: journal entries matching `filter`, oldest first.
+    public func requests(_ filter: RequestFilter = RequestFilter()) async throws -> [JSONValue] {
+        let reply = try await call("GET", "requests", query: filter)
         guard case .array(let entries)? = reply["requests"] else { return [] }
         return entries
     }
 
-    /// `GET /__stubd/requests/count`: how many journal entries match `query`.
-    public func count(_ query: JournalQuery = JournalQuery()) async throws -> Int {
-        let reply = try await call("GET", "requests/count", query: query)
+    /// `GET /__stubd/requests/count`: how many journal entries match `filter`.
+    public func count(_ filter: RequestFilter = RequestFilter()) async throws -> Int {
+        let reply = try await call("GET", "requests/count", query: filter)
         guard case .number(let count)? = reply["count"] else { return 0 }
         return Int(count)
     }
@@ -101,15 +102,15 @@ public struct StubdAdminClient: Sendable {
         }, uniquingKeysWith: { first, _ in first })
     }
 
-    private func call(_ method: String, _ path: String, body: [UInt8]? = nil, query: JournalQuery? = nil) async throws -> JSONValue {
+    private func call(_ method: String, _ path: String, body: [UInt8]? = nil, query: RequestFilter? = nil) async throws -> JSONValue {
         var components = URLComponents(url: baseURL.appendingPathComponent("__stubd/\(path)"), resolvingAgainstBaseURL: false)!
         if let query {
-            let items = [("method", query.method), ("path", query.path), ("route", query.route), ("matched", query.matched.map { "\($0)" })]
-            components.queryItems = items.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+            components.queryItems = query.items.map { URLQueryItem(name: $0.name, value: $0.value) }
             if components.queryItems?.isEmpty == true { components.queryItems = nil }
         }
         var request = URLRequest(url: components.url!)
         request.httpMethod = method
+        request.timeoutInterval = 30
         if let session { request.setValue(session, forHTTPHeaderField: "X-Stubd-Session") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
@@ -131,20 +132,5 @@ public struct StubdAdminClient: Sendable {
             throw StubdAdminError(status: status, message: message, problems: problems)
         }
         return json
-    }
-}
-
-/// An admin call the server refused, with its reasons.
-public struct StubdAdminError: Error, CustomStringConvertible {
-    /// The HTTP status.
-    public let status: Int
-    /// The server's `error` sentence.
-    public let message: String
-    /// The server's `problems`, one per thing to fix.
-    public let problems: [String]
-
-    /// `HTTP 400: message (problem; problem)`.
-    public var description: String {
-        "HTTP \(status): \(message)" + (problems.isEmpty ? "" : " (\(problems.joined(separator: "; ")))")
     }
 }

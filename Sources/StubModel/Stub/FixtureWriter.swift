@@ -1,5 +1,4 @@
 import Foundation
-import StubModel
 
 /// Writes fixtures in the fixture file format, so targets can be exported and served (or edited)
 /// without Swift. Reading what it writes gives equal fixtures (tested).

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import StubServer
+import StubdSystem
+
+/// `--ready-file` and `--pid-file`, for `serve` and `record`: what a script that starts stubd in
+/// the background waits on (an Xcode scheme pre-action, `ci_pre_xcodebuild.sh`, a GitHub Actions
+/// step), instead of sleeping or parsing the banner.
+struct ReadinessArguments: ParsableArguments {
+    @Option(name: .customLong("ready-file"), help: "Written once stubd listens: the base URL on the first line (HTTPS on the second when served). Removed at exit.")
+    var readyFile: String?
+
+    @Option(name: .customLong("pid-file"), help: "Written once stubd listens: its process id. Removed at exit.")
+    var pidFile: String?
+
+    /// Removes a ready file left by an earlier run, before anything else, so a waiter never takes
+    /// an old file for this run's.
+    func removeStale() {
+        for path in [readyFile, pidFile].compactMap({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    /// Writes the pid file, then the ready file (last: it is what waiters watch), each atomically.
+    func announce(_ server: StubdServer) throws {
+        if let pidFile { try write("\(ProcessInfo.processInfo.processIdentifier)\n", to: pidFile, flag: "--pid-file") }
+        if let readyFile {
+            let urls = [server.servesHTTP ? server.baseURL : nil, server.httpsBaseURL].compactMap { $0 }
+            try write(urls.joined(separator: "\n") + "\n", to: readyFile, flag: "--ready-file")
+        }
+    }
+
+    /// Removes both files at a clean stop.
+    func withdraw() {
+        removeStale()
+    }
+
+    private func write(_ text: String, to path: String, flag: String) throws {
+        do {
+            try System.writeFileDurably(Array(text.utf8), to: path)
+        } catch {
+            printError("stubd: error: \(flag) \(path) cannot be written (\(error)); give a path in a folder you can write to")
+            throw ExitCode(1)
+        }
+    }
+}

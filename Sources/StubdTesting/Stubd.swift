@@ -1,0 +1,60 @@
+import Foundation
+import TargetModel
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The kit's entry point: find the stubd the tests share and open a session per test.
+///
+/// One stubd runs on the Mac (or the CI runner); every test — in every parallel Simulator clone —
+/// gets its own session, so tests share a server and a port but never stubs, sequences, scenario
+/// states or journal entries.
+///
+/// ```swift
+/// let session = try await Stubd.session()
+/// try await session.stub(UserAPI.profile, .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)))
+/// app.launchEnvironment.merge(session.launchEnvironment) { $1 }
+/// app.launch()
+/// …
+/// try await session.expect(UserAPI.profile, count: 1)
+/// try await session.end()
+/// ```
+public enum Stubd {
+    /// `STUBD_BASE_URL` from the environment (the test runner's scheme or CI sets it), else
+    /// `http://127.0.0.1:8080` — which the iOS Simulator reaches on the Mac.
+    public static func baseURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let text = environment["STUBD_BASE_URL"], let url = URL(string: text), url.scheme != nil, url.host != nil { return url }
+        return URL(string: "http://127.0.0.1:8080")!
+    }
+
+    /// Waits until the stubd at `baseURL` answers its health check, polling every 100 ms, so a
+    /// test started beside `stubd serve` never races its start-up. Throws
+    /// `StubdTestingError.notReachable` naming the URL and the last failure after `timeout`.
+    public static func waitUntilReady(baseURL: URL = baseURL(), token: String? = nil, timeout: TimeInterval = 10) async throws {
+        let client = StubdAdminClient(baseURL: baseURL, token: token)
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = "no answer"
+        while true {
+            do {
+                _ = try await client.health()
+                return
+            } catch let error as StubdAdminError {
+                // It answered: a refusal (a token, say) will not go away by waiting.
+                throw StubdTestingError.notReachable(baseURL: baseURL, waited: timeout, lastProblem: error.description)
+            } catch {
+                last = (error as NSError).localizedDescription
+            }
+            if Date() >= deadline { throw StubdTestingError.notReachable(baseURL: baseURL, waited: timeout, lastProblem: last) }
+            try await _Concurrency.Task.sleep(nanoseconds: 100_000_000)  // TargetModel has a Task of its own (Moya's)
+        }
+    }
+
+    /// A new session on the shared stubd (after waiting for it): a fresh id unless `id` is given,
+    /// targets compiled with `options` (the server's `--match` policy should be the same).
+    public static func session(id: String? = nil, baseURL: URL = baseURL(), token: String? = nil,
+                               options: TargetCompileOptions = TargetCompileOptions(), timeout: TimeInterval = 10) async throws -> StubdSession {
+        try await waitUntilReady(baseURL: baseURL, token: token, timeout: timeout)
+        let name = id ?? "test-" + UUID().uuidString.prefix(8).lowercased()
+        return StubdSession(id: name, baseURL: baseURL, token: token, options: options)
+    }
+}

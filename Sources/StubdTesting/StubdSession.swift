@@ -1,0 +1,112 @@
+import Foundation
+import StubModel
+import TargetModel
+
+/// One test's view of the shared stubd: its own runtime stubs, sequence positions, scenario
+/// states and journal, selected by the `X-Stubd-Session` header that the app sends once it is
+/// launched with `launchEnvironment` (the README's pointing recipe reads `STUBD_SESSION`).
+public struct StubdSession: Sendable {
+    /// The session id (`X-Stubd-Session`).
+    public let id: String
+    /// The server.
+    public let baseURL: URL
+    /// The admin client scoped to this session, for anything the kit does not wrap.
+    public let admin: StubdAdminClient
+    /// How targets become routes: as the server compiles them (`--match`), by default exact.
+    public let options: TargetCompileOptions
+
+    /// A session on the stubd at `baseURL`; `Stubd.session()` also waits for the server.
+    public init(id: String, baseURL: URL, token: String? = nil, options: TargetCompileOptions = TargetCompileOptions()) {
+        self.id = id
+        self.baseURL = baseURL
+        self.admin = StubdAdminClient(baseURL: baseURL, session: id, token: token)
+        self.options = options
+    }
+
+    /// Merge into `XCUIApplication.launchEnvironment`: where the app finds stubd and which
+    /// session its requests belong to.
+    public var launchEnvironment: [String: String] {
+        ["STUBD_BASE_URL": baseURL.absoluteString, "STUBD_SESSION": id]
+    }
+
+    /// Makes `target` answer `answer` for this session only (beating fixtures and global routes);
+    /// a later stub of the same target replaces it.
+    @discardableResult
+    public func stub(_ target: any TargetType, _ answer: StubAnswer = .sample) async throws -> String {
+        try await stub(target, sequence: [answer])
+    }
+
+    /// Makes `target` answer each of `answers` in turn, then repeat the last (or start over with
+    /// `afterLast: .cycle`).
+    @discardableResult
+    public func stub(_ target: any TargetType, sequence answers: [StubAnswer], afterLast: SequenceEnd = .repeatLast) async throws -> String {
+        var fixture = try Self.fixture(for: target, options: options)
+        let delays = Set(answers.map { $0.delay ?? -1 })
+        guard delays.count <= 1 else { throw StubdTestingError.sequenceDelays(target: fixture.name) }
+        if !answers.isEmpty {
+            fixture.outcomes = answers.map { $0.outcome ?? fixture.outcome }
+            fixture.afterLast = afterLast
+            if let delay = answers[0].delay { fixture.delay = delay }
+        }
+        fixture.source = "StubdTesting session \(id)"
+        return try await admin.add([fixture]).first ?? ""
+    }
+
+    /// How many of this session's requests `target`'s route answered.
+    public func count(_ target: any TargetType) async throws -> Int {
+        try await admin.count(try filter(for: target))
+    }
+
+    /// This session's requests that `target`'s route answered, oldest first (the journal's JSON:
+    /// `method`, `url`, `headers`, `body`, `status`, …).
+    public func requests(_ target: any TargetType) async throws -> [JSONValue] {
+        try await admin.requests(try filter(for: target))
+    }
+
+    /// Every request of this session, oldest first.
+    public func requests() async throws -> [JSONValue] {
+        try await admin.requests()
+    }
+
+    /// Throws `StubdTestingError.countMismatch` — with each of this session's missed requests and
+    /// its closest route's differences — unless `target` was answered exactly `count` times.
+    public func expect(_ target: any TargetType, count expected: Int) async throws {
+        let filter = try filter(for: target)
+        let actual = try await admin.count(filter)
+        guard actual != expected else { return }
+        let misses = try await admin.requests(RequestFilter(matched: false)).map(Self.describeMiss)
+        throw StubdTestingError.countMismatch(target: filter.route ?? "", request: "\(filter.method ?? "") \(filter.path ?? "")",
+                                              expected: expected, actual: actual, session: id, misses: misses)
+    }
+
+    /// Removes this session's stubs, sequence positions, scenario states and journal entries.
+    public func end() async throws {
+        try await admin.reset()
+    }
+
+    /// The route stubd makes of `target`: compiled exactly as the server compiles targets.
+    static func fixture(for target: any TargetType, options: TargetCompileOptions) throws -> Fixture {
+        do {
+            let compiled = try CompiledTargets.compile([target], options: TargetCompileOptions(never: .serve, match: options.match))
+            guard let fixture = compiled.fixtures.first else { throw StubdTestingError.target("\(target): no route could be made") }
+            return fixture
+        } catch let errors as TargetCompileErrors {
+            throw StubdTestingError.target(errors.errors.map(\.description).joined(separator: "; "))
+        }
+    }
+
+    /// Requests `target`'s route answered: its method and route name, and its path when literal.
+    func filter(for target: any TargetType) throws -> RequestFilter {
+        let fixture = try Self.fixture(for: target, options: options)
+        var path: String?
+        if case .literal(let segments) = fixture.request.path { path = segments.description }  // as the journal writes it
+        return RequestFilter(method: fixture.request.method, path: path, route: fixture.name, matched: true)
+    }
+
+    /// `GET /users/octocats → closest: user (path segment 2: expected "octocat", got "octocats")`.
+    static func describeMiss(_ entry: JSONValue) -> String {
+        func text(_ key: String) -> String { if case .string(let value)? = entry[key] { return value } else { return "" } }
+        let nearMiss = text("nearMiss")
+        return "\(text("method")) \(text("url"))" + (nearMiss.isEmpty ? "" : " → \(nearMiss)")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Why the kit could not do what a test asked, in words a test failure can show as they are.
+public enum StubdTestingError: Error, CustomStringConvertible {
+    /// No stubd answered at the URL in time.
+    case notReachable(baseURL: URL, waited: TimeInterval, lastProblem: String)
+    /// A verification found another number of requests; `misses` are the session's requests that
+    /// reached no stub, each with its closest route's differences.
+    case countMismatch(target: String, request: String, expected: Int, actual: Int, session: String, misses: [String])
+    /// A sequence's answers asked for different delays (a route has one delay).
+    case sequenceDelays(target: String)
+    /// The target cannot become a stub (its URL or body cannot be built).
+    case target(String)
+
+    /// What went wrong and what to do.
+    public var description: String {
+        switch self {
+        case .notReachable(let url, let waited, let problem):
+            return "no stubd answered at \(url.absoluteString) within \(waited) s (last: \(problem)). Start it before the tests "
+                + "(`stubd serve … --ready-file PATH` and wait for the file; README \"UI tests on iOS\") or set STUBD_BASE_URL to where it listens"
+        case .countMismatch(let target, let request, let expected, let actual, let session, let misses):
+            var text = "expected \(expected) request(s) for \(target) (\(request)) in session \(session), got \(actual)"
+            if misses.isEmpty {
+                text += "; no request of this session missed"
+            } else {
+                text += ". Requests of this session that reached no stub:\n" + misses.map { "  " + $0 }.joined(separator: "\n")
+            }
+            return text
+        case .sequenceDelays(let target):
+            return "\(target): a sequence's answers share one delay; give every answer the same delay (or none)"
+        case .target(let problem):
+            return problem
+        }
+    }
+}

@@ -1,0 +1,24 @@
+#if canImport(XCTest)
+import Foundation
+import TargetModel
+import XCTest
+
+extension XCTestCase {
+    /// A session on the shared stubd for this test, ended by a teardown block (pass or fail), for
+    /// XCUITest, where Swift Testing cannot drive an app:
+    ///
+    /// ```swift
+    /// let session = try await stubdSession()
+    /// try await session.stub(UserAPI.login, sequence: [.response(500), .sample])
+    /// let app = XCUIApplication()
+    /// app.launchEnvironment.merge(session.launchEnvironment) { $1 }
+    /// app.launch()
+    /// ```
+    public func stubdSession(baseURL: URL = Stubd.baseURL(), token: String? = nil,
+                             options: TargetCompileOptions = TargetCompileOptions(), timeout: TimeInterval = 10) async throws -> StubdSession {
+        let session = try await Stubd.session(baseURL: baseURL, token: token, options: options, timeout: timeout)
+        addTeardownBlock { try await session.end() }
+        return session
+    }
+}
+#endif

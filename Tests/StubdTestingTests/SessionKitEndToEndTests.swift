@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StubdTesting
+import TargetModel
+import Testing
+
+/// The kit against a real stubd over real sockets, as a UI test uses it: a session per test,
+/// stubs and verification by target, requests built by Moya's own endpoint code.
+@Suite struct SessionKitEndToEndTests {
+    @Test func twoSessionsInParallelEachSeeOnlyTheirOwnStubsAndCounts() async throws {
+        let stubd = try KitServer(targets: [UserAPI.profile])
+        defer { stubd.stop() }
+        let alice = try await Stubd.session(baseURL: stubd.url)
+        let bob = try await Stubd.session(baseURL: stubd.url)
+        #expect(alice.id != bob.id)
+        try await alice.stub(UserAPI.profile, .response(500, "alice: down"))
+        try await bob.stub(UserAPI.profile, sequence: [.response(503, "bob: busy"), .sample])
+
+        let seen = try await withThrowingTaskGroup(of: (String, AppClient.Seen).self) { group in
+            for index in 0..<20 {
+                let session = index % 2 == 0 ? alice.id : bob.id
+                group.addTask { (session, try await AppClient.send(UserAPI.profile, stubd: stubd.url, session: session)) }
+            }
+            return try await group.reduce(into: [String: [AppClient.Seen]]()) { $0[$1.0, default: []].append($1.1) }
+        }
+        #expect(seen[alice.id]?.count == 10)
+        #expect(seen[alice.id]?.allSatisfy { $0.status == 500 && $0.body == "alice: down" } == true)
+        let bobs = seen[bob.id] ?? []
+        #expect(bobs.filter { $0.status == 503 }.count == 1, "bob's sequence answers 503 once: \(bobs)")
+        #expect(bobs.filter { $0.status == 200 && $0.body == #"{"id":1,"name":"Ada"}"# }.count == 9)
+
+        #expect(try await alice.count(UserAPI.profile) == 10)
+        #expect(try await bob.count(UserAPI.profile) == 10)
+        #expect(try await alice.requests(UserAPI.profile).count == 10)
+        // Without a session the fixture compiled into the server answers, untouched by either.
+        #expect(try await AppClient.send(UserAPI.profile, stubd: stubd.url, session: nil).status == 200)
+        #expect(try await alice.count(UserAPI.profile) == 10)
+
+        try await alice.end()
+        #expect(try await alice.count(UserAPI.profile) == 0)
+        #expect(try await AppClient.send(UserAPI.profile, stubd: stubd.url, session: alice.id).status == 200, "ended: alice's stub is gone")
+        #expect(try await bob.count(UserAPI.profile) == 10, "ending alice's session leaves bob's journal")
+    }
+
+    /// The same target compiled into a server and stubbed into a session of an empty one: the
+    /// app's request gets the same status, Content-Type and bytes.
+    @Test func aTargetStubbedThroughTheKitAnswersAsTheSameTargetCompiledIn() async throws {
+        let targets: [any TargetType] = [UserAPI.profile, UserAPI.login(user: "ada", password: "pw"), UserAPI.search(query: "swift stub", page: 2)]
+        let compiledIn = try KitServer(targets: targets)
+        let empty = try KitServer()
+        defer { compiledIn.stop(); empty.stop() }
+        let session = try await Stubd.session(baseURL: empty.url)
+        for target in targets { try await session.stub(target) }
+        for target in targets {
+            let expected = try await AppClient.send(target, stubd: compiledIn.url, session: nil)
+            let viaKit = try await AppClient.send(target, stubd: empty.url, session: session.id)
+            #expect(expected.status == 200)
+            #expect(viaKit == expected, "\(target)")
+            #expect(try await session.count(target) == 1)
+        }
+        // Another password is another request: it misses in both.
+        let other = UserAPI.login(user: "ada", password: "other")
+        #expect(try await AppClient.send(other, stubd: empty.url, session: session.id).status == 404)
+        #expect(try await AppClient.send(other, stubd: compiledIn.url, session: nil).status == 404)
+    }
+
+    @Test func aFailedCountShowsTheClosestRoutesDifferences() async throws {
+        let stubd = try KitServer()
+        defer { stubd.stop() }
+        let session = try await Stubd.session(baseURL: stubd.url)
+        try await session.stub(UserAPI.login(user: "ada", password: "pw"))
+        #expect(try await AppClient.send(UserAPI.login(user: "bob", password: "pw"), stubd: stubd.url, session: session.id).status == 404)
+        let error = await #expect(throws: StubdTestingError.self) {
+            try await session.expect(UserAPI.login(user: "ada", password: "pw"), count: 1)
+        }
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("expected 1 request(s) for login(user: \"ada\", password: \"pw\") (POST /v2/session) in session \(session.id), got 0"), "\(message)")
+        #expect(message.contains("POST /v2/session"), "\(message)")
+        #expect(message.contains(#"body field $.user: expected "ada", got "bob""#), "the near miss names the differing field:\n\(message)")
+        try await session.expect(UserAPI.login(user: "ada", password: "pw"), count: 0)
+    }
+
+    @Test func networkErrorsAndDelaysAreSentOnTheWire() async throws {
+        let stubd = try KitServer()
+        defer { stubd.stop() }
+        let session = try await Stubd.session(baseURL: stubd.url)
+        try await session.stub(UserAPI.profile, .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorNetworkConnectionLost)))
+        let failed = try await AppClient.send(UserAPI.profile, stubd: stubd.url, session: session.id)
+        #expect(failed.status == nil && failed.errorCode != nil, "a network error reaches the app as an error: \(failed)")
+
+        try await session.stub(UserAPI.search(query: "q", page: 1), .delayed(0.4))
+        let start = Date()
+        let delayed = try await AppClient.send(UserAPI.search(query: "q", page: 1), stubd: stubd.url, session: session.id)
+        #expect(delayed.status == 200 && Date().timeIntervalSince(start) >= 0.4)
+        await #expect(throws: StubdTestingError.self) {
+            try await session.stub(UserAPI.profile, sequence: [.sample, .delayed(1)])
+        }
+    }
+
+    @Test func waitingForAServerThatIsNotThereSaysWhereAndWhatToDo() async throws {
+        let stubd = try KitServer()
+        let dead = stubd.url
+        stubd.stop()
+        let start = Date()
+        let error = await #expect(throws: StubdTestingError.self) { try await Stubd.waitUntilReady(baseURL: dead, timeout: 0.5) }
+        #expect(Date().timeIntervalSince(start) < 5)
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("no stubd answered at \(dead.absoluteString) within 0.5 s"), "\(message)")
+        #expect(message.contains("--ready-file"), "\(message)")
+    }
+}
+
+/// The Swift Testing trait: a session per test, ended after it.
+@Suite struct SessionTraitTests {
+    static let shared = try! KitServer(targets: [UserAPI.profile])
+
+    @Test(.stubdSession(baseURL: SessionTraitTests.shared.url)) func theTraitOpensASessionForTheTest() async throws {
+        let session = try #require(StubdSession.current)
+        try await session.stub(UserAPI.profile, .response(418, "teapot"))
+        let seen = try await AppClient.send(UserAPI.profile, stubd: Self.shared.url, session: session.id)
+        #expect(seen.status == 418)
+        try await session.expect(UserAPI.profile, count: 1)
+        #expect(session.launchEnvironment == ["STUBD_BASE_URL": Self.shared.url.absoluteString, "STUBD_SESSION": session.id])
+    }
+}
