@@ -5,7 +5,22 @@ import Testing
 /// style with `.never` by default) and the stubd targets package beside it, built here with
 /// SwiftPM as a team would build it, then run.
 @Suite(.serialized) struct ExamplePackageTests {
-    static let package = StubdProcess.repositoryRoot.appendingPathComponent("Examples/MyServerApp/stubd").path
+    /// The checkout as a folder named `stubd` (a symbolic link), as a team's default clone is
+    /// named: a package folder of the same name would clash with it, so building through this
+    /// path proves the example (what `stubd init` writes) does not.
+    static let checkoutNamedStubd: String = {
+        let root = StubdProcess.repositoryRoot.path
+        let hash = root.utf8.reduce(UInt32(2166136261)) { ($0 ^ UInt32($1)) &* 16777619 }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-checkout-\(String(hash, radix: 16))").path
+        let link = folder + "/stubd"
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != root {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: root)
+        }
+        return link
+    }()
+    static let package = checkoutNamedStubd + "/Examples/MyServerApp/StubdTargets"
     static let scratch = StubdProcess.repositoryRoot.appendingPathComponent(".build-examples").path
     static let executable = URL(fileURLWithPath: scratch + "/debug/stubd-targets")
     /// Run from the package folder, as `swift run` would: no ./fixtures there, so only the targets.
@@ -139,36 +154,61 @@ import Testing
         #expect(plainAndroid == Self.androidAnswers)
     }
 
-    /// `stubd init` on a copy of the example's API folder: main.swift lists the payload-free cases,
-    /// comments the others with placeholders, links the API file, and the package builds.
-    @Test func initMakesATargetsPackageThatBuilds() throws {
+    /// The example package is what `stubd init` writes: run on a copy of the example's layout, it
+    /// makes the same Package.swift (stubd by a relative path, so it can be committed) and link,
+    /// and the same main.swift but for the payload cases the team filled in. The example's build
+    /// above (next to a checkout named `stubd`) is therefore the build of an init package.
+    @Test func initMakesTheExamplePackage() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-init-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let api = root.appendingPathComponent("App/Networking")
+        let checkout = root.appendingPathComponent("stubd")
+        let api = checkout.appendingPathComponent("Examples/MyServerApp/API")
         try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: StubdProcess.repositoryRoot.appendingPathComponent("Examples/MyServerApp/API/MyServerAPI.swift").path,
-                                         toPath: api.appendingPathComponent("MyServerAPI.swift").path)
-        let made = try StubdProcess.run(["init", "stubd", "--api", "App/Networking", "--stubd-package", StubdProcess.repositoryRoot.path],
+        let example = StubdProcess.repositoryRoot.appendingPathComponent("Examples/MyServerApp")
+        try FileManager.default.copyItem(at: example.appendingPathComponent("API/MyServerAPI.swift"), to: api.appendingPathComponent("MyServerAPI.swift"))
+        try FileManager.default.copyItem(at: StubdProcess.repositoryRoot.appendingPathComponent("Package.swift"), to: checkout.appendingPathComponent("Package.swift"))
+        let made = try StubdProcess.run(["init", "stubd/Examples/MyServerApp/StubdTargets", "--api", "stubd/Examples/MyServerApp/API", "--stubd-package", "stubd"],
                                         directory: root)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("found 3 target type(s) in 1 file(s): 3 case(s) listed, 4 with values to fill in"), "\(made.stdout)")
-        let main = try String(contentsOf: root.appendingPathComponent("stubd/Sources/StubdTargets/main.swift"), encoding: .utf8)
-        #expect(main.contains("    AccountAPI.profile,\n"))
-        #expect(main.contains("    // AccountAPI.updateProfile(name: <#String#>),\n"))
-        #expect(main.contains("    MediaAPI.upload,\n"))
-        let link = try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("stubd/Sources/StubdTargets/MyServerAPI.swift").path)
-        #expect(link == "../../../App/Networking/MyServerAPI.swift")
+        let generatedPackage = checkout.appendingPathComponent("Examples/MyServerApp/StubdTargets")
+        let committed = example.appendingPathComponent("StubdTargets")
+        let manifest = try String(contentsOf: generatedPackage.appendingPathComponent("Package.swift"), encoding: .utf8)
+        #expect(manifest == (try String(contentsOf: committed.appendingPathComponent("Package.swift"), encoding: .utf8)),
+                "Examples/MyServerApp/StubdTargets/Package.swift is stubd init's; regenerate it:\n\(manifest)")
+        #expect(manifest.contains(#".package(name: "stubd", path: "../../..")"#))
+        let link = "Sources/StubdTargets/MyServerAPI.swift"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: generatedPackage.appendingPathComponent(link).path)
+                == FileManager.default.destinationOfSymbolicLink(atPath: committed.appendingPathComponent(link).path))
+        let generated = try String(contentsOf: generatedPackage.appendingPathComponent("Sources/StubdTargets/main.swift"), encoding: .utf8).components(separatedBy: "\n")
+        let filled = try String(contentsOf: committed.appendingPathComponent("Sources/StubdTargets/main.swift"), encoding: .utf8).components(separatedBy: "\n")
+        #expect(generated.count == filled.count, "main.swift has init's lines:\n\(filled.joined(separator: "\n"))")
+        for (line, team) in zip(generated, filled) where line != team {
+            // `    // AccountAPI.updateProfile(name: <#String#>),` filled in as `    AccountAPI.updateProfile(name: "Ada"),`.
+            let pieces = line.replacingOccurrences(of: "    // ", with: "    ").components(separatedBy: "<#")
+            var pattern = "^" + NSRegularExpression.escapedPattern(for: pieces[0])
+            for piece in pieces.dropFirst() {
+                pattern += ".+" + NSRegularExpression.escapedPattern(for: piece.components(separatedBy: "#>").dropFirst().joined(separator: "#>"))
+            }
+            pattern += "$"
+            #expect(team.range(of: pattern, options: .regularExpression) != nil, "\(team) fills in \(line)")
+        }
+        #expect(generated.contains("    // AccountAPI.updateProfile(name: <#String#>),"))
+        #expect(generated.contains("    MediaAPI.upload,"))
 
-        let again = try StubdProcess.run(["init", "stubd", "--api", "App/Networking"], directory: root)
+        let again = try StubdProcess.run(["init", "stubd/Examples/MyServerApp/StubdTargets", "--api", "stubd/Examples/MyServerApp/API", "--stubd-package", "stubd"], directory: root)
         #expect(again.status == 1)
-        #expect(again.stderr.contains("stubd/Package.swift already exists; pass --force"), "\(again.stderr)")
-
-        let build = try Self.swiftBuild(["--package-path", root.appendingPathComponent("stubd").path,
-                                         "--scratch-path", StubdProcess.repositoryRoot.appendingPathComponent(".build-init").path])
-        #expect(build.status == 0, "the generated package builds:\n\(build.stdout.suffix(3000))\n\(build.stderr.suffix(2000))")
-        let routes = try StubdProcess.run(["routes"], program: StubdProcess.repositoryRoot.appendingPathComponent(".build-init/debug/stubd-targets"),
-                                          directory: root.appendingPathComponent("stubd"))
-        #expect(routes.stdout.contains("profile") && routes.stdout.contains("upload"), "\(routes.stdout)\(routes.stderr)")
+        #expect(again.stderr.contains("StubdTargets/Package.swift already exists; pass --force"), "\(again.stderr)")
+        // A package folder named like the checkout is refused before anything is written.
+        let clash = try StubdProcess.run(["init", "stubd-app/stubd", "--api", "stubd/Examples/MyServerApp/API", "--stubd-package", "stubd"], directory: root)
+        #expect(clash.status == 1)
+        #expect(clash.stderr.contains("has the same SwiftPM identity as stubd's own package (stubd)"), "\(clash.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("stubd-app").path))
+        // A git URL: a versioned dependency, products referenced by its identity.
+        let url = try StubdProcess.run(["init", "FromURL", "--api", "stubd/Examples/MyServerApp/API", "--stubd-package", "https://example.com/team/stubd.git"], directory: root)
+        #expect(url.status == 0, "\(url.stderr)")
+        let urlManifest = try String(contentsOf: root.appendingPathComponent("FromURL/Package.swift"), encoding: .utf8)
+        #expect(urlManifest.contains(#".package(url: "https://example.com/team/stubd.git", from: ""#) && urlManifest.contains(#"package: "stubd")"#), "\(urlManifest)")
     }
 
     @Test func initRefusesFilesWithoutTargets() throws {

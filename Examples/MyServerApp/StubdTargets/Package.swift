@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
-// The stubd targets package of MyServerApp: serves the app's Moya targets with `swift run stubd-targets`.
+// A stubd targets package, made by `stubd init`: serves the app's Moya targets.
+//   swift run stubd-targets serve --port 8080
+//   swift run stubd-targets export --out ../stubd-fixtures
 import PackageDescription
 
 let package = Package(
-    name: "MyServerStubs",
+    name: "StubdTargets",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "stubd", path: "../../.."),

@@ -26,8 +26,11 @@ struct ImportOpenAPICommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        guard let program = OpenAPIProgram.locate() else {
-            printError("stubd: error: \(OpenAPIProgram.missingMessage)")
+        let program: String
+        switch OpenAPIProgram.locate() {
+        case .success(let found): program = found
+        case .failure(let problem):
+            printError("stubd: error: \(problem)")
             throw ExitCode(1)
         }
         let process = Process()

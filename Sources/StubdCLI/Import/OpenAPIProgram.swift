@@ -21,12 +21,29 @@ enum OpenAPIProgram {
             + "every `make dist`, `make install` and Homebrew build includes it, or set STUBD_OPENAPI to its path"
     }
 
-    /// The first executable candidate, or nil.
-    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let explicit = environment["STUBD_OPENAPI"], !explicit.isEmpty {
-            return FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil
+    /// Why the program could not be found.
+    enum Problem: Error, CustomStringConvertible {
+        /// `STUBD_OPENAPI` names something that is not an executable file.
+        case notExecutable(String)
+        /// None of the places has it.
+        case missing
+
+        var description: String {
+            switch self {
+            case .notExecutable(let path): return "STUBD_OPENAPI=\(path) is not an executable file; point it at a built stubd-openapi, or unset it"
+            case .missing: return OpenAPIProgram.missingMessage
+            }
         }
-        return candidates(environment: environment).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// `$STUBD_OPENAPI` when set, else the first executable candidate.
+    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
+                       candidates: [String]? = nil) -> Result<String, Problem> {
+        if let explicit = environment["STUBD_OPENAPI"], !explicit.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: explicit) ? .success(explicit) : .failure(.notExecutable(explicit))
+        }
+        let found = (candidates ?? Self.candidates(environment: environment)).first { FileManager.default.isExecutableFile(atPath: $0) }
+        return found.map { .success($0) } ?? .failure(.missing)
     }
 
     /// Every place looked at, in order (without `$STUBD_OPENAPI`).

@@ -7,15 +7,15 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Make a stubd targets package from an app's Moya API files (linked, not copied).",
         discussion: """
-              $ stubd init stubd --api MyApp/Networking
+              $ stubd init --api MyApp/Networking
               stubd: found 2 target types in 3 files: 6 cases listed, 2 with values to fill in
-              stubd: wrote stubd/Package.swift and stubd/Sources/StubdTargets/main.swift, linked 3 API files
-              next:  cd stubd && swift run stubd-targets serve --port 8080
+              stubd: wrote StubdTargets/Package.swift and StubdTargets/Sources/StubdTargets/main.swift, linked 3 API files
+              next:  cd StubdTargets && swift run stubd-targets serve --port 8080
             """
     )
 
-    @Argument(help: "Folder for the package (created; default: stubd).")
-    var directory: String = "stubd"
+    @Argument(help: "Folder for the package (created; default: StubdTargets). Not `stubd`: SwiftPM would take it for stubd's own package.")
+    var directory: String = "StubdTargets"
 
     @Option(name: .customLong("api"), help: "An API file or a folder of them (repeatable).")
     var apiPaths: [String] = []
@@ -44,7 +44,12 @@ struct InitCommand: ParsableCommand {
         guard !targets.isEmpty else {
             throw fail("--api \(apiPaths.joined(separator: " ")): no type conforming to TargetType (or a protocol refining it) in \(files.count) Swift file(s); pass the files that declare the app's Moya targets")
         }
-        let package = TargetsPackage(dependency: try dependency(), targets: targets)
+        let dependency = try dependency()
+        let folderName = ((directory as NSString).standardizingPath as NSString).lastPathComponent.lowercased()
+        if folderName == dependency.identity {
+            throw fail("\(directory): a package folder named \((directory as NSString).lastPathComponent) has the same SwiftPM identity as stubd's own package (\(dependency.identity)), and SwiftPM would fail with \"product 'StubdCLI' … not found\"; pick another folder name, e.g. StubdTargets (the default)")
+        }
+        let package = TargetsPackage(dependency: dependency, targets: targets)
         let sourcesFolder = (directory as NSString).appendingPathComponent("Sources/StubdTargets")
         let manifest = (directory as NSString).appendingPathComponent("Package.swift")
         let main = (sourcesFolder as NSString).appendingPathComponent("main.swift")
@@ -85,8 +90,9 @@ struct InitCommand: ParsableCommand {
         return files.sorted().map { (path as NSString).appendingPathComponent($0) }
     }
 
-    /// `to` relative to the folder `from` (both made absolute first), for a symbolic link that
-    /// survives moving the app and the package together.
+    /// `to` relative to the folder `from` (both made absolute first): for the API files' symbolic
+    /// links and the manifest's path to stubd, so both survive moving the app and the package
+    /// together and can be committed.
     static func relativePath(from folder: String, to file: String) -> String {
         let current = FileManager.default.currentDirectoryPath
         func parts(_ path: String) -> [String] {
@@ -104,15 +110,14 @@ struct InitCommand: ParsableCommand {
             guard FileManager.default.fileExists(atPath: (stubdPackage as NSString).appendingPathComponent("Package.swift")) else {
                 throw fail("--stubd-package \(stubdPackage): no Package.swift there; give stubd's checkout folder or its git URL")
             }
-            let absolute = stubdPackage.hasPrefix("/") ? stubdPackage : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(stubdPackage)
-            return .path((absolute as NSString).standardizingPath)
+            return .path(Self.relativePath(from: directory, to: stubdPackage))
         }
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: checkout + "/Package.swift") else {
             throw fail("this stubd was not built from a checkout on this machine; pass --stubd-package with stubd's checkout folder or its git URL")
         }
-        return .path(checkout)
+        return .path(Self.relativePath(from: directory, to: checkout))
     }
 
     private func fail(_ message: String) -> ExitCode {

@@ -2,10 +2,30 @@
 /// an app's API files declare. The API files themselves are linked, never copied, so the package
 /// always serves what the app sends.
 struct TargetsPackage {
-    /// How the package depends on stubd: a local checkout's path, or a git URL with a version.
+    /// How the package depends on stubd: a checkout's path relative to the package (so the
+    /// package can be committed), or a git URL with a version.
     enum Dependency: Equatable {
         case path(String)
         case url(String, from: String)
+
+        /// SwiftPM's identity for the dependency: the last path or URL component, lower-cased,
+        /// without `.git`. A package folder with the same name would be taken for it.
+        var identity: String {
+            let text: String
+            switch self {
+            case .path(let path): text = path
+            case .url(let url, _): text = url
+            }
+            var last = text.split(separator: "/").last.map(String.init) ?? text
+            if last.hasSuffix(".git") { last.removeLast(4) }
+            return last.lowercased()
+        }
+
+        /// The name the manifest's `.product(…, package:)` uses.
+        var packageReference: String {
+            if case .url = self { return identity }
+            return "stubd"
+        }
     }
 
     var dependency: Dependency
@@ -34,8 +54,8 @@ struct TargetsPackage {
                     .executableTarget(
                         name: "stubd-targets",
                         dependencies: [
-                            .product(name: "StubdCLI", package: "stubd"),
-                            .product(name: "Moya", package: "stubd"),
+                            .product(name: "StubdCLI", package: "\(dependency.packageReference)"),
+                            .product(name: "Moya", package: "\(dependency.packageReference)"),
                         ],
                         path: "Sources/StubdTargets"
                     ),
