@@ -9,8 +9,11 @@ export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgco
 endif
 FIXTURES ?= fixtures
 PORT ?= 8080
+# stubd-openapi, the program `stubd import openapi` runs: a package of its own, so that serving
+# builds never clone or compile OpenAPIKit and Yams.
+OPENAPI := Tools/stubd-openapi
 
-.PHONY: deps build run test release install dist bench profile fuzz sanitize soak conformance clean
+.PHONY: deps build run test release openapi install dist bench profile fuzz sanitize soak conformance clean
 
 ## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
@@ -33,30 +36,40 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product stubd
 
+## openapi: stubd-openapi in release, where `stubd import openapi` finds it (make dist, install and Homebrew include it).
+openapi: deps
+	$(SWIFT) build -c release --package-path $(OPENAPI) --product stubd-openapi
+
 ## run: build and serve $(FIXTURES) on 127.0.0.1:$(PORT) until Ctrl-C.
 run: release
 	.build/release/stubd serve $(FIXTURES) --port $(PORT)
 
-## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing),
-## then the dist archive's check (unpacked, no Swift on PATH, it serves the demo fixtures).
+## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing) —
+## stubd-openapi's first, since stubd's import tests run it — then the UI-test kit built alone, the CI workflow
+## and Homebrew formula checks, and the dist archive's check on the test build (unpacked, no Swift on PATH, it
+## serves the demo fixtures and imports a spec). Each package is compiled once, in debug.
 test: deps
 	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
 		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
-	$(SWIFT) test
-	bash packaging/dist.sh
+	$(SWIFT) test --package-path $(OPENAPI)
+	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi $(SWIFT) test
+	bash packaging/check-kit.sh
+	bash packaging/check-packaging.sh .build/debug/stubd
+	DIST_CONFIGURATION=debug DIST_SCRATCH=.build bash packaging/dist.sh
 
-## install: stubd into $(PREFIX)/bin (the dist build: no Swift runtime needed) with bash, zsh and fish completions.
+## install: stubd and stubd-openapi into $(PREFIX)/bin (the dist build: no Swift runtime needed) with bash, zsh and fish completions.
 install: dist
 	tar -xzf dist/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m).tar.gz -C /tmp
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share
 	install -m 755 /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)/bin/stubd $(DESTDIR)$(PREFIX)/bin/stubd
+	install -m 755 /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)/bin/stubd-openapi $(DESTDIR)$(PREFIX)/bin/stubd-openapi
 	cp -R /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)/share/. $(DESTDIR)$(PREFIX)/share/
 	rm -rf /tmp/stubd-*-$$(uname -s | tr A-Z a-z)-$$(uname -m)
 	@echo "make: installed $(DESTDIR)$(PREFIX)/bin/stubd"
 
-## dist: dist/stubd-VERSION-OS-ARCH.tar.gz, a release stubd that runs without Swift (Linux: --static-swift-stdlib),
-## with completions and the demo fixtures; then checks it serves from a fresh folder with no Swift on PATH.
+## dist: dist/stubd-VERSION-OS-ARCH.tar.gz, a release stubd and stubd-openapi that run without Swift (Linux:
+## --static-swift-stdlib), with completions and the demo fixtures; then checks them from a fresh folder with no Swift on PATH.
 dist: deps
 	bash packaging/dist.sh
 
@@ -87,4 +100,4 @@ conformance: release
 	bash conformance/run.sh
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-dist .build-examples Fuzz/.build bench/out conformance/.build dist
+	rm -rf .build .build-tsan .build-asan .build-dist .build-dist-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build bench/out conformance/.build dist

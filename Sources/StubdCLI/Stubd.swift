@@ -45,5 +45,5 @@ enum SwiftTargets {
 /// The version `stubd --version` prints.
 public enum StubdVersion {
     /// Semantic version of this build.
-    public static let current = "0.11.0"
+    public static let current = "0.12.0"
 }
