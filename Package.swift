@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "TargetModel", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(

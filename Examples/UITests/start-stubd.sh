@@ -19,7 +19,12 @@ if [ -s "$STATE/pid" ] && kill -0 "$(cat "$STATE/pid")" 2>/dev/null; then
     for _ in $(seq 50); do kill -0 "$(cat "$STATE/pid" 2>/dev/null || echo 0)" 2>/dev/null || break; sleep 0.1; done
 fi
 rm -f "$STATE/ready" "$STATE/pid"
-"$STUBD" serve "$@" --ready-file "$STATE/ready" --pid-file "$STATE/pid" > "$STATE/log" 2>&1 &
+# Detached: no standard input, output to the log, and no other descriptor of whoever ran this
+# script (Xcode, a CI runner, a test harness waits for its pipes to close: stubd must not hold them).
+(
+    for fd in $(ls /dev/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+    exec "$STUBD" serve "$@" --ready-file "$STATE/ready" --pid-file "$STATE/pid"
+) < /dev/null > "$STATE/log" 2>&1 &
 STARTED=$!
 deadline=$(( $(date +%s) + WAIT ))
 until [ -s "$STATE/ready" ]; do

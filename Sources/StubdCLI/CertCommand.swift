@@ -61,6 +61,9 @@ struct CertCommand: ParsableCommand {
 
             iOS Simulator (booted device):
               xcrun simctl keychain booted add-root-cert \(ca)
+            Parallel UI testing runs on clones of that device in the "testing" device set: add the
+            certificate before the run (clones copy the device), or to every clone of a run:
+              xcrun simctl --set testing list devices | grep -Eo '[0-9A-F-]{36}' | xargs -I{} xcrun simctl --set testing keychain {} add-root-cert \(ca)
 
             Android emulator (debug builds; the app reaches this machine as https://10.0.2.2:8443):
               stubd cert --der \(derFile)

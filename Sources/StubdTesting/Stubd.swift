@@ -31,10 +31,12 @@ public enum Stubd {
     /// test started beside `stubd serve` never races its start-up. Throws
     /// `StubdTestingError.notReachable` naming the URL and the last failure after `timeout`.
     public static func waitUntilReady(baseURL: URL = baseURL(), token: String? = nil, timeout: TimeInterval = 10) async throws {
-        let client = StubdAdminClient(baseURL: baseURL, token: token)
         let deadline = Date().addingTimeInterval(timeout)
         var last = "no answer"
         while true {
+            // Each try is bounded by what is left, so a port that accepts and never answers
+            // cannot hold the wait past `timeout`.
+            let client = StubdAdminClient(baseURL: baseURL, token: token, timeout: max(0.2, min(2, deadline.timeIntervalSinceNow)))
             do {
                 _ = try await client.health()
                 return

@@ -23,12 +23,15 @@ public struct StubdAdminClient: Sendable {
     /// Sent as `Authorization: Bearer …`: the server's `--admin-token`, needed when it listens on
     /// a non-loopback address.
     public let token: String?
+    /// Seconds one call may take.
+    public let timeout: TimeInterval
 
     /// A client for the server at `baseURL`.
-    public init(baseURL: URL, session: String? = nil, token: String? = nil) {
+    public init(baseURL: URL, session: String? = nil, token: String? = nil, timeout: TimeInterval = 30) {
         self.baseURL = baseURL
         self.session = session
         self.token = token
+        self.timeout = timeout
     }
 
     /// `GET /__stubd/health`.
@@ -110,14 +113,17 @@ public struct StubdAdminClient: Sendable {
         }
         var request = URLRequest(url: components.url!)
         request.httpMethod = method
-        request.timeoutInterval = 30
+        request.timeoutInterval = timeout
         if let session { request.setValue(session, forHTTPHeaderField: "X-Stubd-Session") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let urlSession = URLSession(configuration: .ephemeral)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        let urlSession = URLSession(configuration: configuration)
         defer { urlSession.finishTasksAndInvalidate() }
         let (data, response) = try await urlSession.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

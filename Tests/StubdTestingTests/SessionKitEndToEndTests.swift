@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StubdSystem
 import StubdTesting
 import TargetModel
 import Testing
@@ -100,15 +101,32 @@ import Testing
     }
 
     @Test func waitingForAServerThatIsNotThereSaysWhereAndWhatToDo() async throws {
-        let stubd = try KitServer()
-        let dead = stubd.url
-        stubd.stop()
+        // A port that is bound and never listened on: connecting is refused, and nobody else can take it meanwhile.
+        let address = try System.resolve(host: "127.0.0.1", port: 0)[0]
+        let fd = try System.streamSocket(for: address)
+        defer { System.close(fd) }
+        try System.bind(fd, to: address)
+        let dead = URL(string: "http://127.0.0.1:\(try System.boundPort(fd))")!
         let start = Date()
         let error = await #expect(throws: StubdTestingError.self) { try await Stubd.waitUntilReady(baseURL: dead, timeout: 0.5) }
         #expect(Date().timeIntervalSince(start) < 5)
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("no stubd answered at \(dead.absoluteString) within 0.5 s"), "\(message)")
         #expect(message.contains("--ready-file"), "\(message)")
+    }
+
+    /// A port that accepts connections but never answers (a hung process, another program):
+    /// the wait still ends at its timeout.
+    @Test func aPortThatNeverAnswersStillEndsTheWaitOnTime() async throws {
+        let address = try System.resolve(host: "127.0.0.1", port: 0)[0]
+        let fd = try System.streamSocket(for: address)
+        defer { System.close(fd) }
+        try System.bind(fd, to: address)
+        try System.listen(fd, backlog: 16)
+        let silent = URL(string: "http://127.0.0.1:\(try System.boundPort(fd))")!
+        let start = Date()
+        await #expect(throws: StubdTestingError.self) { try await Stubd.waitUntilReady(baseURL: silent, timeout: 1) }
+        #expect(Date().timeIntervalSince(start) < 6, "bounded by the timeout (plus one short try), not URLSession's default")
     }
 }
 

@@ -20,7 +20,8 @@ import Testing
         let fingerprint = try #require(fromFile.split(separator: "=").last).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(result.stdout.contains("SHA-256 fingerprint: \(fingerprint)\n"), "\(result.stdout)")
         #expect(try Self.openssl(["x509", "-inform", "der", "-in", der, "-noout", "-fingerprint", "-sha256"]) == fromFile)
-        for step in ["xcrun simctl keychain booted add-root-cert \(folder)/stubd-ca.pem", "<certificates src=\"user\" />", "adb push",
+        for step in ["xcrun simctl keychain booted add-root-cert \(folder)/stubd-ca.pem",
+                     "xcrun simctl --set testing keychain {} add-root-cert \(folder)/stubd-ca.pem", "<certificates src=\"user\" />", "adb push",
                      "security add-trusted-cert", "update-ca-certificates", "NODE_EXTRA_CA_CERTS=", "REQUESTS_CA_BUNDLE=", "keytool -importcert"] {
             #expect(result.stdout.contains(step), "missing: \(step)")
         }

@@ -63,25 +63,14 @@ import Testing
 
     /// A connected TCP socket to 127.0.0.1:`port` with a 5 s receive timeout, or nil.
     static func connectLoopback(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { close(fd); return nil }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return fd
+        System.connectLoopback(port: port, receiveTimeout: 5)
     }
 
     /// Opens `count` connections that each send half a request head.
     static func slowlorisCrowd(port: Int, count: Int) -> [Int32] {
         (0..<count).compactMap { _ in
             guard let fd = connectLoopback(port: port) else { return nil }
-            _ = Array("GET /zen HTTP/1.1\r\nHost: x\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            System.sendAll(fd, Array("GET /zen HTTP/1.1\r\nHost: x\r\n".utf8))
             return fd
         }
     }
@@ -92,7 +81,7 @@ import Testing
         guard let fd = connectLoopback(port: port) else { return nil }
         defer { close(fd) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        System.sendAll(fd, request)
         var reply: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

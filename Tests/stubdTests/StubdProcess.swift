@@ -2,8 +2,15 @@ import Foundation
 
 /// Runs the built `stubd` executable (next to this test binary) as a user would.
 struct StubdProcess {
-    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("stubd")
+    static let executable: URL = {
+        #if os(Linux)
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("stubd")
+        #else
+        // macOS runs the tests from an .xctest bundle in the build folder, beside the products.
+        Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("stubd") }
+            ?? repositoryRoot.appendingPathComponent(".build/debug/stubd")
+        #endif
+    }()
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import StubdSystem
 
 /// Many HTTP/1.1 requests at once over plain sockets, driven by poll(2) on one thread, for
 /// concurrency checks that URLSession's per-host connection limit would hide.
@@ -23,7 +24,7 @@ enum RawHTTP {
         for _ in 0..<count { fds.append(connectLoopback(port: port)) }
         let start = Date()
         let bytes = Array(request.utf8)
-        for fd in fds where fd >= 0 { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        for fd in fds where fd >= 0 { System.sendAll(fd, bytes) }
         var received = [[UInt8]](repeating: [], count: count)
         var open = Set(fds.indices.filter { fds[$0] >= 0 })
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -57,7 +58,7 @@ enum RawHTTP {
     /// One request and its response on an open keep-alive connection (reads until the body
     /// announced by Content-Length has arrived).
     static func roundTrip(_ fd: Int32, _ request: String) -> String {
-        _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        System.sendAll(fd, Array(request.utf8))
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var tv = timeval(tv_sec: 5, tv_usec: 0)
@@ -83,7 +84,7 @@ enum RawHTTP {
         defer { close(fd) }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        System.sendAll(fd, bytes)
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -96,17 +97,7 @@ enum RawHTTP {
 
     /// A blocking TCP connection to 127.0.0.1:`port`, or -1.
     static func connectLoopback(port: Int) -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        if connected { return fd }
-        close(fd)
-        return -1
+        System.connectLoopback(port: port, receiveTimeout: 30) ?? -1
     }
 
     private static func statusCode(_ bytes: [UInt8]) -> Int? {
