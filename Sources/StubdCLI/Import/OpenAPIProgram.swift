@@ -1,4 +1,5 @@
 import Foundation
+import StubdSystem
 
 /// Where `stubd import openapi` finds the `stubd-openapi` program, in order: `$STUBD_OPENAPI`;
 /// beside the running `stubd` (a dist archive, `make install`, Homebrew — also through the
@@ -49,10 +50,10 @@ enum OpenAPIProgram {
     /// Every place looked at, in order (without `$STUBD_OPENAPI`).
     static func candidates(environment: [String: String]) -> [String] {
         var folders: [String] = []
-        if let executable = Bundle.main.executableURL {
-            folders.append(executable.deletingLastPathComponent().path)
-            folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent().path)
-        }
+        // As invoked (a symbolic link on PATH, e.g. Homebrew's bin/) and as the file it is.
+        let invoked = CommandLine.arguments.first ?? ""
+        if invoked.contains("/") { folders.append((invoked as NSString).deletingLastPathComponent) }
+        if let executable = System.executablePath() { folders.append((executable as NSString).deletingLastPathComponent) }
         folders += ["release", "debug"].map { checkout + "/Tools/stubd-openapi/.build/" + $0 }
         folders += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
         var seen: Set<String> = []
