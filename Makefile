@@ -47,7 +47,7 @@ run: release
 ## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing) —
 ## stubd-openapi's first, since stubd's import tests run it — then the UI-test kit built alone, the CI workflow
 ## and Homebrew formula checks, and the dist archive's check on the test build (unpacked, no Swift on PATH, it
-## serves the demo fixtures and imports a spec). Each package is compiled once, in debug.
+## serves the demo fixtures and imports a spec), packed from a debug build in a folder of its own.
 test: deps
 	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
 		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
@@ -56,7 +56,7 @@ test: deps
 	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi $(SWIFT) test
 	bash packaging/check-kit.sh
 	bash packaging/check-packaging.sh .build/debug/stubd
-	DIST_CONFIGURATION=debug DIST_SCRATCH=.build bash packaging/dist.sh
+	DIST_CONFIGURATION=debug bash packaging/dist.sh
 
 ## install: stubd and stubd-openapi into $(PREFIX)/bin (the dist build: no Swift runtime needed) with bash, zsh and fish completions.
 install: dist
@@ -100,4 +100,4 @@ conformance: release
 	bash conformance/run.sh
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-dist .build-dist-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build bench/out conformance/.build dist
+	rm -rf .build .build-tsan .build-asan .build-dist .build-dist-openapi .build-dist-debug .build-dist-debug-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build bench/out conformance/.build dist

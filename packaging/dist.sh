@@ -3,9 +3,10 @@
 # runs) that runs without Swift installed, then proves it: unpacked into a fresh folder and run with
 # no Swift on PATH, it serves the demo fixtures and imports an OpenAPI spec.
 #
-# DIST_CONFIGURATION=debug DIST_SCRATCH=.build (what `make test` passes) packs the test build
-# instead, relinked with the Swift runtime inside: the same archive and checks without compiling
-# everything a second time in release.
+# DIST_CONFIGURATION=debug (what `make test` passes) packs a debug build instead: the same archive
+# and checks for a third of a release build's time. It has its own build folder: SwiftPM compiles
+# for --static-swift-stdlib against the static runtime's modules, and a later plain build in the
+# same folder reuses those objects and fails to link, so the tests' folder is never used for it.
 #
 # Linux: the Swift runtime and Foundation are linked in (--static-swift-stdlib); the binary needs
 # only Debian/Ubuntu's libevent-2.1-7, libevent-pthreads-2.1-7 and libcurl4 (Foundation's
@@ -19,9 +20,9 @@ OS=$(uname -s | tr '[:upper:]' '[:lower:]')
 ARCH=$(uname -m)
 NAME="stubd-$VERSION-$OS-$ARCH"
 CONFIGURATION=${DIST_CONFIGURATION:-release}
-SCRATCH=${DIST_SCRATCH:-.build-dist}
-OPENAPI_SCRATCH=${DIST_OPENAPI_SCRATCH:-$SCRATCH-openapi}
-[ "$SCRATCH" = .build ] && OPENAPI_SCRATCH=${DIST_OPENAPI_SCRATCH:-Tools/stubd-openapi/.build}
+SCRATCH=.build-dist
+[ "$CONFIGURATION" = release ] || SCRATCH=".build-dist-$CONFIGURATION"
+OPENAPI_SCRATCH="$SCRATCH-openapi"
 
 if [ "$OS" = linux ]; then
     # Foundation's static networking library links against libcurl: the linker needs libcurl.so.

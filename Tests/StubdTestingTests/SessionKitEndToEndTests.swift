@@ -109,7 +109,9 @@ import Testing
         let dead = URL(string: "http://127.0.0.1:\(try System.boundPort(fd))")!
         let start = Date()
         let error = await #expect(throws: StubdTestingError.self) { try await Stubd.waitUntilReady(baseURL: dead, timeout: 0.5) }
-        #expect(Date().timeIntervalSince(start) < 5)
+        // Refused at once; the bound only has to tell "ends at its timeout" from URLSession's 30–60 s
+        // (the suite runs many tests at once on two cores, so a try can wait for a thread).
+        #expect(Date().timeIntervalSince(start) < 20)
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("no stubd answered at \(dead.absoluteString) within 0.5 s"), "\(message)")
         #expect(message.contains("--ready-file"), "\(message)")
@@ -126,7 +128,7 @@ import Testing
         let silent = URL(string: "http://127.0.0.1:\(try System.boundPort(fd))")!
         let start = Date()
         await #expect(throws: StubdTestingError.self) { try await Stubd.waitUntilReady(baseURL: silent, timeout: 1) }
-        #expect(Date().timeIntervalSince(start) < 6, "bounded by the timeout (plus one short try), not URLSession's default")
+        #expect(Date().timeIntervalSince(start) < 20, "bounded by the timeout (plus one short try), not the 30 s a call may take")
     }
 }
 
