@@ -1,4 +1,5 @@
 import Foundation
+@testable import StubdCLI
 import Testing
 
 /// `stubd import wiremock` and `serve --wiremock`: a WireMock root written here that uses every
@@ -329,5 +330,37 @@ import Testing
             #expect(result.stderr.hasPrefix("\(folder)/\(file): \(message)"), "\(result.stderr)")
         }
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder + "/out")) ?? []).isEmpty)
+    }
+}
+
+/// Without the stubd-openapi program, `stubd import openapi` says what adds it.
+@Suite struct OpenAPIProgramTests {
+    @Test func aBuildWithoutTheProgramNamesTheCommandThatAddsIt() {
+        guard case .failure(let problem) = OpenAPIProgram.locate(environment: [:], candidates: ["/nonexistent/stubd-openapi"]) else {
+            Issue.record("nothing is there to find")
+            return
+        }
+        let message = "\(problem)"
+        #expect(message.contains("import openapi runs the separate program stubd-openapi, which this stubd does not have"), "\(message)")
+        #expect(message.contains("make -C \(StubdProcess.repositoryRoot.path) openapi"), "\(message)")
+        #expect(message.contains("make dist`, `make install` and Homebrew build includes it"), "\(message)")
+    }
+
+    @Test func theProgramBesideStubdIsFoundFirst() throws {
+        let folder = try StubdProcess.temporaryFolder(["stubd-openapi": "#!/bin/sh\n"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/stubd-openapi")
+        let candidates = OpenAPIProgram.candidates(environment: ["PATH": folder])
+        #expect(candidates.last == folder + "/stubd-openapi", "PATH is looked at last: \(candidates)")
+        let beside = candidates.firstIndex { $0.hasPrefix(StubdProcess.executable.deletingLastPathComponent().path + "/") }
+        let checkout = candidates.firstIndex { $0.contains("/Tools/stubd-openapi/.build/") }
+        #expect(beside != nil && checkout != nil && beside! < checkout!, "beside the running program, then the checkout: \(candidates)")
+    }
+
+    @Test func aStubdOpenAPIVariableThatIsNoProgramIsNamed() throws {
+        let result = try StubdProcess.run(["STUBD_OPENAPI=/nonexistent/stubd-openapi", StubdProcess.executable.path, "import", "openapi", "spec.yaml", "--out", "/tmp/never"],
+                                          program: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("stubd: error: STUBD_OPENAPI=/nonexistent/stubd-openapi is not an executable file"), "\(result.stderr)")
     }
 }

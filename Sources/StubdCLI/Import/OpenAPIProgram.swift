@@ -18,7 +18,7 @@ enum OpenAPIProgram {
         let inCheckout = FileManager.default.fileExists(atPath: checkout + "/Tools/stubd-openapi/Package.swift")
         return "import openapi runs the separate program \(name), which this stubd does not have "
             + "(it is built apart so that `make run` does not build OpenAPIKit and Yams). "
-            + (inCheckout ? "Add it with `make -C \(checkout) openapi` (about 4 minutes); " : "Add it with `make openapi` in stubd's checkout; ")
+            + (inCheckout ? "Add it with `make -C \(checkout) openapi` (2–3 minutes); " : "Add it with `make openapi` in stubd's checkout; ")
             + "every `make dist`, `make install` and Homebrew build includes it, or set STUBD_OPENAPI to its path"
     }
 
