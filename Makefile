@@ -52,6 +52,7 @@ test: deps
 	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
 		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
+	bash bench/wiremock-jar.sh
 	$(SWIFT) test --package-path $(OPENAPI)
 	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi $(SWIFT) test
 	bash packaging/check-kit.sh

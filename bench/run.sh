@@ -20,16 +20,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 mkdir -p bench/out
 jar=bench/out/wiremock-standalone-2.35.1.jar
-if [ ! -f "$jar" ]; then
-  echo "bench: fetching WireMock 2.35.1 (inside the PyPI wheel wiremock==2.7.0)"
-  python3 -m pip download --quiet --no-deps --dest bench/out wiremock==2.7.0
-  python3 - <<'PY'
-import zipfile, glob
-wheel = glob.glob("bench/out/wiremock-2.7.0-*.whl")[0]
-with zipfile.ZipFile(wheel) as z, open("bench/out/wiremock-standalone-2.35.1.jar", "wb") as out:
-    out.write(z.read("wiremock/server/wiremock-standalone-2.35.1.jar"))
-PY
-fi
+bash bench/wiremock-jar.sh
 echo "bench: building stubd (release) and the C baseline"
 swift build -c release --product stubd >/dev/null
 cc -O2 -o bench/out/baseline bench/baseline.c -levent

@@ -268,7 +268,7 @@ public struct FixtureReader {
     /// headers and body are checked independently.
     private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
         let request = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "pathPattern", "query", "anyOtherQuery", "headers",
+            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "pathPattern", "urlPattern", "query", "anyOtherQuery", "headers",
                                                      "cookies", "body", "host"])
         }
         guard let request else { return nil }
@@ -304,7 +304,8 @@ public struct FixtureReader {
         pattern.jsonOptions = body.jsonOptions
         pattern.queryPresent = query.present
         pattern.queryMatches = query.matches
-        pattern.otherQueryAllowed = anyOtherQuery
+        // A urlPattern covers the query itself: the query pairs are not compared on their own.
+        if case .urlRegex = path { pattern.otherQueryAllowed = true } else { pattern.otherQueryAllowed = anyOtherQuery }
         pattern.headerMatches = headers.matches.map { NamedMatch($0.name.lowercased(), $0.match) }
         pattern.cookieMatches = cookies.pairs.map { NamedMatch($0.name, .equalTo($0.value, caseInsensitive: false)) } + cookies.matches
         pattern.host = host
@@ -312,15 +313,15 @@ public struct FixtureReader {
     }
 
     private func readPath(_ request: [String: JSONValue], at field: String) throws(FixtureError) -> PathPattern {
-        let given = ["path", "pathTemplate", "pathPattern"].filter { request[$0] != nil }
+        let given = ["path", "pathTemplate", "pathPattern", "urlPattern"].filter { request[$0] != nil }
         guard given.count == 1, let key = given.first else {
             throw fail(join(field, "path"), given.isEmpty ? "missing; give the request path, e.g. \"/users/octocat\", a pathTemplate such as \"/users/{login}\" or a pathPattern (regular expression)"
-                                                          : "give one of path, pathTemplate or pathPattern")
+                                                          : "give one of path, pathTemplate, pathPattern or urlPattern")
         }
         let path = try string(request[key], at: join(field, key))!
-        if key == "pathPattern" {
+        if key == "pathPattern" || key == "urlPattern" {
             try checkRegex(path, at: join(field, key))
-            return .regex(path)
+            return key == "pathPattern" ? .regex(path) : .urlRegex(path)
         }
         guard path.hasPrefix("/") else {
             throw fail(join(field, key), "\"\(path)\" must start with \"/\"")

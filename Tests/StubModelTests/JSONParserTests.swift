@@ -32,4 +32,19 @@ struct JSONParserTests {
         #expect(JSONWriter.write(value, pretty: false) == #"{"b":[1,2.5,"/x"],"a":{"c":null}}"#)
         #expect(try JSONParser.parse(JSONWriter.write(value, pretty: true)) == value)
     }
+
+    /// WireMock's reading (Jackson with comments): comments are space, a repeated key's last value
+    /// wins in the first one's place; the strict reading still refuses both.
+    @Test func theLenientReadingTakesCommentsAndRepeatedKeys() throws {
+        let text = """
+            // leading comment
+            {"a": 1, /* inside */ "b": "x // not a comment", "a": 2 // trailing
+            }
+            """
+        let value = try JSONParser.parse(Array(text.utf8), lenient: true)
+        #expect(JSONWriter.write(value, pretty: false) == #"{"a":2,"b":"x // not a comment"}"#)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(#"{"a": 1,}"#.utf8), lenient: true) }
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array("{\"a\": 1} /* never closed".utf8), lenient: true) }
+    }
 }

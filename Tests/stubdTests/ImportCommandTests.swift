@@ -133,13 +133,20 @@ import Testing
             "mappings/broken.json": #"{"request": {"method": "GET", "url": "/b""#,
             "mappings/good.json": #"{"request": {"method": "GET", "url": "/good"}, "response": {"body": "good"}}"#,
         ])
+        // A file or mapping stubd cannot use is skipped with its reason; the rest is imported.
         let badOut = try StubdProcess.temporaryFolder([:]) + "/bad"
-        let refused = try StubdProcess.run(["import", "wiremock", bad, "--out", badOut])
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains(#"\#(bad)/mappings/regex.json: request.urlPathPattern: "/x/[0-9" is not a valid regular expression"#), "\(refused.stderr)")
-        #expect(refused.stderr.contains("\(bad)/mappings/escape.json: response.bodyFileName: \"../../etc/passwd\" resolves outside"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("\(bad)/mappings/broken.json: invalid JSON at"), "\(refused.stderr)")
+        let skipped = try StubdProcess.run(["import", "wiremock", bad, "--out", badOut])
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        #expect(skipped.stderr.contains(#"\#(bad)/mappings/regex.json: request.urlPathPattern: "/x/[0-9" is not a valid regular expression; this mapping is skipped"#), "\(skipped.stderr)")
+        #expect(skipped.stderr.contains("\(bad)/mappings/escape.json: response.bodyFileName: \"../../etc/passwd\" resolves outside"), "\(skipped.stderr)")
+        #expect(skipped.stderr.contains("\(bad)/mappings/broken.json: invalid JSON at"), "\(skipped.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: badOut) == ["good.json"])
+        // --strict keeps the refusal: exit 1, nothing written for those files.
+        let strictOut = try StubdProcess.temporaryFolder([:]) + "/bad-strict"
+        let refused = try StubdProcess.run(["import", "wiremock", bad, "--out", strictOut, "--strict"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("3 file(s) refused, nothing written for them"), "\(refused.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: strictOut) == ["good.json"])
     }
 }
 

@@ -4,31 +4,34 @@ import StubModel
 import StubdSystem
 
 /// Converts a WireMock root (`mappings/*.json` + `__files/`) into stubd fixtures: one
-/// `ImportedFile` per mapping file, single mappings and `{"mappings": [...]}` alike. Fields stubd
-/// has no equivalent for are listed (`file: field: not supported (…)`) and the rest is kept;
-/// a malformed file, a bad regex or a `bodyFileName` outside `__files` refuses that file whole.
-/// Format facts: WireMock 2.x/3.x stub mapping JSON.
+/// `ImportedFile` per mapping file, single mappings and `{"mappings": [...]}` alike, read as
+/// WireMock reads them (comments allowed, a repeated key's last value wins). Fields stubd has no
+/// equivalent for are listed (`file: field: not supported (…)`) and the rest is kept; a mapping
+/// stubd cannot use (a bad regex, a `bodyFileName` outside `__files`, a proxy stub) and a file
+/// that is not JSON are skipped with the reason — never the whole root — so a suite WireMock
+/// serves is served. Format facts: WireMock 2.x/3.x stub mapping JSON, checked against
+/// WireMock 2.35.1 itself.
 public enum WireMockImporter {
     /// Every mapping file under `root/mappings` (or `root` itself when it has no `mappings/`).
     public static func importRoot(_ root: String) -> [ImportedFile] {
         let mappings = root + "/mappings"
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue ? mappings : root
-        return FixtureLoader.fixtureFiles(under: folder).map { importFile($0, root: root) }
+        return WireMockOverlaps.resolve(FixtureLoader.fixtureFiles(under: folder).map { importFile($0, root: root) })
     }
 
     /// One mapping file.
     public static func importFile(_ file: String, root: String) -> ImportedFile {
         var result = ImportedFile(file: file)
         guard let data = FileManager.default.contents(atPath: file) else {
-            result.errors = [FixtureError(file: file, field: "", problem: "cannot be read; check its permissions")]
+            result.unsupported = ["\(file): cannot be read (check its permissions); skipped"]
             return result
         }
         let document: JSONValue
         do {
-            document = try JSONParser.parse([UInt8](data))
+            document = try JSONParser.parse([UInt8](data), lenient: true)
         } catch {
-            result.errors = [FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")]
+            result.unsupported = ["\(file): invalid JSON at \(error) (WireMock does not start with it either); skipped"]
             return result
         }
         let mappings: [(field: String, value: JSONValue)]
@@ -41,12 +44,12 @@ public enum WireMockImporter {
             var converter = MappingConverter(file: file, root: root, base: field)
             do {
                 result.fixtures += try converter.convert(mapping)
+                result.unsupported += converter.unsupported
             } catch {
-                result.errors.append(error)
+                result.unsupported += converter.unsupported
+                result.unsupported.append("\(error.description); this mapping is skipped")
             }
-            result.unsupported += converter.unsupported
         }
-        if !result.errors.isEmpty { result.fixtures = [] }
         return result
     }
 }
@@ -115,11 +118,12 @@ struct MappingConverter {
     mutating func convertRequest(_ value: JSONValue) throws(FixtureError) -> (methods: [String], pattern: RequestPattern) {
         guard case .object(let members) = value else { throw fail("request", "expected an object") }
         let known: Set<String> = ["method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "queryParameters",
-                                  "headers", "cookies", "bodyPatterns", "basicAuthCredentials"]
+                                  "headers", "cookies", "bodyPatterns", "basicAuthCredentials", "basicAuth"]
         for member in members where !known.contains(member.key) { skip("request.\(member.key)", "ignored; the request is matched without it") }
-        var methods = ["GET"]
-        if case .string(let method)? = value["method"] {
-            methods = method.uppercased() == "ANY" ? Self.methods : [method.uppercased()]
+        // No method, like ANY, is any method (WireMock's default).
+        var methods = Self.methods
+        if case .string(let method)? = value["method"], method.uppercased() != "ANY" {
+            methods = [method.uppercased()]
         }
         var pattern = RequestPattern(method: methods[0], path: "/")
         let urls = ["url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate"].filter { value[$0] != nil }
@@ -144,19 +148,21 @@ struct MappingConverter {
             case .failure(let problem): throw fail("request.urlPathTemplate", "\"\(text)\" \(problem.message)")
             }
             pattern.otherQueryAllowed = true
+        case "urlPattern":
+            // WireMock matches the whole URL as sent, path and query together.
+            try checkRegex(text, at: "request.urlPattern")
+            pattern.path = .urlRegex(text)
+            pattern.otherQueryAllowed = true
         default:
-            try checkRegex(text, at: "request.\(kind)")
-            if kind == "urlPattern" && text.contains("\\?") {
-                skip("request.urlPattern", "the query part of the pattern is not compared; the path is matched by the pattern before \\?")
-                text = String(text.components(separatedBy: "\\?")[0])
-            }
-            pattern.path = .regex(text)
+            // The path as sent (so `//` and percent-escapes are seen as WireMock sees them), any query.
+            try checkRegex(text, at: "request.urlPathPattern")
+            pattern.path = .urlRegex("(?:\(text))(?:\\?.*)?")
             pattern.otherQueryAllowed = true
         }
         pattern.queryMatches = try matchers(value["queryParameters"], at: "request.queryParameters")
         pattern.headerMatches = try matchers(value["headers"], at: "request.headers").map { NamedMatch($0.name.lowercased(), $0.match) }
         pattern.cookieMatches = try matchers(value["cookies"], at: "request.cookies")
-        if case .object(let credentials)? = value["basicAuthCredentials"] {
+        if case .object(let credentials)? = value["basicAuthCredentials"] ?? value["basicAuth"] {
             let user = credentials.first { $0.key == "username" }.flatMap { if case .string(let text) = $0.value { text } else { nil } } ?? ""
             let password = credentials.first { $0.key == "password" }.flatMap { if case .string(let text) = $0.value { text } else { nil } } ?? ""
             let token = Data("\(user):\(password)".utf8).base64EncodedString()
@@ -250,9 +256,11 @@ struct MappingConverter {
         guard case .object(let members) = value else { throw fail("response", "expected an object") }
         let known: Set<String> = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds",
                                   "delayDistribution", "chunkedDribbleDelay", "fault"]
+        if value["proxyBaseUrl"] != nil {
+            throw fail("response.proxyBaseUrl", "per-stub proxying is not supported (serve with --proxy-unmatched URL to forward what no stub answers)")
+        }
         for member in members where !known.contains(member.key) {
-            let instead = member.key == "transformers" || member.key == "transformerParameters" ? "no response templating; the body is sent as written"
-                : member.key == "proxyBaseUrl" ? "no per-stub proxying; use stubd serve --proxy-unmatched URL" : "ignored"
+            let instead = member.key == "transformers" || member.key == "transformerParameters" ? "no response templating; the body is sent as written" : "ignored"
             skip("response.\(member.key)", instead)
         }
         var converted = Converted(outcome: .response(StubHTTPResponse(status: 200)))
@@ -294,8 +302,13 @@ struct MappingConverter {
         if bodies.count > 1 { throw fail("response", "give one of body, jsonBody, base64Body or bodyFileName (found \(bodies.joined(separator: ", ")))") }
         switch bodies.first {
         case "body":
-            guard case .string(let text)? = value["body"] else { throw fail("response.body", "expected a string") }
-            body = Array(text.utf8)
+            // WireMock (Jackson) takes a number or boolean as its text: "body": true sends "true".
+            switch value["body"] {
+            case .string(let text)?: body = Array(text.utf8)
+            case .bool(let flag)?: body = Array("\(flag)".utf8)
+            case .number?: body = Array(JSONWriter.write(value["body"]!, pretty: false).utf8)
+            default: throw fail("response.body", "expected a string")
+            }
         case "jsonBody":
             body = Array(JSONWriter.write(value["jsonBody"]!, pretty: false).utf8)
         case "base64Body":

@@ -19,12 +19,22 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Jackson's leniency as WireMock configures it: `//` and `/* */` comments, and a repeated
+    /// key replacing the earlier value (in the earlier place).
+    private var lenient = false
 
     /// Parses a whole document; trailing non-space text is an error. A UTF-8 byte order mark
     /// (which some Windows editors write) is skipped; text that is not valid UTF-8 is an error at
     /// its first bad byte.
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try parse(bytes, lenient: false)
+    }
+
+    /// Parses as WireMock reads its mapping files (Jackson with comments allowed): comments are
+    /// white space and a repeated key's last value wins. Everything else stays strict.
+    public static func parse(_ bytes: [UInt8], lenient: Bool) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        parser.lenient = lenient
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipSpace()
         let value = try parser.parseValue()
@@ -53,6 +63,13 @@ public struct JSONParser {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            case UInt8(ascii: "/") where lenient && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
+                while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+            case UInt8(ascii: "/") where lenient && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                var end = index + 2
+                while end + 1 < bytes.count && !(bytes[end] == UInt8(ascii: "*") && bytes[end + 1] == UInt8(ascii: "/")) { end += 1 }
+                guard end + 1 < bytes.count else { return }  // never closed: left for the caller to report
+                index = end + 2
             default: return
             }
         }
@@ -100,7 +117,8 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let keyStart = index
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
+            let earlier = members.firstIndex { $0.key == key }
+            if earlier != nil && !lenient {
                 index = keyStart
                 throw error("duplicate key \"\(key)\"")
             }
@@ -108,7 +126,8 @@ public struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
             index += 1
             skipSpace()
-            members.append((key, try parseValue()))
+            let value = try parseValue()
+            if let earlier { members[earlier].value = value } else { members.append((key, value)) }
             skipSpace()
             switch current {
             case UInt8(ascii: ","): index += 1

@@ -67,6 +67,7 @@ public enum FixtureWriter {
         case .literal(let path): members.append(("path", .string(path.wireForm)))
         case .template(let template): members.append(("pathTemplate", .string(template.wireForm)))
         case .regex(let regex): members.append(("pathPattern", .string(regex)))
+        case .urlRegex(let regex): members.append(("urlPattern", .string(regex)))
         }
         if let host = pattern.host { members.append(("host", .string(host))) }
         if !pattern.query.isEmpty || !pattern.queryPresent.isEmpty || !pattern.queryMatches.isEmpty {
@@ -74,7 +75,7 @@ public enum FixtureWriter {
             members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) }
                                              + pattern.queryMatches.map { ($0.name, match($0.match)) })))
         }
-        if pattern.otherQueryAllowed { members.append(("anyOtherQuery", .bool(true))) }
+        if pattern.otherQueryAllowed, !pattern.path.coversQuery { members.append(("anyOtherQuery", .bool(true))) }
         if !pattern.headers.isEmpty || !pattern.headerMatches.isEmpty {
             guard case .object(let exact) = pairs(pattern.headers) else { preconditionFailure("pairs are an object") }
             members.append(("headers", .object(exact + pattern.headerMatches.map { ($0.name, match($0.match)) })))

@@ -14,6 +14,16 @@ public enum PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// A regular expression over the whole percent-decoded path (`/users/[0-9]+`); tried only
     /// when no literal or template route of the method matches.
     case regex(String)
+    /// A regular expression over the whole path and query as sent, still percent-encoded
+    /// (`/search\\?q=[a-z]+&page=\\d`): WireMock's `urlPattern`, where the query is part of the
+    /// pattern. Tried with the path patterns.
+    case urlRegex(String)
+
+    /// Whether the pattern matches the query too (`urlRegex`), so no query is compared apart.
+    public var coversQuery: Bool {
+        if case .urlRegex = self { return true }
+        return false
+    }
 
     /// Whether this is a template.
     public var isTemplate: Bool {
@@ -27,6 +37,7 @@ public enum PathPattern: Sendable, Hashable, CustomStringConvertible {
         case .literal(let path): return path.description
         case .template(let template): return template.description
         case .regex(let pattern): return "~\(pattern)"
+        case .urlRegex(let pattern): return "~url:\(pattern)"
         }
     }
 }

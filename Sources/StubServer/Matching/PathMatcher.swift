@@ -6,13 +6,16 @@ struct PathMatcher: RequestPartMatcher {
     /// The pattern as listings show it, computed once for near-miss ranking.
     let text: String
 
-    /// For `.regex` routes.
+    /// For `.regex` and `.urlRegex` routes.
     private let regex: CompiledRegex?
 
     init(_ pattern: PathPattern) {
         self.pattern = pattern
         self.text = pattern.description
-        if case .regex(let expression) = pattern { regex = CompiledRegex(expression) } else { regex = nil }
+        switch pattern {
+        case .regex(let expression), .urlRegex(let expression): regex = CompiledRegex(expression)
+        default: regex = nil
+        }
     }
 
     func matches(_ request: RequestView) -> Bool {
@@ -20,12 +23,49 @@ struct PathMatcher: RequestPartMatcher {
         case .literal(let expected): return expected == request.path
         case .template(let template): return template.matches(request.path)
         case .regex: return regex?.matchesWhole(request.path.description) ?? false
+        case .urlRegex: return regex?.matchesWhole(Self.url(request)) ?? false
         }
     }
 
+    /// The path and query as sent, for `.urlRegex`.
+    static func url(_ request: RequestView) -> String {
+        guard let query = request.request.rawQuery else { return request.request.rawPath }
+        return request.request.rawPath + "?" + query
+    }
+
     /// Four per edited character of the decoded path (capped), so a near path outranks a far one.
+    /// A pattern is compared by its literal start (`/find\?q=` of `/find\?q=[a-z]+`), with the
+    /// URL as sent for a URL pattern.
     func distance(_ request: RequestView) -> Int {
-        matches(request) ? 0 : EditDistance.between(request.path.description, text, cap: 64) * 4
+        if matches(request) { return 0 }
+        switch pattern {
+        case .regex(let expression):
+            return EditDistance.between(request.path.description, Self.literalStart(expression), cap: 64) * 4
+        case .urlRegex(let expression):
+            return EditDistance.between(Self.url(request), Self.literalStart(expression), cap: 64) * 4
+        default:
+            return EditDistance.between(request.path.description, text, cap: 64) * 4
+        }
+    }
+
+    /// The text a regular expression starts with before its first operator, escapes undone.
+    static func literalStart(_ expression: String) -> String {
+        var out = ""
+        var escaped = false
+        for character in expression.drop(while: { $0 == "^" }) {
+            if escaped {
+                guard character.isPunctuation || character.isSymbol else { break }  // \d, \w…: an operator
+                out.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if ".[](){}*+?|^$".contains(character) {
+                break
+            } else {
+                out.append(character)
+            }
+        }
+        return out
     }
 
     func explain(_ request: RequestView) -> [String] {
@@ -48,6 +88,8 @@ struct PathMatcher: RequestPartMatcher {
             return template.matches(path) ? [] : ["path: expected \(template), got \(path)"]
         case .regex(let expression):
             return matches(request) ? [] : ["path: expected to match /\(expression)/, got \(path)"]
+        case .urlRegex(let expression):
+            return matches(request) ? [] : ["url: expected to match /\(expression)/, got \(Self.url(request))"]
         }
     }
 }

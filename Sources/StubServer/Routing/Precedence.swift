@@ -27,7 +27,7 @@ struct Precedence: Comparable, Sendable {
         case .template(let template):
             pathKind = 1
             shape = template.segments.map { if case .parameter = $0 { return 1 } else { return 0 } }
-        case .regex:
+        case .regex, .urlRegex:
             pathKind = 2
             shape = []
         }

@@ -80,7 +80,7 @@ public final class RouteTable: Sendable {
                 index[Key(method: fixture.request.method, path: path.key), default: []].append(routes.count)
             case .template(let template):
                 templates[fixture.request.method, default: TemplateTrie()].insert(template, route: routes.count)
-            case .regex:
+            case .regex, .urlRegex:
                 patterns[fixture.request.method, default: []].append(routes.count)
             }
             warnings += RouteTable.warnings(for: fixture)

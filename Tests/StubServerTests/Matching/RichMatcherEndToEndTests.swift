@@ -24,7 +24,8 @@ import StubModel
         "body": {"json": {"items": [{"sku": "b"}, {"sku": "a"}]}, "ignoreExtraElements": true, "ignoreArrayOrder": true}},
         "response": {"status": 201, "text": "partial"}},
       {"name": "contains", "request": {"method": "POST", "path": "/log", "body": {"contains": "ERROR"}}, "response": {"text": "contains"}},
-      {"name": "drawn", "request": {"method": "GET", "path": "/drawn"}, "response": {"text": "drawn"}, "delay": {"uniform": [0.2, 0.3]}}
+      {"name": "drawn", "request": {"method": "GET", "path": "/drawn"}, "response": {"text": "drawn"}, "delay": {"uniform": [0.2, 0.3]}},
+      {"name": "url", "request": {"method": "GET", "urlPattern": "/find\\?q=[a-z]+(&page=[0-9])?"}, "response": {"text": "url"}}
     ]}
     """#
 
@@ -71,6 +72,17 @@ import StubModel
         #expect(try Self.get(server, ["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", missing, "/orders"]).hasSuffix("404"))
         #expect(try Self.get(server, ["--data-binary", "2026 ERROR disk full", "/log"]) == "contains")
         #expect(try Self.get(server, ["-w", "%{http_code}", "--data-binary", "all good", "/log"]).hasSuffix("404"))
+    }
+
+    /// `urlPattern` (WireMock's): one regex over path and query as sent, order included.
+    @Test func aURLPatternMatchesThePathAndQueryTogether() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        #expect(try Self.get(server, ["/find?q=abc"]) == "url")
+        #expect(try Self.get(server, ["/find?q=abc&page=2"]) == "url")
+        #expect(try Self.get(server, ["-w", " %{http_code}", "/find?page=2&q=abc"]).hasSuffix(" 404"), "the query's order is part of a URL pattern")
+        let miss = try Self.get(server, ["/find?q=ABC"])
+        #expect(miss.contains(#"url: expected to match /\/find\\?q=[a-z]+(&page=[0-9])?/, got /find?q=ABC"#) || miss.contains("url: expected to match"), "\(miss)")
     }
 
     @Test func everyMatcherIsWrittenBackAsRead() throws {

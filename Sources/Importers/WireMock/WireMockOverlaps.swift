@@ -1,0 +1,54 @@
+import StubModel
+
+/// Mappings of one root that answer the same request (same pattern, scenario step and priority)
+/// differently, settled as WireMock settles them where it says how, and reported where it does
+/// not — so such a root loads instead of stopping at stubd's "two routes for one request" error.
+///
+/// WireMock answers with the most recently added of equal stubs. Within one file that is the
+/// later mapping (measured with WireMock 2.35.1: a `mappings` array's second entry wins); across
+/// files it is whichever file WireMock read last, which follows the order the file system lists
+/// them in (on the same root it chose the alphabetically last file once and the first another
+/// time), so stubd keeps the first file's in path order and says so.
+enum WireMockOverlaps {
+    private struct Key: Hashable {
+        let request: RequestPattern
+        let scenario: ScenarioStep?
+        let priority: Int
+
+        init(_ fixture: Fixture) {
+            request = fixture.request
+            scenario = fixture.scenario
+            priority = fixture.priority
+        }
+    }
+
+    static func resolve(_ files: [ImportedFile]) -> [ImportedFile] {
+        var files = files
+        var owner: [Key: (file: Int, index: Int)] = [:]
+        var dropped: [Int: Set<Int>] = [:]
+        for fileIndex in files.indices {
+            for (index, fixture) in files[fileIndex].fixtures.enumerated() {
+                let key = Key(fixture)
+                guard let earlier = owner[key] else {
+                    owner[key] = (fileIndex, index)
+                    continue
+                }
+                let first = files[earlier.file].fixtures[earlier.index]
+                if first == fixture {
+                    dropped[fileIndex, default: []].insert(index)
+                } else if earlier.file == fileIndex {
+                    dropped[fileIndex, default: []].insert(earlier.index)
+                    owner[key] = (fileIndex, index)
+                    files[fileIndex].unsupported.append("\(files[fileIndex].file): \(first.name) and a later mapping answer \(fixture.request.method) \(fixture.request.path) alike; WireMock answers with the later (most recently added) one, and so does stubd")
+                } else {
+                    dropped[fileIndex, default: []].insert(index)
+                    files[fileIndex].unsupported.append("\(files[fileIndex].file): \(fixture.name) answers \(fixture.request.method) \(fixture.request.path) like \(files[earlier.file].file) at the same priority; WireMock's choice follows the order its file system lists the files, stubd answers with \(files[earlier.file].file) — give one a \"priority\" to decide")
+                }
+            }
+        }
+        for (fileIndex, indices) in dropped {
+            files[fileIndex].fixtures = files[fileIndex].fixtures.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+        }
+        return files
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import StubdSystem
+import Testing
+
+/// A WireMock root with what real suites contain and stubd used to refuse — comments, a repeated
+/// key, `"body": true`, no method, overlapping mappings, a query inside `urlPattern`, `basicAuth`,
+/// `//` in a `urlPathPattern`, a proxy stub — served by `stubd serve --wiremock`, with the answers
+/// WireMock 2.35.1 gives (measured, and compared live when its jar is at hand).
+@Suite(.serialized) struct WireMockAgreementTests {
+    static let files: [String: String] = [
+        "mappings/comments.json": """
+            // a comment WireMock's parser accepts
+            {
+              "request": { "method": "GET", "url": "/commented" }, /* and a block comment */
+              "response": { "status": 200, "body": "commented" }
+            }
+            """,
+        "mappings/dup.json": #"{ "request": { "method": "GET", "url": "/dup", "url": "/dup2" }, "response": { "status": 200, "body": "first", "body": "second" } }"#,
+        "mappings/booleanbody.json": #"{ "request": { "method": "GET", "url": "/bool" }, "response": { "status": 200, "body": true } }"#,
+        "mappings/nomethod.json": #"{ "request": { "url": "/any" }, "response": { "status": 200, "body": "any method" } }"#,
+        "mappings/urlpattern.json": #"{ "request": { "method": "GET", "urlPattern": "/search\\?q=[a-z]+&page=\\d" }, "response": { "status": 200, "body": "search" } }"#,
+        "mappings/basic.json": #"{ "request": { "method": "GET", "url": "/secure", "basicAuth": {"username": "u", "password": "p"} }, "response": { "status": 200, "body": "secure" } }"#,
+        "mappings/inone.json": #"{ "mappings": [ { "request": { "method": "GET", "url": "/inone" }, "response": { "body": "one-first" } }, { "request": { "method": "GET", "url": "/inone" }, "response": { "body": "one-second" } } ] }"#,
+        "mappings/slashes.json": #"{ "request": { "method": "GET", "urlPathPattern": "/files//[a-z]+" }, "response": { "body": "double slash" } }"#,
+        "mappings/proxy.json": #"{ "request": { "method": "GET", "urlPathPattern": "/proxied/.*" }, "response": { "proxyBaseUrl": "http://127.0.0.1:9" } }"#,
+        "mappings/overlap-a.json": #"{ "request": { "method": "GET", "url": "/overlap" }, "response": { "body": "a" } }"#,
+        "mappings/overlap-b.json": #"{ "request": { "method": "GET", "url": "/overlap" }, "response": { "body": "b" } }"#,
+    ]
+
+    /// curl arguments and what WireMock 2.35.1 answered (status, and the body for a 200).
+    static let expected: [(arguments: [String], answer: String)] = [
+        (["/commented"], "200 commented"),
+        (["/dup"], "404"),
+        (["/dup2"], "200 second"),
+        (["/bool"], "200 true"),
+        (["/any"], "200 any method"),
+        (["-X", "POST", "/any"], "200 any method"),
+        (["-X", "DELETE", "/any"], "200 any method"),
+        (["/search?q=abc&page=1"], "200 search"),
+        (["/search?page=1&q=abc"], "404"),
+        (["/secure"], "404"),
+        (["-u", "u:p", "/secure"], "200 secure"),
+        (["-u", "u:wrong", "/secure"], "404"),
+        (["/inone"], "200 one-second"),
+        (["--path-as-is", "/files//abc"], "200 double slash"),
+    ]
+
+    static func root() throws -> String {
+        try StubdProcess.temporaryFolder(files)
+    }
+
+    static func answer(_ base: String, _ arguments: [String]) -> String {
+        var arguments = arguments
+        let path = arguments.removeLast()
+        let text = StubdProcess.curl(arguments + ["-w", "\n%{http_code}", base + path])
+        let status = text.split(separator: "\n").last.map(String.init) ?? ""
+        let body = text.components(separatedBy: "\n").dropLast().joined(separator: "\n")
+        return status == "200" ? "\(status) \(body)" : status
+    }
+
+    @Test func stubdAnswersTheRootAsWireMockDoesAndReportsWhatItCannot() throws {
+        let root = try Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let stubd = try ServingStubd(["--wiremock", root, "--port", "0", "--quiet"])
+        for (arguments, expected) in Self.expected {
+            #expect(Self.answer(stubd.baseURL, arguments) == expected, "\(arguments)")
+        }
+        // Not a fake 200: the proxy stub is skipped and said to be.
+        #expect(Self.answer(stubd.baseURL, ["/proxied/x"]) == "404")
+        // Across files WireMock's pick follows its file system's order: stubd keeps the first file's and says so.
+        #expect(Self.answer(stubd.baseURL, ["/overlap"]) == "200 a")
+        let stopped = stubd.stop()
+        #expect(stopped.stderr.contains("\(root)/mappings/proxy.json: response.proxyBaseUrl: per-stub proxying is not supported"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("\(root)/mappings/overlap-b.json: GET /overlap answers GET /overlap like \(root)/mappings/overlap-a.json at the same priority"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("\(root)/mappings/inone.json: GET /inone and a later mapping answer GET /inone alike; WireMock answers with the later"), "\(stopped.stderr)")
+    }
+
+    /// The jar from the PyPI package `wiremock` (2.7.0 ships WireMock 2.35.1); `make test` puts it
+    /// in bench/out, as `make bench` does.
+    static let jar = ProcessInfo.processInfo.environment["STUBD_WIREMOCK_JAR"]
+        ?? StubdProcess.repositoryRoot.appendingPathComponent("bench/out/wiremock-standalone-2.35.1.jar").path
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: jar))) func realWireMockGivesTheSameAnswers() throws {
+        let root = try Self.root()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let address = try System.resolve(host: "127.0.0.1", port: 0)[0]
+        let probe = try System.streamSocket(for: address)
+        try System.bind(probe, to: address)
+        let port = try System.boundPort(probe)
+        System.close(probe)
+        let wiremock = Process()
+        wiremock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        wiremock.arguments = ["java", "-jar", Self.jar, "--port", "\(port)", "--bind-address", "127.0.0.1", "--root-dir", root, "--disable-banner"]
+        wiremock.standardOutput = FileHandle.nullDevice
+        wiremock.standardError = FileHandle.nullDevice
+        try wiremock.run()
+        defer { wiremock.terminate(); wiremock.waitUntilExit() }
+        let base = "http://127.0.0.1:\(port)"
+        let deadline = Date().addingTimeInterval(60)
+        while StubdProcess.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/__admin/mappings"]) != "200" && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        let stubd = try ServingStubd(["--wiremock", root, "--port", "0", "--quiet"])
+        defer { _ = stubd.stop() }
+        var agreed = 0
+        for (arguments, expected) in Self.expected {
+            let real = Self.answer(base, arguments)
+            #expect(real == expected, "WireMock itself: \(arguments)")
+            #expect(Self.answer(stubd.baseURL, arguments) == real, "\(arguments)")
+            if Self.answer(stubd.baseURL, arguments) == real { agreed += 1 }
+        }
+        #expect(agreed == Self.expected.count)
+    }
+}
