@@ -5,6 +5,9 @@ import StubModel
 /// every secret value redacted. A redacted query parameter becomes `{"present": true}` and a
 /// redacted JSON or form field is listed in `anyValueFor`, so the fixture answers the same
 /// request with any credential, and two requests that differ only by a token are one fixture.
+/// A secret value that also appears elsewhere (`SecretValues`) is scrubbed there too: a path
+/// segment holding it becomes a `{redacted}` template parameter, a query value holding it is
+/// matched as present.
 struct RecordedRequest: Hashable {
     /// What the fixture matches; also the identity of a recorded fixture.
     let pattern: RequestPattern
@@ -12,16 +15,21 @@ struct RecordedRequest: Hashable {
     let redactedNames: Set<String>
     /// `GET /users/octocat?page=2` with secret values replaced, for log lines.
     let display: String
+    /// The path as names and logs may show it (secret values replaced).
+    let shownPath: String
+    /// The secret values the request carried, for scrubbing its answer.
+    let secrets: SecretValues
 
     static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool { lhs.pattern == rhs.pattern }
     func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
     init(_ request: IncomingRequest, redactor: Redactor) {
+        let secrets = SecretValues(request: request, redactor: redactor)
         var redacted = Set<String>()
         var query: [NameValue] = []
         var present: [String] = []
         for pair in FormCoding.decodePairs(request.rawQuery ?? "") {
-            if redactor.isSecret(pair.name) {
+            if redactor.isSecret(pair.name) || secrets.occurs(in: pair.value) {
                 redacted.insert(pair.name)
                 present.append(pair.name)
             } else {
@@ -29,13 +37,38 @@ struct RecordedRequest: Hashable {
             }
         }
         let (body, anyValueFor) = Self.body(of: request, redactor: redactor, redacted: &redacted)
-        var pattern = RequestPattern(method: request.method, path: request.rawPath, query: query, body: body)
+        let (path, shownPath) = Self.path(request.rawPath, secrets: secrets)
+        var pattern = RequestPattern(method: request.method, path: path, query: query, body: body)
         pattern.queryPresent = Array(Set(present)).sorted()
         pattern.anyValueFor = anyValueFor
         self.pattern = pattern
         self.redactedNames = redacted
-        let shownQuery = request.rawQuery.map { "?" + redactor.query($0) } ?? ""
-        self.display = "\(request.method) \(request.rawPath)\(shownQuery)"
+        self.secrets = secrets
+        self.shownPath = shownPath
+        let shownQuery = request.rawQuery.map { "?" + secrets.scrub(redactor.query($0)) } ?? ""
+        self.display = "\(request.method) \(shownPath)\(shownQuery)"
+    }
+
+    /// The path as matched — a template with a `{redacted}` parameter for each segment holding
+    /// a secret value — and as shown.
+    static func path(_ raw: String, secrets: SecretValues) -> (PathPattern, String) {
+        let literal = PathPattern.literal(PathSegments(raw: raw))
+        guard !secrets.isEmpty, secrets.occurs(in: raw) || secrets.occurs(in: PathSegments(raw: raw).description) else { return (literal, raw) }
+        var count = 0
+        var template: [String] = []
+        var shown: [String] = []
+        for segment in raw.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+            if !segment.isEmpty && (secrets.occurs(in: segment) || secrets.occurs(in: FormCoding.decode(Substring(segment)))) {
+                count += 1
+                template.append("{redacted\(count == 1 ? "" : String(count))}")
+                shown.append(Redactor.placeholder)
+            } else {
+                template.append(segment)
+                shown.append(segment)
+            }
+        }
+        guard case .success(let parsed) = PathTemplate.parse(template.joined(separator: "/")) else { return (literal, secrets.scrub(raw)) }
+        return (.template(parsed), shown.joined(separator: "/"))
     }
 
     private static func body(of request: IncomingRequest, redactor: Redactor, redacted: inout Set<String>) -> (BodyPattern, [String]) {

@@ -41,7 +41,7 @@ struct RecordedResponse: Equatable {
     /// Headers never recorded: about the connection or the framing, which stubd sets itself.
     static let droppedHeaders: Set<String> = ProxyUpstream.hopByHop.union(["content-length", "date"])
 
-    init(status: Int, headers upstreamHeaders: [NameValue], body upstreamBody: [UInt8], redactor: Redactor) {
+    init(status: Int, headers upstreamHeaders: [NameValue], body upstreamBody: [UInt8], redactor: Redactor, secrets requestSecrets: SecretValues = SecretValues()) {
         self.status = status
         var headers = upstreamHeaders.filter { !Self.droppedHeaders.contains($0.name.lowercased()) }
         var body = upstreamBody
@@ -55,8 +55,18 @@ struct RecordedResponse: Equatable {
                 problems.append("body sent with Content-Encoding: \(encoding) could not be decoded; stored as sent, header kept")
             }
         }
+        // The request's secret values, the answer's own cookies and secret-named JSON values:
+        // scrubbed wherever else they appear in the answer.
+        var secrets = requestSecrets
+        if redactor.enabled {
+            for header in headers where header.name.lowercased() == "set-cookie" {
+                let pair = header.value.split(separator: ";").first ?? ""
+                if let equals = pair.firstIndex(of: "=") { secrets.add(String(pair[pair.index(after: equals)...])) }
+            }
+            if let json = try? JSONParser.parse(body) { secrets.addJSON(json, redactor: redactor) }
+        }
         for header in headers where redactor.isSecret(header.name) { redactedNames.insert(header.name) }
-        self.headers = redactor.pairs(headers)
+        self.headers = redactor.pairs(headers).map { secrets.occurs(in: $0.value) ? NameValue($0.name, secrets.scrub($0.value)) : $0 }
         let contentType = headers.first(where: { $0.name.lowercased() == "content-type" })?.value.lowercased() ?? ""
         if body.isEmpty {
             storage = .none
@@ -65,17 +75,19 @@ struct RecordedResponse: Equatable {
         } else if let json = try? JSONParser.parse(body), contentType.contains("json") || json.isContainer {
             let secret = SecretNames.inJSON(json, redactor: redactor)
             redactedNames.formUnion(secret)
-            let stored = secret.isEmpty ? json : redactor.json(json)
+            let stored = secrets.scrub(secret.isEmpty ? json : redactor.json(json))
             let compact = Array(JSONWriter.write(stored, pretty: false).utf8)
-            if !secret.isEmpty || compact == body {
+            if !secret.isEmpty || stored != json || compact == body {
                 body = compact
                 storage = compact.count <= Self.inlineTextLimit * 4 ? .json(stored) : .file(extension: "json")
             } else {
                 storage = .file(extension: "json")
             }
         } else if body.count <= Self.inlineTextLimit, let text = String(validating: body, as: UTF8.self), Self.isText(contentType, text) {
-            storage = .text(text)
+            body = Array(secrets.scrub(text).utf8)
+            storage = .text(secrets.scrub(text))
         } else {
+            body = secrets.scrub(body)
             storage = .file(extension: Self.fileExtension(for: contentType))
         }
         self.body = body

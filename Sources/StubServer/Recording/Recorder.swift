@@ -68,7 +68,7 @@ public final class Recorder: Sendable {
             return
         }
         let key = RecordedRequest(request, redactor: redactor)
-        var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor)
+        var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets)
         var target: Fixture?
         if let targets = options.targets, case .hit(let route) = targets.lookup(request) { target = route.fixture }
         if target != nil, answer.storage != .none {
@@ -97,7 +97,7 @@ public final class Recorder: Sendable {
                 return WriteJob(display: key.display, name: entry.name!, routeName: target?.name ?? key.display, pattern: key.pattern,
                                 outcomes: entry.outcomes, targetNamed: entry.targetNamed)
             }
-            let base = target.map(FixtureNaming.name(target:)) ?? FixtureNaming.name(method: request.method, rawPath: request.rawPath)
+            let base = target.map(FixtureNaming.name(target:)) ?? FixtureNaming.name(method: request.method, rawPath: key.shownPath)
             switch folder.place(key.pattern, base: base, taken: state.taken) {
             case .keptHandWritten(let file):
                 state.entries[key] = Entry(keptBy: file, outcomes: [answer], targetNamed: false)

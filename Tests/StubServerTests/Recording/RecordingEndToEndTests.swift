@@ -157,6 +157,42 @@ import TargetModel
         #expect(replayed[3].stdout.hasSuffix("404"), "values that are not secret still have to match")
     }
 
+    /// A secret value that turns up outside its name — a session id in the path, a cookie copied
+    /// into another query value, a token echoed in the answer — is scrubbed there too, and the
+    /// fixture still answers the same request with another value.
+    @Test func aSecretValueIsScrubbedWhereverItAppears() throws {
+        let upstream = try PythonUpstream(handler: """
+                def do_GET(self):
+                    body = ('{"path":"%s","next":"/sessions/SESSION-VALUE-77/items?page=2"}' % self.path).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("X-Echo", "sid SESSION-VALUE-77")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+            """, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let (_, answers) = try Self.record([
+            ["-H", "Cookie: sid=SESSION-VALUE-77; theme=dark", "/sessions/SESSION-VALUE-77/items"],
+            ["-H", "Cookie: sid=SESSION-VALUE-77", "/collect?utmcc=__utma%3D1.SESSION-VALUE-77&v=1"],
+        ], upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(answers[0].stdout.contains("SESSION-VALUE-77"), "the client gets the upstream's answer unchanged")
+        let written = try Self.allBytes(under: out)
+        #expect(written.count > 200)
+        #expect(written.range(of: Data("SESSION-VALUE-77".utf8)) == nil, "the session value was written: \(String(decoding: written, as: UTF8.self))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(!names.contains { $0.contains("SESSION") }, "\(names)")
+        let replayed = try Self.replay([
+            ["-w", " %{http_code}", "/sessions/ANOTHER-SESSION-1/items"],
+            ["-w", " %{http_code}", "/collect?utmcc=__utma%3D1.ANOTHER&v=1"],
+            ["-w", " %{http_code}", "/collect?utmcc=x&v=2"],
+        ], from: out)
+        #expect(replayed[0].stdout.hasSuffix(" 200") && replayed[0].stdout.contains("[redacted]"), "\(replayed[0].stdout)")
+        #expect(replayed[1].stdout.hasSuffix(" 200"), "\(replayed[1].stdout)")
+        #expect(replayed[2].stdout.hasSuffix(" 404"), "a value that is not secret still has to match")
+    }
+
     @Test func keepWritesOneNameAsSent() throws {
         let upstream = try PythonUpstream(handler: Self.api, tls: false)
         defer { upstream.stop() }
