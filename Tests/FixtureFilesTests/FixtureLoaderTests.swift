@@ -142,7 +142,7 @@ struct FixtureTemplateTests {
         (#"{"request": {"method": "GET", "pathTemplate": "/users/v{n}"}, "fault": "reset"}"#,
          #"ROOT/t.json: request.pathTemplate: "/users/v{n}" segment "v{n}" mixes text and braces; a parameter must be a whole segment, e.g. /users/{login}"#),
         (#"{"request": {"method": "GET", "path": "/a", "pathTemplate": "/{a}"}, "fault": "reset"}"#,
-         "ROOT/t.json: request.path: give one of path, pathTemplate or pathPattern"),
+         "ROOT/t.json: request.path: give one of path, pathTemplate, pathPattern or urlPattern"),
         (#"{"request": {"method": "GET", "path": "/a"}, "response": {}, "dribble": {"chunks": 0, "seconds": 1}}"#,
          #"ROOT/t.json: dribble.chunks: expected an integer from 1 to 100000, e.g. {"chunks": 10, "seconds": 2}"#),
         (#"{"request": {"method": "GET", "path": "/a"}, "response": {}, "dribble": {"chunks": 1, "seconds": 60}}"#,
