@@ -438,12 +438,12 @@ public struct FixtureReader {
     private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pattern: BodyPattern, anyValueFor: [String], jsonOptions: JSONMatchOptions) {
         guard let value else { return (.any, [], JSONMatchOptions()) }
         var body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields", "contains", "matches",
-                                                         "anyValueFor", "ignoreExtraElements", "ignoreArrayOrder"])
+                                                         "all", "jsonPath", "anyValueFor", "ignoreExtraElements", "ignoreArrayOrder"])
         var options = JSONMatchOptions()
         for key in ["ignoreExtraElements", "ignoreArrayOrder"] {
             guard let flag = body.removeValue(forKey: key) else { continue }
             guard case .bool(let on) = flag else { throw fail(join(field, key), "expected true or false") }
-            guard body["json"] != nil else { throw fail(join(field, key), "applies to a json body only") }
+            guard body["json"] != nil || body["all"] != nil else { throw fail(join(field, key), "applies to a json body only") }
             if key == "ignoreExtraElements" { options.ignoreExtraElements = on } else { options.ignoreArrayOrder = on }
         }
         var anyValueFor: [String] = []
@@ -462,9 +462,34 @@ public struct FixtureReader {
 
     private func readBodyKind(_ body: [String: JSONValue], at field: String) throws(FixtureError) -> BodyPattern {
         guard body.count == 1, let (kind, content) = body.first else {
-            throw fail(field, "give exactly one of json, form, text, base64, multipart, fields, contains or matches")
+            throw fail(field, "give exactly one of json, form, text, base64, multipart, fields, contains, matches, jsonPath or all")
         }
         switch kind {
+        case "all":
+            guard case .array(let elements) = content, elements.count >= 2 else {
+                throw fail(join(field, "all"), "expected an array of two or more body patterns, e.g. [{\"contains\": \"a\"}, {\"json\": {…}}]")
+            }
+            return .all(try elements.enumerated().map { index, element throws(FixtureError) -> BodyPattern in
+                let at = "\(join(field, "all"))[\(index)]"
+                return try readBodyKind(try object(element, at: at, allowed: ["json", "form", "text", "base64", "fields", "contains", "matches", "jsonPath"]), at: at)
+            })
+        case "jsonPath":
+            let at = join(field, "jsonPath")
+            var expression: String
+            var test: ValueMatch?
+            switch content {
+            case .string(let text): expression = text
+            case .object(let members):
+                guard case .string(let text)? = content["expression"] else { throw fail(join(at, "expression"), "missing; give the JSONPath, e.g. \"$.user.name\"") }
+                expression = text
+                test = try readValueMatch(members.filter { $0.key != "expression" }, at: at, allowPresent: false)
+            default:
+                throw fail(at, "expected a JSONPath string (\"$.items[?(@.id == 7)]\") or {\"expression\": \"$.name\", \"equalTo\": \"…\"}")
+            }
+            switch JSONPath.parse(expression) {
+            case .success(let path): return .jsonPath(path, test)
+            case .failure(let problem): throw fail(at, "\"\(expression)\" \(problem.message)")
+            }
         case "fields":
             guard case .array(let names) = content else { throw fail(join(field, "fields"), "expected an array of field names, found \(content.kindName)") }
             return .fields(try names.enumerated().map { index, name throws(FixtureError) -> String in

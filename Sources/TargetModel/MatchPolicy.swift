@@ -25,7 +25,7 @@ extension RequestPattern {
         case .form(let pairs): body = .fields(Array(Set(pairs.map(\.name))).sorted())
         case .multipart(let parts): body = .fields(Array(Set(parts.map(\.name))).sorted())
         case .fields: body = self.body
-        case .any, .json, .bytes, .contains, .matches: body = .any
+        case .any, .json, .bytes, .contains, .matches, .all, .jsonPath: body = .any
         }
         var shape = RequestPattern(method: method, path: path, query: [], headers: values.headers, body: body)
         shape.queryPresent = Array(Set(query.map(\.name) + queryPresent)).sorted()

@@ -4,7 +4,7 @@ import Testing
 
 /// A WireMock root with what real suites contain and stubd used to refuse — comments, a repeated
 /// key, `"body": true`, no method, overlapping mappings, a query inside `urlPattern`, `basicAuth`,
-/// `//` in a `urlPathPattern`, a proxy stub — served by `stubd serve --wiremock`, with the answers
+/// `//` in a `urlPathPattern`, `matchesJsonPath` and several body patterns, a proxy stub — served by `stubd serve --wiremock`, with the answers
 /// WireMock 2.35.1 gives (measured, and compared live when its jar is at hand).
 @Suite(.serialized) struct WireMockAgreementTests {
     static let files: [String: String] = [
@@ -23,6 +23,8 @@ import Testing
         "mappings/inone.json": #"{ "mappings": [ { "request": { "method": "GET", "url": "/inone" }, "response": { "body": "one-first" } }, { "request": { "method": "GET", "url": "/inone" }, "response": { "body": "one-second" } } ] }"#,
         "mappings/slashes.json": #"{ "request": { "method": "GET", "urlPathPattern": "/files//[a-z]+" }, "response": { "body": "double slash" } }"#,
         "mappings/proxy.json": #"{ "request": { "method": "GET", "urlPathPattern": "/proxied/.*" }, "response": { "proxyBaseUrl": "http://127.0.0.1:9" } }"#,
+        "mappings/jsonpath.json": #"{ "request": { "method": "POST", "url": "/jp", "bodyPatterns": [ { "matchesJsonPath": "$.items[?(@.id == 7)]" } ] }, "response": { "body": "jp filter" } }"#,
+        "mappings/jsonpath2.json": #"{ "request": { "method": "POST", "url": "/jp2", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$.user.name", "equalTo": "ada" } }, { "contains": "admin" } ] }, "response": { "body": "jp and contains" } }"#,
         "mappings/overlap-a.json": #"{ "request": { "method": "GET", "url": "/overlap" }, "response": { "body": "a" } }"#,
         "mappings/overlap-b.json": #"{ "request": { "method": "GET", "url": "/overlap" }, "response": { "body": "b" } }"#,
     ]
@@ -43,6 +45,11 @@ import Testing
         (["-u", "u:wrong", "/secure"], "404"),
         (["/inone"], "200 one-second"),
         (["--path-as-is", "/files//abc"], "200 double slash"),
+        (["-H", "Content-Type: application/json", "--data", #"{"items":[{"id":3},{"id":7}]}"#, "/jp"], "200 jp filter"),
+        (["-H", "Content-Type: application/json", "--data", #"{"items":[{"id":8}]}"#, "/jp"], "404"),
+        (["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"ada","role":"admin"}}"#, "/jp2"], "200 jp and contains"),
+        (["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"ada","role":"user"}}"#, "/jp2"], "404"),
+        (["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"bob","role":"admin"}}"#, "/jp2"], "404"),
     ]
 
     static func root() throws -> String {

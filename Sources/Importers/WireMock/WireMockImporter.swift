@@ -169,16 +169,15 @@ struct MappingConverter {
             pattern.headerMatches.append(NamedMatch("authorization", .equalTo("Basic \(token)", caseInsensitive: false)))
         }
         if case .array(let bodies)? = value["bodyPatterns"] {
+            // Every pattern applies, as in WireMock.
+            var all: [BodyPattern] = []
             for (index, body) in bodies.enumerated() {
                 let field = "request.bodyPatterns[\(index)]"
                 guard let converted = try convertBody(body, at: field) else { continue }
-                if pattern.body != .any {
-                    skip(field, "one body pattern per stub; only the first supported one is compared")
-                    continue
-                }
-                pattern.body = converted.body
-                pattern.jsonOptions = converted.options
+                if case .json = converted.body, pattern.jsonOptions.isExact { pattern.jsonOptions = converted.options }
+                all.append(converted.body)
             }
+            if all.count == 1 { pattern.body = all[0] } else if all.count > 1 { pattern.body = .all(all) }
         }
         return (methods, pattern)
     }
@@ -221,6 +220,9 @@ struct MappingConverter {
                                            ignoreArrayOrder: value["ignoreArrayOrder"] == .bool(true))
             return (.json(document), options)
         }
+        if let expression = value["matchesJsonPath"] {
+            return try convertJSONPath(expression, at: "\(field).matchesJsonPath").map { ($0, JSONMatchOptions()) }
+        }
         if case .string(let text)? = value["contains"] { return (.contains(text), JSONMatchOptions()) }
         if case .string(let text)? = value["matches"] {
             try checkRegex(text, at: "\(field).matches")
@@ -229,6 +231,36 @@ struct MappingConverter {
         let kind = value.objectKeys.first ?? "?"
         skip("\(field).\(kind)", "the body is not compared for this pattern")
         return nil
+    }
+
+    /// `"$.a"` or `{"expression": "$.a", "equalTo" | "contains" | "matches" | "absent": …}`; other
+    /// sub-matchers and expressions outside the supported subset are reported (the body is then
+    /// not compared for that pattern).
+    mutating func convertJSONPath(_ value: JSONValue, at field: String) throws(FixtureError) -> BodyPattern? {
+        var expression = ""
+        var test: ValueMatch?
+        switch value {
+        case .string(let text): expression = text
+        case .object:
+            guard case .string(let text)? = value["expression"] else { throw fail(field, "expected an expression") }
+            expression = text
+            if case .string(let text)? = value["equalTo"] { test = .equalTo(text, caseInsensitive: value["caseInsensitive"] == .bool(true)) }
+            else if case .string(let text)? = value["contains"] { test = .contains(text) }
+            else if case .string(let text)? = value["matches"] { try checkRegex(text, at: "\(field).matches"); test = .matches(text) }
+            else if value["absent"] == .bool(true) { test = .absent }
+            else {
+                skip(field, "this sub-matcher of matchesJsonPath (equalTo, contains, matches and absent are); the body is not compared for it")
+                return nil
+            }
+        default:
+            throw fail(field, "expected a JSONPath string or an object with expression")
+        }
+        switch JSONPath.parse(expression) {
+        case .success(let path): return .jsonPath(path, test)
+        case .failure(let problem):
+            skip(field, "\"\(expression)\" \(problem.message); the body is not compared for it")
+            return nil
+        }
     }
 
     func checkRegex(_ pattern: String, at field: String) throws(FixtureError) {

@@ -90,23 +90,38 @@ public enum FixtureWriter {
         if pattern.jsonOptions.ignoreArrayOrder { jsonOptions.append(("ignoreArrayOrder", .bool(true))) }
         switch pattern.body {
         case .any: break
-        case .contains(let text): members.append(("body", .object([("contains", .string(text))])))
-        case .matches(let regex): members.append(("body", .object([("matches", .string(regex))])))
-        case .json(let json): members.append(("body", .object([("json", json.sortingKeys)] + anyValueFor + jsonOptions)))
-        case .form(let form): members.append(("body", .object([("form", pairs(form))] + anyValueFor)))
-        case .fields(let names): members.append(("body", .object([("fields", .array(names.map { .string($0) }))])))
-        case .bytes(let bytes):
-            members.append(("body", .object([textOrBase64(bytes)])))
+        case .json: members.append(("body", .object(body(pattern.body) + anyValueFor + jsonOptions)))
+        case .form: members.append(("body", .object(body(pattern.body) + anyValueFor)))
+        case .all: members.append(("body", .object(body(pattern.body) + jsonOptions)))
+        default: members.append(("body", .object(body(pattern.body))))
+        }
+        return .object(members)
+    }
+
+    /// One body pattern's member (`json`, `form`, `contains`, … or `all`), without options.
+    static func body(_ pattern: BodyPattern) -> [(key: String, value: JSONValue)] {
+        switch pattern {
+        case .any: return []
+        case .contains(let text): return [("contains", .string(text))]
+        case .matches(let regex): return [("matches", .string(regex))]
+        case .json(let json): return [("json", json.sortingKeys)]
+        case .form(let form): return [("form", pairs(form))]
+        case .fields(let names): return [("fields", .array(names.map { .string($0) }))]
+        case .bytes(let bytes): return [textOrBase64(bytes)]
+        case .all(let patterns): return [("all", .array(patterns.map { .object(body($0)) }))]
+        case .jsonPath(let path, nil): return [("jsonPath", .string(path.text))]
+        case .jsonPath(let path, let value?):
+            guard case .object(let test) = match(value) else { return [("jsonPath", .string(path.text))] }
+            return [("jsonPath", .object([("expression", .string(path.text))] + test))]
         case .multipart(let parts):
-            members.append(("body", .object([("multipart", .array(parts.map { part in
+            return [("multipart", .array(parts.map { part in
                 var fields: [(key: String, value: JSONValue)] = [("name", .string(part.name))]
                 if let fileName = part.fileName { fields.append(("fileName", .string(fileName))) }
                 if let contentType = part.contentType { fields.append(("contentType", .string(contentType))) }
                 fields.append(textOrBase64(part.body))
                 return .object(fields)
-            }))])))
+            }))]
         }
-        return .object(members)
     }
 
     /// A value matcher as its fixture object.

@@ -73,4 +73,9 @@ public enum BodyPattern: Sendable, Hashable {
     case contains(String)
     /// The whole body, as UTF-8 text, matches this regular expression.
     case matches(String)
+    /// Every one of these matches (WireMock's several `bodyPatterns`).
+    indirect case all([BodyPattern])
+    /// The body is JSON and the expression selects something (WireMock's `matchesJsonPath`),
+    /// or, with a value match, something whose text satisfies it (`absent`: selects nothing).
+    case jsonPath(JSONPath, ValueMatch?)
 }

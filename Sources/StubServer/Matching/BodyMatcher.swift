@@ -16,6 +16,10 @@ struct BodyMatcher: RequestPartMatcher {
     private let jsonOptions: JSONMatchOptions
     /// For `.matches`.
     private let regex: CompiledRegex?
+    /// For `.all`: one matcher per pattern.
+    private let each: [BodyMatcher]
+    /// For `.jsonPath` with a value match.
+    private let valueTest: ValueTest?
 
     init(pattern: BodyPattern, anyValueFor: [String] = [], jsonOptions: JSONMatchOptions = JSONMatchOptions()) {
         self.pattern = pattern
@@ -24,6 +28,12 @@ struct BodyMatcher: RequestPartMatcher {
         self.anyValue = AnyValueMask(names: anyValueFor)
         if case .form(let pairs) = pattern { sortedForm = anyValue.pairs(pairs).sorted() } else { sortedForm = [] }
         if case .json(let json) = pattern { maskedJSON = anyValue.json(json) } else { maskedJSON = nil }
+        if case .jsonPath(_, let match?) = pattern { valueTest = ValueTest(match) } else { valueTest = nil }
+        if case .all(let patterns) = pattern {
+            each = patterns.map { BodyMatcher(pattern: $0, anyValueFor: anyValueFor, jsonOptions: jsonOptions) }
+        } else {
+            each = []
+        }
     }
 
     func matches(_ request: RequestView) -> Bool {
@@ -44,7 +54,19 @@ struct BodyMatcher: RequestPartMatcher {
             if case .parts(let parts) = request.multipart { return parts == expected }
             return false
         case .fields(let names): return request.fieldNames == names
+        case .all: return each.allSatisfy { $0.matches(request) }
+        case .jsonPath(let path, _):
+            guard let json = request.json else { return false }
+            let selected = path.select(in: json)
+            guard let valueTest else { return !selected.isEmpty }
+            return valueTest.accepts(selected.map(Self.text))
         }
+    }
+
+    /// A selected value as a value match reads it: a string as itself, anything else as compact JSON.
+    static func text(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return JSONWriter.write(value, pretty: false)
     }
 
     func explain(_ request: RequestView) -> [String] {
@@ -52,6 +74,16 @@ struct BodyMatcher: RequestPartMatcher {
         switch pattern {
         case .any:
             return []
+        case .all:
+            return each.flatMap { $0.explain(request) }
+        case .jsonPath(let path, let match):
+            guard !matches(request) else { return [] }
+            guard request.json != nil else { return ["body: expected JSON for \(path), got \(body.count) bytes that are not JSON"] }
+            let selected = request.json.map { path.select(in: $0) } ?? []
+            if let match {
+                return ["body \(path): expected \(match), got " + (selected.isEmpty ? "nothing" : selected.map(Self.text).joined(separator: ", "))]
+            }
+            return ["body \(path): expected to select something, got nothing"]
         case .contains(let text):
             return matches(request) ? [] : ["body: expected to contain \"\(text)\""]
         case .matches(let expression):

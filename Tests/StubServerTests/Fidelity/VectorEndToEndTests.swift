@@ -88,7 +88,7 @@ import TargetModel
             request.setValue(MultipartEncoding.contentType(boundary: boundary), forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(MultipartEncoding.body(Array(parts.dropLast()) + [MultipartPart(name: "other", body: [])], boundary: boundary))
             return "body part \(parts.count) (\(parts.last!.name))"
-        case .any, .fields, .contains, .matches:
+        case .any, .fields, .contains, .matches, .all, .jsonPath:
             break
         }
         components.percentEncodedPath += "x"

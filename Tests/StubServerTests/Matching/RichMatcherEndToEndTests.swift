@@ -25,7 +25,10 @@ import StubModel
         "response": {"status": 201, "text": "partial"}},
       {"name": "contains", "request": {"method": "POST", "path": "/log", "body": {"contains": "ERROR"}}, "response": {"text": "contains"}},
       {"name": "drawn", "request": {"method": "GET", "path": "/drawn"}, "response": {"text": "drawn"}, "delay": {"uniform": [0.2, 0.3]}},
-      {"name": "url", "request": {"method": "GET", "urlPattern": "/find\\?q=[a-z]+(&page=[0-9])?"}, "response": {"text": "url"}}
+      {"name": "url", "request": {"method": "GET", "urlPattern": "/find\\?q=[a-z]+(&page=[0-9])?"}, "response": {"text": "url"}},
+      {"name": "jsonpath", "request": {"method": "POST", "path": "/jp",
+        "body": {"all": [{"jsonPath": "$.items[?(@.id == 7)]"}, {"jsonPath": {"expression": "$.user.name", "matches": "a[a-z]+"}}, {"contains": "admin"}]}},
+        "response": {"text": "jsonpath"}}
     ]}
     """#
 
@@ -83,6 +86,19 @@ import StubModel
         #expect(try Self.get(server, ["-w", " %{http_code}", "/find?page=2&q=abc"]).hasSuffix(" 404"), "the query's order is part of a URL pattern")
         let miss = try Self.get(server, ["/find?q=ABC"])
         #expect(miss.contains(#"url: expected to match /\/find\\?q=[a-z]+(&page=[0-9])?/, got /find?q=ABC"#) || miss.contains("url: expected to match"), "\(miss)")
+    }
+
+    /// `body.all` (every pattern) with `jsonPath` filters and value tests, and the reason a miss gives.
+    @Test func jsonPathsAndSeveralBodyPatternsAllApply() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let post = ["-H", "Content-Type: application/json", "--data"]
+        #expect(try Self.get(server, post + [#"{"items":[{"id":7}],"user":{"name":"ada","role":"admin"}}"#, "/jp"]) == "jsonpath")
+        let wrongName = try Self.get(server, post + [#"{"items":[{"id":7}],"user":{"name":"Bob","role":"admin"}}"#, "/jp"])
+        #expect(wrongName.contains(#"body $.user.name: expected matching /a[a-z]+/, got Bob"#), "\(wrongName)")
+        let noItem = try Self.get(server, post + [#"{"items":[{"id":8}],"user":{"name":"ada","role":"admin"}}"#, "/jp"])
+        #expect(noItem.contains("body $.items[?(@.id == 7)]: expected to select something, got nothing"), "\(noItem)")
+        #expect(try Self.get(server, ["-w", " %{http_code}"] + post + [#"{"items":[{"id":7}],"user":{"name":"ada","role":"user"}}"#, "/jp"]).hasSuffix(" 404"))
     }
 
     @Test func everyMatcherIsWrittenBackAsRead() throws {
