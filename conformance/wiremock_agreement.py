@@ -148,7 +148,7 @@ def main():
     logs = tempfile.mkdtemp(prefix="agreement-")
     wiremock_log, stubd_log = open(os.path.join(logs, "wiremock.log"), "w+b"), open(os.path.join(logs, "stubd.log"), "w+b")
     wiremock = subprocess.Popen(["java", "-jar", arguments.jar, "--port", str(wiremock_port), "--bind-address", "127.0.0.1",
-                                 "--root-dir", arguments.root, "--disable-banner"], stdout=wiremock_log, stderr=subprocess.STDOUT)
+                                 "--root-dir", arguments.root, "--disable-banner", "--local-response-templating"], stdout=wiremock_log, stderr=subprocess.STDOUT)
     stubd = subprocess.Popen([arguments.stubd, "serve", "--wiremock", arguments.root, "--port", str(stubd_port), "--quiet"],
                              stdout=subprocess.DEVNULL, stderr=stubd_log)
     try:

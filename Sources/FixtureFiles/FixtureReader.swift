@@ -37,13 +37,27 @@ public struct FixtureReader {
         }
         let problems = Problems()
         if case .object = document, document["routes"] != nil {
-            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes", "recordedFrom"]) }) else {
+            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes", "recordedFrom", "templates"]) }) else {
                 throw problems.errors
             }
             guard case .array(let routes)? = root["routes"] else {
                 throw FixtureErrors(errors: [fail("routes", "expected an array of routes, found \(root["routes"]!.kindName)")])
             }
-            let fixtures = routes.enumerated().compactMap { index, route in readRoute(route, at: "routes[\(index)]", problems) }
+            var fixtures = routes.enumerated().compactMap { index, route in readRoute(route, at: "routes[\(index)]", problems) }
+            if let flag = root["templates"] {
+                guard case .bool(let on) = flag else { throw FixtureErrors(errors: [fail("templates", "expected true or false")]) }
+                // Every response of the file is a template; each is checked as if it said so itself.
+                if on {
+                    for index in fixtures.indices {
+                        fixtures[index].outcomes = fixtures[index].outcomes.map { outcome in
+                            guard case .response(var response) = outcome, !response.template else { return outcome }
+                            response.template = true
+                            _ = problems.check { () throws(FixtureError) in try checkTemplate(response, at: "routes[\(index)].response") }
+                            return .response(response)
+                        }
+                    }
+                }
+            }
             if !problems.list.isEmpty { throw problems.errors }
             return fixtures
         }
@@ -533,7 +547,7 @@ public struct FixtureReader {
     }
 
     private func readResponse(_ value: JSONValue, at field: String) throws(FixtureError) -> StubHTTPResponse {
-        let response = try object(value, at: field, allowed: ["status", "headers", "json", "text", "base64", "bodyFile"])
+        let response = try object(value, at: field, allowed: ["status", "headers", "json", "text", "base64", "bodyFile", "template"])
         var status = 200
         if let value = response["status"] {
             guard case .number(let number) = value, number == number.rounded(), (100...599).contains(number) else {
@@ -572,7 +586,20 @@ public struct FixtureReader {
                 }
             }
         }
-        return StubHTTPResponse(status: status, headers: headers, body: body)
+        var result = StubHTTPResponse(status: status, headers: headers, body: body)
+        if let flag = response["template"] {
+            guard case .bool(let on) = flag else { throw fail(join(field, "template"), "expected true or false") }
+            result.template = on
+            if on { try checkTemplate(result, at: field) }
+        }
+        return result
+    }
+
+    /// A templated response's substitutions parse (`response.json.id: template column 7: …`).
+    private func checkTemplate(_ response: StubHTTPResponse, at field: String) throws(FixtureError) {
+        if case .failure(let problem) = ResponseTemplate.compile(response) {
+            throw fail(join(field, problem.field), problem.problem.description)
+        }
     }
 
     private func readNetworkError(_ value: JSONValue, at field: String) throws(FixtureError) -> StubOutcome {

@@ -18,6 +18,9 @@ struct FixtureArguments: ParsableArguments {
     @Option(name: .customLong("wiremock"), help: "A WireMock root (mappings/ and __files/) to serve as well, converted in memory (repeatable).")
     var wiremockRoots: [String] = []
 
+    @Flag(name: .customLong("global-response-templating"), help: "With --wiremock: every response is a template (WireMock's flag of the same name).")
+    var globalResponseTemplating = false
+
     @Option(name: .customLong("match"), help: "How Swift targets match requests: exact (the app's own request) or shape (any client's request for the endpoint).")
     var match: MatchPolicy = .exact
 
@@ -68,7 +71,7 @@ struct FixtureArguments: ParsableArguments {
                 printError("stubd: error: --wiremock \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
                 throw ExitCode(1)
             }
-            for file in WireMockImporter.importRoot(root) {
+            for file in WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating) {
                 for line in file.unsupported { printError("warning: \(line)") }
                 for error in file.errors { printError(error.description) }
                 errors += file.errors.count

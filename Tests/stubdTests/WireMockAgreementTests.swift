@@ -25,6 +25,7 @@ import Testing
         "mappings/proxy.json": #"{ "request": { "method": "GET", "urlPathPattern": "/proxied/.*" }, "response": { "proxyBaseUrl": "http://127.0.0.1:9" } }"#,
         "mappings/jsonpath.json": #"{ "request": { "method": "POST", "url": "/jp", "bodyPatterns": [ { "matchesJsonPath": "$.items[?(@.id == 7)]" } ] }, "response": { "body": "jp filter" } }"#,
         "mappings/jsonpath2.json": #"{ "request": { "method": "POST", "url": "/jp2", "bodyPatterns": [ { "matchesJsonPath": { "expression": "$.user.name", "equalTo": "ada" } }, { "contains": "admin" } ] }, "response": { "body": "jp and contains" } }"#,
+        "mappings/templated.json": #"{ "request": { "method": "GET", "urlPathPattern": "/tpl/.*" }, "response": { "body": "seg={{request.path.[1]}} q={{request.requestLine.query.q}} m={{request.method}} h={{request.headers.X-Client}}", "transformers": ["response-template"] } }"#,
         "mappings/overlap-a.json": #"{ "request": { "method": "GET", "url": "/overlap" }, "response": { "body": "a" } }"#,
         "mappings/overlap-b.json": #"{ "request": { "method": "GET", "url": "/overlap" }, "response": { "body": "b" } }"#,
     ]
@@ -50,6 +51,7 @@ import Testing
         (["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"ada","role":"admin"}}"#, "/jp2"], "200 jp and contains"),
         (["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"ada","role":"user"}}"#, "/jp2"], "404"),
         (["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"bob","role":"admin"}}"#, "/jp2"], "404"),
+        (["-H", "X-Client: ios", "/tpl/abc?q=zz"], "200 seg=abc q=zz m=GET h=ios"),
     ]
 
     static func root() throws -> String {
@@ -97,7 +99,7 @@ import Testing
         System.close(probe)
         let wiremock = Process()
         wiremock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        wiremock.arguments = ["java", "-jar", Self.jar, "--port", "\(port)", "--bind-address", "127.0.0.1", "--root-dir", root, "--disable-banner"]
+        wiremock.arguments = ["java", "-jar", Self.jar, "--port", "\(port)", "--bind-address", "127.0.0.1", "--root-dir", root, "--disable-banner", "--local-response-templating"]
         wiremock.standardOutput = FileHandle.nullDevice
         wiremock.standardError = FileHandle.nullDevice
         try wiremock.run()

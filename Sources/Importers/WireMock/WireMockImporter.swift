@@ -13,15 +13,18 @@ import StubdSystem
 /// WireMock 2.35.1 itself.
 public enum WireMockImporter {
     /// Every mapping file under `root/mappings` (or `root` itself when it has no `mappings/`).
-    public static func importRoot(_ root: String) -> [ImportedFile] {
+    /// `globalTemplating`: every response is a template, as with WireMock's
+    /// `--global-response-templating` (otherwise only mappings whose `transformers` name
+    /// `response-template`).
+    public static func importRoot(_ root: String, globalTemplating: Bool = false) -> [ImportedFile] {
         let mappings = root + "/mappings"
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue ? mappings : root
-        return WireMockOverlaps.resolve(FixtureLoader.fixtureFiles(under: folder).map { importFile($0, root: root) })
+        return WireMockOverlaps.resolve(FixtureLoader.fixtureFiles(under: folder).map { importFile($0, root: root, globalTemplating: globalTemplating) })
     }
 
     /// One mapping file.
-    public static func importFile(_ file: String, root: String) -> ImportedFile {
+    public static func importFile(_ file: String, root: String, globalTemplating: Bool = false) -> ImportedFile {
         var result = ImportedFile(file: file)
         guard let data = FileManager.default.contents(atPath: file) else {
             result.unsupported = ["\(file): cannot be read (check its permissions); skipped"]
@@ -41,7 +44,7 @@ public enum WireMockImporter {
             mappings = [("", document)]
         }
         for (field, mapping) in mappings {
-            var converter = MappingConverter(file: file, root: root, base: field)
+            var converter = MappingConverter(file: file, root: root, base: field, globalTemplating: globalTemplating)
             do {
                 result.fixtures += try converter.convert(mapping)
                 result.unsupported += converter.unsupported
@@ -59,12 +62,14 @@ struct MappingConverter {
     let file: String
     let root: String
     let base: String
+    let globalTemplating: Bool
     var unsupported: [String] = []
 
-    init(file: String, root: String, base: String) {
+    init(file: String, root: String, base: String, globalTemplating: Bool = false) {
         self.file = file
         self.root = root
         self.base = base
+        self.globalTemplating = globalTemplating
     }
 
     func at(_ field: String) -> String { base.isEmpty ? field : "\(base).\(field)" }
@@ -287,14 +292,20 @@ struct MappingConverter {
     mutating func convertResponse(_ value: JSONValue) throws(FixtureError) -> Converted {
         guard case .object(let members) = value else { throw fail("response", "expected an object") }
         let known: Set<String> = ["status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds",
-                                  "delayDistribution", "chunkedDribbleDelay", "fault"]
+                                  "delayDistribution", "chunkedDribbleDelay", "fault", "transformers", "transformerParameters"]
         if value["proxyBaseUrl"] != nil {
             throw fail("response.proxyBaseUrl", "per-stub proxying is not supported (serve with --proxy-unmatched URL to forward what no stub answers)")
         }
         for member in members where !known.contains(member.key) {
-            let instead = member.key == "transformers" || member.key == "transformerParameters" ? "no response templating; the body is sent as written" : "ignored"
-            skip("response.\(member.key)", instead)
+            skip("response.\(member.key)", "ignored")
         }
+        var templated = globalTemplating
+        if case .array(let transformers)? = value["transformers"] {
+            for case .string(let name) in transformers {
+                if name == "response-template" { templated = true } else { skip("response.transformers", "the transformer \"\(name)\" (stubd renders WireMock's response-template only)") }
+            }
+        }
+        if value["transformerParameters"] != nil { skip("response.transformerParameters", "ignored; templates read the request only") }
         var converted = Converted(outcome: .response(StubHTTPResponse(status: 200)))
         if case .number(let ms)? = value["fixedDelayMilliseconds"] { converted.delay = ms / 1000 }
         if case .object? = value["delayDistribution"] { converted.distribution = try distribution(value["delayDistribution"]!) }
@@ -355,7 +366,15 @@ struct MappingConverter {
             }
         default: break
         }
-        converted.outcome = .response(StubHTTPResponse(status: status, headers: headers, body: body))
+        var response = StubHTTPResponse(status: status, headers: headers, body: body)
+        if templated, TemplateText.mayBeTemplate(String(decoding: body, as: UTF8.self)) || headers.contains(where: { TemplateText.mayBeTemplate($0.value) }) {
+            switch ResponseTemplate.compile(response) {
+            case .success: response.template = true
+            case .failure(let problem):
+                skip("response.\(problem.field)", "\(problem.problem); this answer is sent as written, braces included")
+            }
+        }
+        converted.outcome = .response(response)
         return converted
     }
 

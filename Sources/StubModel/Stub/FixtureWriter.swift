@@ -51,6 +51,7 @@ public enum FixtureWriter {
             var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(response.status)))]
             if !response.headers.isEmpty { fields.append(("headers", pairs(response.headers))) }
             if let body = body(response.body) { fields.append(body) }
+            if response.template { fields.append(("template", .bool(true))) }
             return ("response", .object(fields))
         case .networkError(let domain, let code):
             let error = JSONValue.object([("domain", .string(domain)), ("code", .number(Double(code)))])

@@ -29,16 +29,20 @@ public struct StubHTTPResponse: Sendable, Equatable {
     public var headers: [NameValue]
     /// The body bytes.
     public var body: [UInt8]
+    /// Whether the body and header values are templates (`"template": true`), rendered for each
+    /// request; otherwise they are sent as written, `{{` included.
+    public var template: Bool
 
     /// Creates a response.
-    public init(status: Int, headers: [NameValue] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [NameValue] = [], body: [UInt8] = [], template: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.template = template
     }
 
     public static func == (lhs: StubHTTPResponse, rhs: StubHTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && canonical(lhs.headers) == canonical(rhs.headers)
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.template == rhs.template && canonical(lhs.headers) == canonical(rhs.headers)
     }
 
     private static func canonical(_ headers: [NameValue]) -> [NameValue] {

@@ -17,6 +17,9 @@ public final class Route: Sendable {
     let matchers: RouteMatchers
     /// What to do when it matches, one per outcome of a sequence (usually one).
     public let actions: [Answer]
+    /// Per action, the response template to render instead (`"template": true`); empty when
+    /// the route has none, so an untemplated hit checks one count.
+    let templates: [ResponseTemplate?]
 
     init(fixture: Fixture, id: RouteID, order: Int) {
         self.fixture = fixture
@@ -29,6 +32,11 @@ public final class Route: Sendable {
             guard case .response(let response) = outcome else { preconditionFailure("an outcome is either a response or a fault") }
             return .reply(PreparedReply(status: response.status, headers: response.headers, body: response.body))
         }
+        let templates = fixture.outcomes.map { outcome -> ResponseTemplate? in
+            guard case .response(let response) = outcome, response.template else { return nil }
+            return try? ResponseTemplate.compile(response).get()
+        }
+        self.templates = templates.contains { $0 != nil } ? templates : []
     }
 
     /// The first (usually only) action.
@@ -36,11 +44,23 @@ public final class Route: Sendable {
 
     /// The action for the `served`-th hit (0-based) of a sequence.
     public func action(forHit served: Int) -> Answer {
-        if actions.count == 1 { return actions[0] }
+        actions[index(forHit: served)]
+    }
+
+    /// The position in the sequence of the `served`-th hit.
+    func index(forHit served: Int) -> Int {
+        if actions.count == 1 { return 0 }
         switch fixture.afterLast {
-        case .repeatLast: return actions[min(served, actions.count - 1)]
-        case .cycle: return actions[served % actions.count]
+        case .repeatLast: return min(served, actions.count - 1)
+        case .cycle: return served % actions.count
         }
+    }
+
+    /// The answer for the `served`-th hit of `request`: its template rendered when it has one.
+    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?) -> Answer {
+        let index = index(forHit: served)
+        guard !templates.isEmpty, let template = templates[index] else { return actions[index] }
+        return .reply(TemplateRenderer(request: request, route: self, session: session).render(template))
     }
 
     /// The label used in logs and listings: the fixture's name.

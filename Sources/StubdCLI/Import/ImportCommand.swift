@@ -33,13 +33,16 @@ struct ImportWireMockCommand: ParsableCommand {
     @Flag(help: "Treat every unsupported field as an error: write nothing for that file.")
     var strict = false
 
+    @Flag(name: .customLong("global-response-templating"), help: "Every response is a template (WireMock's flag of the same name); otherwise only mappings with the response-template transformer.")
+    var globalResponseTemplating = false
+
     func run() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             printError("stubd: error: \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
             throw ExitCode(1)
         }
-        let files = WireMockImporter.importRoot(root)
+        let files = WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating)
         guard ImportOutput.write(files, out: out, strict: strict, sourceRoot: root + "/mappings", fallbackRoot: root) else { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A response whose body and headers are templates, compiled once when the route table is
+/// built: a JSON body keeps its structure and only string values with `{{` are rendered (each
+/// result stays one valid JSON string, whatever it contains), a text body is rendered whole,
+/// header values are rendered with CR and LF removed. Routes without templates never get here.
+public struct ResponseTemplate: Sendable {
+    /// A JSON value whose strings may be templates.
+    public indirect enum JSONPart: Sendable {
+        case constant(JSONValue)
+        case string(TemplateText)
+        case array([JSONPart])
+        case object([(key: String, value: JSONPart)])
+    }
+
+    /// How the body is made.
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        case text(TemplateText)
+        case json(JSONPart)
+    }
+
+    /// Where a template does not parse: the response field (`json.user.name`, `headers.X-Id`,
+    /// `text`) and the problem.
+    public struct Problem: Error, Sendable {
+        /// Field under the response.
+        public let field: String
+        /// The parse problem.
+        public let problem: TemplateProblem
+    }
+
+    /// The status.
+    public let status: Int
+    /// Header names and their (possibly templated) values.
+    public let headers: [(name: String, value: TemplateText)]
+    /// The body.
+    public let body: Body
+
+    /// Compiles a response's body and header values.
+    public static func compile(_ response: StubHTTPResponse) -> Result<ResponseTemplate, Problem> {
+        var headers: [(name: String, value: TemplateText)] = []
+        for header in response.headers {
+            switch TemplateText.parse(header.value) {
+            case .success(let text): headers.append((header.name, text))
+            case .failure(let problem): return .failure(Problem(field: "headers.\(header.name)", problem: problem))
+            }
+        }
+        let body: Body
+        if let json = try? JSONParser.parse(response.body), json.isDocument {
+            switch compile(json, at: "json") {
+            case .success(let part): body = .json(part)
+            case .failure(let problem): return .failure(problem)
+            }
+        } else if let text = String(validating: response.body, as: UTF8.self) {
+            switch TemplateText.parse(text) {
+            case .success(let template): body = .text(template)
+            case .failure(let problem): return .failure(Problem(field: "text", problem: problem))
+            }
+        } else {
+            body = .bytes(response.body)
+        }
+        return .success(ResponseTemplate(status: response.status, headers: headers, body: body))
+    }
+
+    private static func compile(_ value: JSONValue, at field: String) -> Result<JSONPart, Problem> {
+        switch value {
+        case .string(let text) where TemplateText.mayBeTemplate(text):
+            switch TemplateText.parse(text) {
+            case .success(let template): return .success(template.isConstant ? .constant(.string(text)) : .string(template))
+            case .failure(let problem): return .failure(Problem(field: field, problem: problem))
+            }
+        case .array(let items):
+            var parts: [JSONPart] = []
+            for (index, item) in items.enumerated() {
+                switch compile(item, at: "\(field)[\(index)]") {
+                case .success(let part): parts.append(part)
+                case .failure(let problem): return .failure(problem)
+                }
+            }
+            return .success(.array(parts))
+        case .object(let members):
+            var parts: [(key: String, value: JSONPart)] = []
+            for member in members {
+                switch compile(member.value, at: "\(field).\(member.key)") {
+                case .success(let part): parts.append((member.key, part))
+                case .failure(let problem): return .failure(problem)
+                }
+            }
+            return .success(.object(parts))
+        default:
+            return .success(.constant(value))
+        }
+    }
+}
+
+extension JSONValue {
+    /// An object or array: a body that is a JSON document.
+    var isDocument: Bool {
+        switch self {
+        case .object, .array: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+/// One substitution of a template: a value read from the request or the route, or made anew
+/// (a date, an id). The names follow WireMock's response templating, so a WireMock mapping's
+/// `{{request.path.[1]}}` or `{{now format='yyyy-MM-dd'}}` means the same here.
+public enum TemplateValue: Sendable, Hashable {
+    /// `request.method`.
+    case method
+    /// `request.url`: path and query as sent.
+    case url
+    /// `request.path`: the path as sent.
+    case path
+    /// `request.path.[n]`, `request.pathSegments.[n]`: the n-th decoded segment (0-based).
+    case pathSegment(Int)
+    /// `request.path.name` (`urlPathTemplate`/`pathTemplate` parameter).
+    case pathParameter(String)
+    /// `request.query.name`: the first value of a query parameter.
+    case query(String)
+    /// `request.headers.name` (any case).
+    case header(String)
+    /// `request.cookies.name`.
+    case cookie(String)
+    /// `request.body`: the body as UTF-8 text.
+    case body
+    /// `jsonPath request.body '$.x'`: the first value the expression selects (JSON as text).
+    case jsonPath(JSONPath)
+    /// `route.name`.
+    case routeName
+    /// `session`: the request's `X-Stubd-Session`, or empty.
+    case session
+    /// `now [format='…'] [offset='-1 days'] [timezone='…']`.
+    case now(NowFormat)
+    /// `uuid` or `randomValue type='UUID'`.
+    case uuid
+    /// `randomValue length=n [type='ALPHANUMERIC'|'ALPHABETIC'|'NUMERIC'|'HEXADECIMAL'] [uppercase=true]`.
+    case random(length: Int, alphabet: String)
+
+    /// Why a substitution does not parse.
+    struct TemplateMessage: Error {
+        let text: String
+    }
+
+    private static func fail(_ text: String) -> Result<TemplateValue, TemplateMessage> { .failure(TemplateMessage(text: text)) }
+
+    /// What the supported names are, for problems.
+    static let supported = "request.method, request.url, request.path, request.path.[n], request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue"
+
+    /// Parses the inside of `{{ … }}`.
+    static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
+        let words = tokens(inner.trimmingCharacters(in: .whitespaces))
+        guard let head = words.first else { return fail("an empty {{}}; write a name such as {{request.path}}") }
+        if head.hasPrefix("#") || head.hasPrefix("/") || head == "else" || head.hasPrefix(">") || head.hasPrefix("!") {
+            return fail("block helpers, partials and comments ({{#if}}, {{#each}}, {{#assign}}, {{> …}}) are not supported: stubd templates substitute values only")
+        }
+        var options: [String: String] = [:]
+        var positional: [String] = []
+        for word in words.dropFirst() {
+            if let equals = word.firstIndex(of: "="), !word.hasPrefix("'"), !word.hasPrefix("\"") {
+                options[String(word[..<equals])] = unquote(String(word[word.index(after: equals)...]))
+            } else {
+                positional.append(unquote(word))
+            }
+        }
+        switch head {
+        case "now":
+            var format = NowFormat()
+            format.pattern = options["format"]
+            format.timeZone = options["timezone"]
+            if let offset = options["offset"] {
+                guard let parsed = NowFormat.parseOffset(offset) else { return fail("offset '\(offset)': write an amount and a unit, e.g. '-1 days', '3 hours', '15 minutes'") }
+                format.offsetSeconds = parsed.seconds
+                format.offsetMonths = parsed.months
+            }
+            if let zone = format.timeZone, TimeZone(identifier: zone) == nil { return fail("timezone '\(zone)' is not a time zone name (e.g. UTC, Europe/Paris)") }
+            return .success(.now(format))
+        case "uuid":
+            return .success(.uuid)
+        case "randomValue":
+            let type = (options["type"] ?? "ALPHANUMERIC").uppercased()
+            if type == "UUID" { return .success(.uuid) }
+            guard let length = Int(options["length"] ?? "") , (1...4096).contains(length) else {
+                return fail("randomValue needs length=1…4096 (and type='ALPHANUMERIC', 'ALPHABETIC', 'NUMERIC', 'HEXADECIMAL' or 'UUID')")
+            }
+            let alphabets = ["ALPHANUMERIC": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+                             "ALPHABETIC": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "NUMERIC": "0123456789",
+                             "HEXADECIMAL": "0123456789abcdef", "ALPHANUMERIC_AND_SYMBOLS": "abcdefghijklmnopqrstuvwxyz0123456789!#$%&*+-=?@^_"]
+            guard var alphabet = alphabets[type] else { return fail("randomValue type '\(type)' is not one of \(alphabets.keys.sorted().joined(separator: ", ")), UUID") }
+            if options["uppercase"] == "true" { alphabet = String(Set(alphabet.uppercased())).sorted().map(String.init).joined() }
+            return .success(.random(length: length, alphabet: alphabet))
+        case "jsonPath":
+            guard positional.count == 2, positional[0] == "request.body" else { return fail("write jsonPath request.body '$.field'") }
+            switch JSONPath.parse(positional[1]) {
+            case .success(let path): return .success(.jsonPath(path))
+            case .failure(let problem): return fail("jsonPath '\(positional[1])': \(problem.message)")
+            }
+        case "session": return .success(.session)
+        case "route.name": return .success(.routeName)
+        default:
+            guard positional.isEmpty && options.isEmpty else { return fail("\"\(head)\" takes no arguments; supported: \(supported)") }
+            return requestValue(head)
+        }
+    }
+
+    /// `request.…` names, WireMock's spellings included (`request.requestLine.*`, `[n]`).
+    private static func requestValue(_ name: String) -> Result<TemplateValue, TemplateMessage> {
+        var parts = name.split(separator: ".").map { part -> String in
+            var text = String(part)
+            if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
+            return text
+        }
+        guard parts.first == "request" else { return fail("unknown name \"\(name)\"; supported: \(supported)") }
+        parts.removeFirst()
+        if parts.first == "requestLine" { parts.removeFirst() }
+        // `request.query.q.[0]` or `.first`: the first value, which is what a plain name gives.
+        if parts.count == 3, ["query", "headers"].contains(parts[0]), parts[2] == "0" || parts[2] == "first" { parts.removeLast() }
+        switch (parts.first, parts.count) {
+        case ("method"?, 1): return .success(.method)
+        case ("url"?, 1): return .success(.url)
+        case ("path"?, 1): return .success(.path)
+        case ("body"?, 1): return .success(.body)
+        case ("path"?, 2), ("pathSegments"?, 2):
+            if let index = Int(parts[1]), index >= 0 { return .success(.pathSegment(index)) }
+            return parts[0] == "path" ? .success(.pathParameter(parts[1])) : fail("request.pathSegments takes an index, e.g. request.pathSegments.[1]")
+        case ("query"?, 2): return .success(.query(parts[1]))
+        case ("headers"?, 2), ("header"?, 2): return .success(.header(parts[1].lowercased()))
+        case ("cookies"?, 2): return .success(.cookie(parts[1]))
+        default: return fail("unknown name \"\(name)\"; supported: \(supported)")
+        }
+    }
+
+    /// Words split at spaces outside quotes.
+    private static func tokens(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                current.append(character)
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                current.append(character)
+            } else if character == " " {
+                if !current.isEmpty { words.append(current); current = "" }
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    private static func unquote(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, first == "'" || first == "\"", text.last == first else { return text }
+        return String(text.dropFirst().dropLast())
+    }
+}
+
+/// How `now` is written: a date pattern (Java/ICU letters: `yyyy-MM-dd'T'HH:mm:ss`), or ISO 8601
+/// by default; an offset; a time zone (UTC by default).
+public struct NowFormat: Sendable, Hashable {
+    /// The date pattern, or nil for ISO 8601 with milliseconds; `epoch` and `unix` give
+    /// milliseconds and seconds since 1970.
+    public var pattern: String?
+    /// Added seconds (from seconds, minutes, hours, days, weeks).
+    public var offsetSeconds: Double = 0
+    /// Added calendar months (from months, years).
+    public var offsetMonths: Int = 0
+    /// A time zone identifier.
+    public var timeZone: String?
+
+    /// `'-1 days'`, `'3 hours'`, `'1 years'`.
+    static func parseOffset(_ text: String) -> (seconds: Double, months: Int)? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let amount = Double(parts[0]) else { return nil }
+        let unit = parts[1].lowercased().hasSuffix("s") ? String(parts[1].lowercased().dropLast()) : parts[1].lowercased()
+        switch unit {
+        case "second": return (amount, 0)
+        case "minute": return (amount * 60, 0)
+        case "hour": return (amount * 3600, 0)
+        case "day": return (amount * 86400, 0)
+        case "week": return (amount * 604_800, 0)
+        case "month": return (0, Int(amount))
+        case "year": return (0, Int(amount) * 12)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+import StubModel
+
+/// Socket-free: what the template language accepts, and what it says about what it does not.
+@Suite struct TemplateTextTests {
+    static func values(_ text: String) throws -> [TemplateValue] {
+        try TemplateText.parse(text).get().parts.compactMap { if case .value(let value) = $0 { value } else { nil } }
+    }
+
+    @Test func requestNamesInStubdsAndWireMocksSpellings() throws {
+        #expect(try Self.values("{{request.method}} {{request.url}} {{request.path}}") == [.method, .url, .path])
+        #expect(try Self.values("{{request.path.[2]}}{{request.pathSegments.[0]}}{{request.requestLine.pathSegments.[1]}}") == [.pathSegment(2), .pathSegment(0), .pathSegment(1)])
+        #expect(try Self.values("{{request.path.id}}") == [.pathParameter("id")])
+        #expect(try Self.values("{{request.query.q}}{{request.requestLine.query.q}}{{request.query.q.[0]}}") == [.query("q"), .query("q"), .query("q")])
+        #expect(try Self.values("{{request.headers.X-Trace}}{{request.headers.[Content-Type]}}") == [.header("x-trace"), .header("content-type")])
+        #expect(try Self.values("{{request.cookies.sid}}{{request.body}}{{route.name}}{{session}}") == [.cookie("sid"), .body, .routeName, .session])
+        #expect(try Self.values("{{ uuid }}{{randomValue type='UUID'}}") == [.uuid, .uuid])
+    }
+
+    @Test func helpersTakeTheirArguments() throws {
+        guard case .now(let format)? = try Self.values("{{now offset='-2 days' format='yyyy-MM-dd' timezone='Europe/Paris'}}").first else {
+            Issue.record("now")
+            return
+        }
+        #expect(format.pattern == "yyyy-MM-dd" && format.offsetSeconds == -172_800 && format.timeZone == "Europe/Paris")
+        guard case .now(let yearly)? = try Self.values("{{now offset='1 years'}}").first else { return }
+        #expect(yearly.offsetMonths == 12 && yearly.pattern == nil)
+        guard case .random(let length, let alphabet)? = try Self.values("{{randomValue length=12 type='NUMERIC'}}").first else { return }
+        #expect(length == 12 && alphabet == "0123456789")
+        guard case .jsonPath(let path)? = try Self.values("{{jsonPath request.body '$.user.name'}}").first else { return }
+        #expect(path.text == "$.user.name")
+    }
+
+    @Test func literalsAndEscapes() throws {
+        let text = try TemplateText.parse(#"a \{{b}} {{request.method}} c"#).get()
+        #expect(text.parts == [.literal("a {{b}} "), .value(.method), .literal(" c")])
+        #expect(try TemplateText.parse("no braces").get().isConstant)
+    }
+
+    @Test func problemsNameTheColumnAndTheFix() {
+        let cases: [(String, Int, String)] = [
+            ("id {{reqest.path}}", 4, #"unknown name "reqest.path""#),
+            ("{{request.path}} {{now offset='soon'}}", 18, "offset 'soon': write an amount and a unit"),
+            ("{{randomValue}}", 1, "randomValue needs length="),
+            ("x {{request.method", 3, "{{ without }}"),
+            ("{{#each request.query}}", 1, "block helpers, partials and comments"),
+            ("{{currentYear}}", 1, #"unknown name "currentYear""#),
+            ("{{now timezone='Mars/Olympus'}}", 1, "is not a time zone name"),
+        ]
+        for (text, column, message) in cases {
+            guard case .failure(let problem) = TemplateText.parse(text) else {
+                Issue.record("\(text) should not parse")
+                continue
+            }
+            #expect(problem.column == column, "\(text): \(problem)")
+            #expect(problem.message.contains(message), "\(text): \(problem)")
+        }
+    }
+}
