@@ -261,6 +261,27 @@ def throughput(work):
 
 
 # ---------------------------------------------------------------------------------------------
+# 1a. Response templates: the same JSON answer constant and with three substitutions, one server.
+
+def templates(work):
+    folder = os.path.join(work, "templates")
+    os.makedirs(folder, exist_ok=True)
+    plain = {"id": "42", "q": "swift", "method": "GET", "name": "octocat", "public_repos": 8}
+    templated = dict(plain, id="{{request.path.id}}", q="{{request.query.q}}", method="{{request.method}}")
+    with open(os.path.join(folder, "templates.json"), "w") as out:
+        json.dump({"routes": [
+            {"request": {"method": "GET", "pathTemplate": "/plain/{id}", "anyOtherQuery": True}, "response": {"json": plain}},
+            {"request": {"method": "GET", "pathTemplate": "/tpl/{id}", "anyOtherQuery": True}, "response": {"json": templated, "template": True}},
+        ]}, out)
+    port = free_port()
+    with stubd(folder, port) as server:
+        for path in ("/plain/42?q=swift", "/tpl/42?q=swift"):
+            wrk(f"http://127.0.0.1:{port}{path}", seconds=2)
+        add("templates", "JSON route, constant", wrk(f"http://127.0.0.1:{port}/plain/42?q=swift", server=server))
+        add("templates", "JSON route, 3 substitutions", wrk(f"http://127.0.0.1:{port}/tpl/42?q=swift", server=server))
+
+
+# ---------------------------------------------------------------------------------------------
 # 1b. TLS: keep-alive requests over one handshake each connection, and new handshakes (every
 # request on a new connection), stubd and nginx with the same certificate (stubd's local CA's).
 
@@ -486,6 +507,7 @@ def main():
     started = time.time()
     try:
         baseline = throughput(work)
+        templates(work)
         tls(work)
         wiremock(work, [1, 1000])
         scaling(work)
