@@ -36,7 +36,9 @@ else
 fi
 build() { swift build -c "$CONFIGURATION" $STATIC "$@" 2>&1 | grep -v "use of \`mktemp'" | tail -2; }
 build --product stubd --scratch-path "$SCRATCH"
-build --package-path Tools/stubd-openapi --product stubd-openapi --scratch-path "$OPENAPI_SCRATCH"
+# SwiftPM keeps a path dependency's old file list in an existing folder: retry once in a fresh one.
+build --package-path Tools/stubd-openapi --product stubd-openapi --scratch-path "$OPENAPI_SCRATCH" \
+    || { rm -rf "$OPENAPI_SCRATCH"; build --package-path Tools/stubd-openapi --product stubd-openapi --scratch-path "$OPENAPI_SCRATCH"; }
 BIN="$SCRATCH/$CONFIGURATION/stubd"
 OPENAPI_BIN="$OPENAPI_SCRATCH/$CONFIGURATION/stubd-openapi"
 

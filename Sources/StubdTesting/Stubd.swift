@@ -36,7 +36,7 @@ public enum Stubd {
         while true {
             // Each try is bounded by what is left, so a port that accepts and never answers
             // cannot hold the wait past `timeout`.
-            let client = StubdAdminClient(baseURL: baseURL, token: token, timeout: max(0.2, min(2, deadline.timeIntervalSinceNow)))
+            let client = StubdAdminClient(baseURL: baseURL, token: token, timeout: attemptTimeout(remaining: deadline.timeIntervalSinceNow))
             do {
                 _ = try await client.health()
                 return
@@ -49,6 +49,12 @@ public enum Stubd {
             if Date() >= deadline { throw StubdTestingError.notReachable(baseURL: baseURL, waited: timeout, lastProblem: last) }
             try await _Concurrency.Task.sleep(nanoseconds: 100_000_000)  // TargetModel has a Task of its own (Moya's)
         }
+    }
+
+    /// How long one health check may take with `remaining` seconds left: at most 2 s, at least
+    /// 0.2 s, never much past the caller's timeout.
+    static func attemptTimeout(remaining: TimeInterval) -> TimeInterval {
+        max(0.2, min(2, remaining))
     }
 
     /// A new session on the shared stubd (after waiting for it): a fresh id unless `id` is given,

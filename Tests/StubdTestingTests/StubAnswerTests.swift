@@ -39,6 +39,15 @@ import Testing
         #expect(session.launchEnvironment == ["STUBD_BASE_URL": "http://127.0.0.1:8080", "STUBD_SESSION": "ui-7"])
     }
 
+    /// Each health check is bounded by what is left of the wait (a port that accepts and never
+    /// answers would otherwise hold one try for the client's 30 s).
+    @Test func eachTryOfTheWaitIsBoundedByTheTimeLeft() {
+        #expect(Stubd.attemptTimeout(remaining: 10) == 2)
+        #expect(Stubd.attemptTimeout(remaining: 0.5) == 0.5)
+        #expect(Stubd.attemptTimeout(remaining: 0.01) == 0.2)
+        #expect(Stubd.attemptTimeout(remaining: -3) == 0.2)
+    }
+
     @Test func aMismatchListsEveryMissWithItsDifferences() {
         let error = StubdTestingError.countMismatch(target: "profile", request: "GET /me", expected: 1, actual: 0, session: "s",
                                                     misses: ["GET /mee → closest: profile (path segment 1: expected \"me\", got \"mee\")"])
