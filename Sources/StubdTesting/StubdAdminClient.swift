@@ -97,6 +97,16 @@ public struct StubdAdminClient: Sendable {
         _ = try await call("PUT", "scenarios/\(name)", body: Array(JSONWriter.write(.object([("state", .string(state))]), pretty: false).utf8))
     }
 
+    /// `PUT /__stubd/clock` (or `DELETE` for nil): the time `{{now}}` templates give this session.
+    public func setClock(_ date: Date?) async throws {
+        guard let date else {
+            _ = try await call("DELETE", "clock")
+            return
+        }
+        let text = ISO8601DateFormatter().string(from: date)
+        _ = try await call("PUT", "clock", body: Array(JSONWriter.write(.object([("now", .string(text))]), pretty: false).utf8))
+    }
+
     /// `GET /__stubd/scenarios`: name → state.
     public func scenarios() async throws -> [String: String] {
         guard case .object(let members)? = try await call("GET", "scenarios")["scenarios"] else { return [:] }

@@ -79,6 +79,12 @@ public struct StubdSession: Sendable {
                                               expected: expected, actual: actual, session: id, misses: misses)
     }
 
+    /// Fixes the time `{{now}}` templates give this session's requests (nil: real time again),
+    /// so a screen that shows dates looks the same on every run.
+    public func setClock(_ date: Date?) async throws {
+        try await admin.setClock(date)
+    }
+
     /// Removes this session's stubs, sequence positions, scenario states and journal entries.
     public func end() async throws {
         try await admin.reset()

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StubModel
 import StubdSystem
 import StubdTesting
 import TargetModel
@@ -98,6 +99,20 @@ import Testing
         await #expect(throws: StubdTestingError.self) {
             try await session.stub(UserAPI.profile, sequence: [.sample, .delayed(1)])
         }
+    }
+
+    /// A session's fixed clock: the templated date a screen shows is the same on every run.
+    @Test func aSessionFixesTheClockItsTemplatesSee() async throws {
+        let stubd = try KitServer()
+        defer { stubd.stop() }
+        let session = try await Stubd.session(baseURL: stubd.url)
+        var fixture = try CompiledTargets.compile([UserAPI.profile]).fixtures[0]
+        fixture.outcomes = [.response(StubHTTPResponse(status: 200, body: Array("{{now format='yyyy-MM-dd'}}".utf8), template: true))]
+        try await session.admin.add([fixture])
+        try await session.setClock(Date(timeIntervalSince1970: 1_900_000_000))
+        #expect(try await AppClient.send(UserAPI.profile, stubd: stubd.url, session: session.id).body == "2030-03-17")
+        try await session.setClock(nil)
+        #expect(try await AppClient.send(UserAPI.profile, stubd: stubd.url, session: session.id).body != "2030-03-17")
     }
 
     @Test func waitingForAServerThatIsNotThereSaysWhereAndWhatToDo() async throws {

@@ -32,6 +32,8 @@ public enum TemplateValue: Sendable, Hashable {
     case now(NowFormat)
     /// `uuid` or `randomValue type='UUID'`.
     case uuid
+    /// `counter`: 1, 2, 3… per route and session (reset with the session).
+    case counter
     /// `randomValue length=n [type='ALPHANUMERIC'|'ALPHABETIC'|'NUMERIC'|'HEXADECIMAL'] [uppercase=true]`.
     case random(length: Int, alphabet: String)
 
@@ -43,7 +45,7 @@ public enum TemplateValue: Sendable, Hashable {
     private static func fail(_ text: String) -> Result<TemplateValue, TemplateMessage> { .failure(TemplateMessage(text: text)) }
 
     /// What the supported names are, for problems.
-    static let supported = "request.method, request.url, request.path, request.path.[n], request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue"
+    static let supported = "request.method, request.url, request.path, request.path.[n], request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue, counter"
 
     /// Parses the inside of `{{ … }}`.
     static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
@@ -75,6 +77,8 @@ public enum TemplateValue: Sendable, Hashable {
             return .success(.now(format))
         case "uuid":
             return .success(.uuid)
+        case "counter":
+            return .success(.counter)
         case "randomValue":
             let type = (options["type"] ?? "ALPHANUMERIC").uppercased()
             if type == "UUID" { return .success(.uuid) }

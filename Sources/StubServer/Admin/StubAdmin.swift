@@ -16,6 +16,8 @@ public final class StubAdmin: Sendable {
     public let journal: RequestJournal
     /// Where misses go (an upstream, recorded or not).
     public let forwarding: Forwarding
+    /// Fixed clocks and counters of response templates.
+    public let templates = TemplateState()
 
     init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding()) {
         self.store = store
@@ -77,6 +79,7 @@ public final class StubAdmin: Sendable {
         let removed = store.removeAll(session: session)
         scenarios.reset(session: session)
         journal.clear(session: session)
+        templates.reset(session: session)
         return removed
     }
 

@@ -57,10 +57,10 @@ public final class Route: Sendable {
     }
 
     /// The answer for the `served`-th hit of `request`: its template rendered when it has one.
-    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?) -> Answer {
+    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState) -> Answer {
         let index = index(forHit: served)
         guard !templates.isEmpty, let template = templates[index] else { return actions[index] }
-        return .reply(TemplateRenderer(request: request, route: self, session: session).render(template))
+        return .reply(TemplateRenderer(request: request, route: self, session: session, state: state).render(template))
     }
 
     /// The label used in logs and listings: the fixture's name.

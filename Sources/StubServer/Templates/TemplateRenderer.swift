@@ -10,10 +10,11 @@ struct TemplateRenderer {
     let request: IncomingRequest
     let route: Route
     let session: SessionID?
+    let state: TemplateState
 
     /// The reply for `template`.
     func render(_ template: ResponseTemplate) -> PreparedReply {
-        var context = Context(request: request, route: route, session: session)
+        var context = Context(request: request, route: route, session: session, state: state)
         let headers = template.headers.map { header in
             // By scalar: "\r\n" is one Character, which a Character filter would keep.
             NameValue(header.name, String(String.UnicodeScalarView(context.text(header.value).unicodeScalars.filter { $0 != "\r" && $0 != "\n" })))
@@ -32,13 +33,15 @@ struct TemplateRenderer {
         let request: IncomingRequest
         let route: Route
         let session: SessionID?
+        let state: TemplateState
         private var parsedBody: JSONValue??
         private var segments: [String]?
 
-        init(request: IncomingRequest, route: Route, session: SessionID?) {
+        init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState) {
             self.request = request
             self.route = route
             self.session = session
+            self.state = state
         }
 
         mutating func text(_ template: TemplateText) -> String {
@@ -91,7 +94,8 @@ struct TemplateRenderer {
                 return JSONWriter.write(first, pretty: false)
             case .routeName: return route.name
             case .session: return session?.rawValue ?? ""
-            case .now(let format): return Clock.format(Date(), format)
+            case .now(let format): return Clock.format(state.now(session: session), format)
+            case .counter: return String(state.nextCount(route: route.id, session: session))
             case .uuid: return UUID().uuidString.lowercased()
             case .random(let length, let alphabet):
                 let characters = Array(alphabet)

@@ -89,6 +89,28 @@ import StubModel
         #expect((first["digits"] as? String)?.count == 10 && (first["digits"] as? String)?.allSatisfy(\.isNumber) == true)
     }
 
+    /// `PUT /__stubd/clock` per session and `{{counter}}` per route and session, both reset with the session.
+    @Test func aFixedClockAndCountersPerSession() throws {
+        let server = try Self.server(["c.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "path": "/c"}, "response": {"text": "{{now format='yyyy-MM-dd HH:mm'}} #{{counter}}"}}]}"#])
+        defer { server.stop() }
+        func get(_ session: String?) throws -> String {
+            try Curl.run((session.map { ["-H", "X-Stubd-Session: \($0)"] } ?? []) + [server.url("/c")]).stdout
+        }
+        let set = try Curl.run(["-X", "PUT", "-H", "X-Stubd-Session: a", "-H", "Content-Type: application/json",
+                                "--data", #"{"now": "2030-01-02T03:04:05Z"}"#, server.url("/__stubd/clock")])
+        #expect(set.stdout.contains("2030-01-02T03:04:05Z"), "\(set.stdout)")
+        #expect(try get("a") == "2030-01-02 03:04 #1")
+        #expect(try get("a") == "2030-01-02 03:04 #2")
+        let other = try get("b")
+        #expect(other.hasSuffix(" #1") && !other.hasPrefix("2030"), "another session: real time, its own counter")
+        #expect(try Curl.run(["-X", "POST", "-H", "X-Stubd-Session: a", server.url("/__stubd/reset")]).stdout.contains("reset"))
+        let afterReset = try get("a")
+        #expect(!afterReset.hasPrefix("2030"), "reset: real time again")
+        #expect(afterReset.hasSuffix(" #1"), "reset: the counter starts over")
+        let bad = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"now": "tomorrow"}"#, "-w", " %{http_code}", server.url("/__stubd/clock")])
+        #expect(bad.stdout.hasSuffix(" 400") && bad.stdout.contains("ISO 8601"), "\(bad.stdout)")
+    }
+
     @Test func aWholeFileOptsIn() throws {
         let server = try Self.server(["f.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "pathTemplate": "/hello/{name}"}, "response": {"text": "hello {{request.path.name}}"}}]}"#])
         defer { server.stop() }

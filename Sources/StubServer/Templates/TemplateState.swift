@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+
+/// What templates keep between requests, per session like everything else a test changes: a
+/// fixed clock (`PUT /__stubd/clock`), so `{{now}}` gives the same date on every run of a test,
+/// and `{{counter}}` per route. `StubAdmin` owns it and resets it with the session.
+public final class TemplateState: Sendable {
+    private struct CounterKey: Hashable {
+        let route: RouteID
+        let session: SessionID?
+    }
+
+    private struct State {
+        /// nil key: the clock of requests without a session (and the default for every session).
+        var clocks: [SessionID?: Date] = [:]
+        var counters: [CounterKey: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Bounds the counters kept (a test suite's sessions come and go); past it the oldest are dropped.
+    static let counterLimit = 100_000
+
+    public init() {}
+
+    /// The time `{{now}}` uses for `session`: its fixed clock, else the global one, else now.
+    public func now(session: SessionID?) -> Date {
+        state.withLock { state in
+            if let session, let fixed = state.clocks[session] { return fixed }
+            return state.clocks[nil] ?? Date()
+        }
+    }
+
+    /// Fixes the clock for one session, or (nil) for requests without one; nil date: real time.
+    public func setClock(_ date: Date?, session: SessionID?) {
+        state.withLock { $0.clocks[session] = date }
+    }
+
+    /// The next value of a route's counter for a session: 1, 2, 3…
+    func nextCount(route: RouteID, session: SessionID?) -> Int {
+        state.withLock { state in
+            if state.counters.count >= Self.counterLimit { state.counters.removeAll(keepingCapacity: true) }
+            let key = CounterKey(route: route, session: session)
+            let next = (state.counters[key] ?? 0) + 1
+            state.counters[key] = next
+            return next
+        }
+    }
+
+    /// Forgets one session's clock and counters, or (nil) everything.
+    public func reset(session: SessionID?) {
+        state.withLock { state in
+            guard let session else {
+                state = State()
+                return
+            }
+            state.clocks[session] = nil
+            state.counters = state.counters.filter { $0.key.session != session }
+        }
+    }
+}
