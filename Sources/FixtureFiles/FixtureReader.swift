@@ -36,8 +36,14 @@ public struct FixtureReader {
             throw FixtureErrors(errors: [FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")])
         }
         let problems = Problems()
+        if case .object = document, document["collections"] != nil, document["routes"] == nil {
+            guard problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["collections"]) }) != nil else { throw problems.errors }
+            let collections = try readCollections(document, problems)
+            if !problems.list.isEmpty { throw problems.errors }
+            return collections
+        }
         if case .object = document, document["routes"] != nil {
-            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes", "recordedFrom", "templates"]) }) else {
+            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes", "recordedFrom", "templates", "collections"]) }) else {
                 throw problems.errors
             }
             guard case .array(let routes)? = root["routes"] else {
@@ -58,6 +64,7 @@ public struct FixtureReader {
                     }
                 }
             }
+            if root["collections"] != nil { fixtures += try readCollections(document, problems) }
             if !problems.list.isEmpty { throw problems.errors }
             return fixtures
         }
@@ -113,7 +120,7 @@ public struct FixtureReader {
     private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
         let before = problems.list.count
         let route = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses",
+            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses", "collection",
                                                    "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
         }
         guard let route else { return nil }
@@ -142,7 +149,7 @@ public struct FixtureReader {
 
     /// The answer (`response`, `networkError`, `fault`, or a `responses` sequence and `afterLast`).
     private func readOutcomes(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (list: [StubOutcome], afterLast: SequenceEnd) {
-        let answers = ["response", "networkError", "fault", "responses"].filter { route[$0] != nil }
+        let answers = ["response", "networkError", "fault", "responses", "collection"].filter { route[$0] != nil }
         guard answers.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
                        answers.isEmpty ? "missing an answer; give one of response, networkError, fault or responses"
@@ -157,6 +164,9 @@ public struct FixtureReader {
             for (index, element) in elements.enumerated() {
                 outcomes.append(try readSequenceElement(element, at: "\(join(field, "responses"))[\(index)]"))
             }
+        } else if let value = route["collection"] {
+            let (spec, action) = try readCollection(value, at: join(field, "collection"), withAction: true)
+            outcomes = [.collection(CollectionOperation(collection: spec, action: action!))]
         } else {
             outcomes = [try readOutcome(route, at: field)]
         }
@@ -168,6 +178,58 @@ public struct FixtureReader {
             afterLast = mode
         }
         return (outcomes, afterLast)
+    }
+
+    /// `"collections": [{"name", "path", "id"?, "seed"?}, …]`: six routes each (see `CollectionSpec`).
+    private func readCollections(_ document: JSONValue, _ problems: Problems) throws(FixtureErrors) -> [Fixture] {
+        guard case .array(let list)? = document["collections"] else {
+            throw FixtureErrors(errors: [fail("collections", "expected an array of collections, e.g. [{\"name\": \"todos\", \"path\": \"/todos\", \"seed\": []}]")])
+        }
+        var fixtures: [Fixture] = []
+        var names: Set<String> = []
+        for (index, value) in list.enumerated() {
+            let field = "collections[\(index)]"
+            guard let spec = problems.check({ () throws(FixtureError) in try readCollection(value, at: field, withAction: false).spec }) else { continue }
+            if !names.insert(spec.name).inserted {
+                problems.list.append(fail(join(field, "name"), "\"\(spec.name)\" is declared twice in this file; give each collection its own name"))
+                continue
+            }
+            fixtures += spec.fixtures(source: "\(file) \(field)")
+        }
+        return fixtures
+    }
+
+    private func readCollection(_ value: JSONValue, at field: String, withAction: Bool) throws(FixtureError) -> (spec: CollectionSpec, action: CollectionSpec.Action?) {
+        let members = try object(value, at: field, allowed: ["name", "path", "id", "seed"] + (withAction ? ["action"] : []))
+        guard let name = try string(members["name"], at: join(field, "name")), !name.isEmpty else { throw fail(join(field, "name"), "missing; name the collection, e.g. \"todos\"") }
+        guard let path = try string(members["path"], at: join(field, "path")) else { throw fail(join(field, "path"), "missing; give its base path, e.g. \"/todos\" (items are at /todos/{id})") }
+        guard path.hasPrefix("/"), !path.contains("?"), !path.contains("{"), path.count > 1, !path.hasSuffix("/") else {
+            throw fail(join(field, "path"), "\"\(path)\" must be a plain path such as /todos (no query, no {parameter}, no trailing /)")
+        }
+        if let first = PathSegments(raw: path).segments.first, first == "__stubd" {
+            throw fail(join(field, "path"), "\"\(path)\" is under /__stubd/, which is the admin API's")
+        }
+        let idField = try string(members["id"], at: join(field, "id")) ?? "id"
+        var seed: [JSONValue] = []
+        if let value = members["seed"] {
+            guard case .array(let items) = value else { throw fail(join(field, "seed"), "expected an array of objects") }
+            var ids: Set<String> = []
+            for (index, item) in items.enumerated() {
+                guard case .object = item, let id = item[idField], CollectionSpec.idText(id) != nil else {
+                    throw fail("\(join(field, "seed"))[\(index)]", "expected an object with a string or integer \"\(idField)\"")
+                }
+                if !ids.insert(CollectionSpec.idText(id)!).inserted { throw fail("\(join(field, "seed"))[\(index)].\(idField)", "id \(CollectionSpec.idText(id)!) is used twice") }
+            }
+            seed = items
+        }
+        var action: CollectionSpec.Action?
+        if withAction {
+            guard let text = try string(members["action"], at: join(field, "action")), let parsed = CollectionSpec.Action(rawValue: text) else {
+                throw fail(join(field, "action"), "expected one of \(CollectionSpec.Action.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            action = parsed
+        }
+        return (CollectionSpec(name: name, path: path, idField: idField, seed: seed), action)
     }
 
     /// `delay` (seconds, or a string with a unit: `"1500ms"`, `"1.5s"`) and `priority`.

@@ -58,7 +58,17 @@ public enum FixtureWriter {
             return ("networkError", inSequence ? .object([("networkError", error)]) : error)
         case .fault(let fault):
             return ("fault", inSequence ? .object([("fault", .string(fault.rawValue))]) : .string(fault.rawValue))
+        case .collection(let operation):
+            return ("collection", .object(collection(operation.collection) + [("action", .string(operation.action.rawValue))]))
         }
+    }
+
+    /// A collection's declaration: `name`, `path`, `id` when not `id`, `seed` when not empty.
+    public static func collection(_ spec: CollectionSpec) -> [(key: String, value: JSONValue)] {
+        var fields: [(key: String, value: JSONValue)] = [("name", .string(spec.name)), ("path", .string(spec.path))]
+        if spec.idField != "id" { fields.append(("id", .string(spec.idField))) }
+        if !spec.seed.isEmpty { fields.append(("seed", .array(spec.seed))) }
+        return fields
     }
 
     /// A request pattern as the `request` object of a fixture file.

@@ -7,11 +7,13 @@ public enum StubOutcome: Sendable, Equatable {
     case networkError(domain: String, code: Int)
     /// A wire fault named directly.
     case fault(Fault)
+    /// A route of a collection (`CollectionSpec`): the answer comes from the session's items.
+    case collection(CollectionOperation)
 
     /// The fault the server produces, if the outcome is not an HTTP response.
     public var fault: Fault? {
         switch self {
-        case .response: return nil
+        case .response, .collection: return nil
         case .networkError(let domain, let code): return Fault.forNetworkError(domain: domain, code: code)
         case .fault(let fault): return fault
         }

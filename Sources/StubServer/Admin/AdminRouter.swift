@@ -19,7 +19,8 @@ struct AdminRouter: Sendable {
         "PUT /__stubd/routes/{id}", "DELETE /__stubd/routes/{id}", "GET /__stubd/requests", "GET /__stubd/requests/count",
         "DELETE /__stubd/requests", "POST /__stubd/reset", "GET /__stubd/scenarios", "PUT /__stubd/scenarios/{name}",
         "POST /__stubd/scenarios/reset", "POST /__stubd/recording/start", "POST /__stubd/recording/stop",
-        "PUT /__stubd/clock", "DELETE /__stubd/clock",
+        "PUT /__stubd/clock", "DELETE /__stubd/clock", "GET /__stubd/collections", "GET /__stubd/collections/{name}",
+        "PUT /__stubd/collections/{name}",
     ]
 
     func handle(_ request: IncomingRequest, session: SessionID?) -> PreparedReply {
@@ -45,6 +46,9 @@ struct AdminRouter: Sendable {
         case ("POST", 2, "recording") where path[1] == "start": return RecordingAdmin(admin: admin).start(request.body)
         case ("POST", 2, "recording") where path[1] == "stop": return RecordingAdmin(admin: admin).stop()
         case ("PUT", 1, "clock"): return ClockAdmin(admin: admin).set(request.body, session: session)
+        case ("GET", 1, "collections"): return CollectionsAdmin(admin: admin).list(session: session)
+        case ("GET", 2, "collections"): return CollectionsAdmin(admin: admin).items(path[1], session: session)
+        case ("PUT", 2, "collections"): return CollectionsAdmin(admin: admin).replace(path[1], body: request.body, session: session)
         case ("DELETE", 1, "clock"): return ClockAdmin(admin: admin).clear(session: session)
         default:
             return AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,

@@ -18,6 +18,8 @@ public final class StubAdmin: Sendable {
     public let forwarding: Forwarding
     /// Fixed clocks and counters of response templates.
     public let templates = TemplateState()
+    /// The items of declared collections, per session.
+    public let collections = CollectionStore()
 
     init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding()) {
         self.store = store
@@ -80,6 +82,7 @@ public final class StubAdmin: Sendable {
         scenarios.reset(session: session)
         journal.clear(session: session)
         templates.reset(session: session)
+        collections.reset(session: session)
         return removed
     }
 

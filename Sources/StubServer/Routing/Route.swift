@@ -20,6 +20,8 @@ public final class Route: Sendable {
     /// Per action, the response template to render instead (`"template": true`); empty when
     /// the route has none, so an untemplated hit checks one count.
     let templates: [ResponseTemplate?]
+    /// For a collection's route: what it does with the session's items.
+    let collection: CollectionOperation?
 
     init(fixture: Fixture, id: RouteID, order: Int) {
         self.fixture = fixture
@@ -29,9 +31,13 @@ public final class Route: Sendable {
         self.matchers = RouteMatchers(fixture.request)
         self.actions = fixture.outcomes.map { outcome in
             if let fault = outcome.fault { return .fault(fault) }
-            guard case .response(let response) = outcome else { preconditionFailure("an outcome is either a response or a fault") }
-            return .reply(PreparedReply(status: response.status, headers: response.headers, body: response.body))
+            switch outcome {
+            case .response(let response): return .reply(PreparedReply(status: response.status, headers: response.headers, body: response.body))
+            // Answered from the session's items (`answer(forHit:…)`); this reply is never sent.
+            default: return .reply(PreparedReply(status: 500, headers: [], body: []))
+            }
         }
+        if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
         let templates = fixture.outcomes.map { outcome -> ResponseTemplate? in
             guard case .response(let response) = outcome, response.template else { return nil }
             return try? ResponseTemplate.compile(response).get()
@@ -57,7 +63,8 @@ public final class Route: Sendable {
     }
 
     /// The answer for the `served`-th hit of `request`: its template rendered when it has one.
-    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState) -> Answer {
+    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState, collections: CollectionStore) -> Answer {
+        if let collection { return .reply(collections.perform(collection, request: request, route: self, session: session)) }
         let index = index(forHit: served)
         guard !templates.isEmpty, let template = templates[index] else { return actions[index] }
         return .reply(TemplateRenderer(request: request, route: self, session: session, state: state).render(template))

@@ -1,0 +1,47 @@
+import StubModel
+
+/// `GET /__stubd/collections` (each collection the session sees and its item count), and
+/// `GET`/`PUT /__stubd/collections/{name}` (its items, or replace them: a JSON array of objects).
+struct CollectionsAdmin {
+    let admin: StubAdmin
+
+    private func specs(session: SessionID?) -> [CollectionSpec] {
+        var seen: Set<String> = []
+        return admin.routes(session: session).compactMap { $0.route.collection?.collection }.filter { seen.insert($0.name).inserted }
+    }
+
+    func list(session: SessionID?) -> PreparedReply {
+        let entries = specs(session: session).map { spec -> JSONValue in
+            .object([("name", .string(spec.name)), ("path", .string(spec.path)),
+                     ("count", AdminReply.number(admin.collections.items(spec, session: session).count))])
+        }
+        return AdminReply.json(.object([("collections", .array(entries))]))
+    }
+
+    func items(_ name: String, session: SessionID?) -> PreparedReply {
+        guard let spec = spec(named: name, session: session) else { return unknown(name, session: session) }
+        return AdminReply.json(.object([("name", .string(name)), ("items", .array(admin.collections.items(spec, session: session)))]))
+    }
+
+    func replace(_ name: String, body: [UInt8], session: SessionID?) -> PreparedReply {
+        guard let spec = spec(named: name, session: session) else { return unknown(name, session: session) }
+        guard case .array(let items)? = try? JSONParser.parse(body),
+              items.allSatisfy({ if case .object = $0 { $0[spec.idField].flatMap(CollectionSpec.idText) != nil } else { false } }) else {
+            return AdminReply.error("expected a JSON array of objects, each with a string or integer \"\(spec.idField)\"", status: 400)
+        }
+        guard admin.collections.replace(spec, items: items, session: session) else {
+            return AdminReply.error("\(items.count) items are over the limit of \(CollectionStore.itemLimit) per collection and session", status: 400)
+        }
+        return AdminReply.json(.object([("name", .string(name)), ("count", AdminReply.number(items.count))]))
+    }
+
+    private func spec(named name: String, session: SessionID?) -> CollectionSpec? {
+        specs(session: session).first { $0.name == name }
+    }
+
+    private func unknown(_ name: String, session: SessionID?) -> PreparedReply {
+        let known = specs(session: session).map(\.name)
+        return AdminReply.error("no collection named \"\(name)\"", status: 404,
+                                problems: [known.isEmpty ? "no fixture declares a collection" : "collections: \(known.joined(separator: ", "))"])
+    }
+}
