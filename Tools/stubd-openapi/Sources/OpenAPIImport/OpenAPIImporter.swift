@@ -39,9 +39,14 @@ public enum OpenAPIImporter {
 
     static func fixtures(from resolved: DereferencedDocument, document: OpenAPIKit.OpenAPI.Document, file: String, notes: inout [String]) throws -> [Fixture] {
         var base = ""
-        if let server = document.servers.first, let url = URLComponents(string: server.urlTemplate.absoluteString) {
-            base = url.percentEncodedPath
-            while base.hasSuffix("/") { base.removeLast() }
+        if let server = document.servers.first {
+            // `{scheme}://api.example.com/{version}`: each variable takes its default, so the base path survives.
+            var text = server.urlTemplate.absoluteString
+            for (name, variable) in server.variables { text = text.replacingOccurrences(of: "{\(name)}", with: variable.default) }
+            if let url = URLComponents(string: text) {
+                base = url.percentEncodedPath
+                while base.hasSuffix("/") { base.removeLast() }
+            }
         }
         var fixtures: [Fixture] = []
         for (path, item) in resolved.paths {

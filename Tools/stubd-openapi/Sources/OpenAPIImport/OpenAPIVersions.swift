@@ -1,3 +1,4 @@
+import Foundation
 import FixtureFiles
 import OpenAPIKit30
 import OpenAPIKitCompat
@@ -14,7 +15,8 @@ enum OpenAPIVersions {
     }
 
     /// 3.1 as is; 3.0 converted to 3.1 by OpenAPIKitCompat, so one code path reads both.
-    static func decode(_ text: String, file: String) throws -> OpenAPIKit.OpenAPI.Document {
+    static func decode(_ original: String, file: String) throws -> OpenAPIKit.OpenAPI.Document {
+        let text = clampingHugeBounds(original)
         let probe: VersionProbe
         do {
             probe = try YAMLDecoder().decode(VersionProbe.self, from: text)
@@ -28,6 +30,23 @@ enum OpenAPIVersions {
         }
         guard version.hasPrefix("3.1") else { throw FixtureError(file: file, field: "openapi", problem: "version \(version) is not supported; give OpenAPI 3.0 or 3.1") }
         return try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: text)
+    }
+
+    /// Real specs give bounds past 64-bit integers (`maximum: 9223372036854776000`, a float
+    /// spelling of Int64.max) that OpenAPIKit refuses, refusing the whole spec; the examples are
+    /// what matters here, so such bounds are clamped to the nearest 64-bit integer first.
+    static func clampingHugeBounds(_ text: String) -> String {
+        let pattern = #"("?(?:maximum|minimum|exclusiveMaximum|exclusiveMinimum)"?\s*:\s*)(-?)([0-9]{19,})(\.[0-9]+)?(?:[eE]\+?[0-9]+)?"#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return text }
+        var out = text
+        for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+            guard let whole = Range(match.range, in: text), let key = Range(match.range(at: 1), in: text),
+                  let digits = Range(match.range(at: 3), in: text) else { continue }
+            let negative = match.range(at: 2).length > 0
+            if Int64(text[digits]) != nil { continue }  // fits: left as it is
+            out.replaceSubrange(whole, with: text[key] + (negative ? String(Int64.min) : String(Int64.max)))
+        }
+        return out
     }
 
 }

@@ -23,4 +23,22 @@ import StubModel
         #expect(routes[1].2.isEmpty, "204 answers a plain request")
         #expect(imported.unsupported.count == 1 && imported.unsupported[0].contains("responses.204: no example; answered with status 204"))
     }
+
+    /// Real specs: a server URL with variables keeps its base path, and a bound past 64-bit
+    /// integers (OpenAI's `maximum: 9223372036854776000`) does not refuse the whole spec.
+    @Test func serverVariablesAndHugeBoundsAreRead() throws {
+        let spec = #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+         "servers": [{"url": "{scheme}://api.example.com/{version}", "variables": {"scheme": {"default": "https"}, "version": {"default": "v2"}}}],
+         "paths": {"/items": {"get": {"parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 9223372036854776000, "minimum": -9223372036854776000}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"items": []}}}}}}}}}
+        """#
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).json").path
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = OpenAPIImporter.importSpec(file)
+        #expect(imported.errors.isEmpty, "\(imported.errors)")
+        #expect(imported.fixtures.map { $0.request.path.description } == ["/v2/items"])
+        #expect(OpenAPIVersions.clampingHugeBounds(#"maximum: 9223372036854776000, "minimum": -99999999999999999999, maximum: 100"#)
+                == #"maximum: 9223372036854775807, "minimum": -9223372036854775808, maximum: 100"#)
+    }
 }
