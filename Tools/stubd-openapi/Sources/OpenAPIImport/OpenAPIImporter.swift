@@ -27,8 +27,10 @@ public enum OpenAPIImporter {
         let text = String(decoding: data, as: UTF8.self)
         do {
             let document = try OpenAPIVersions.decode(text, file: file)
-            let resolved = try document.locallyDereferenced()
-            result.fixtures = try fixtures(from: resolved, document: document, file: file, notes: &result.unsupported)
+            // References are followed one at a time, only where an answer needs them — never the
+            // whole document: real specs (Stripe's) have recursive schemas, which a full
+            // dereference refuses, and the examples are all that matters here.
+            result.fixtures = try fixtures(from: document, file: file, notes: &result.unsupported)
         } catch let error as FixtureError {
             result.errors = [error]
         } catch {
@@ -37,7 +39,8 @@ public enum OpenAPIImporter {
         return result
     }
 
-    static func fixtures(from resolved: DereferencedDocument, document: OpenAPIKit.OpenAPI.Document, file: String, notes: inout [String]) throws -> [Fixture] {
+    static func fixtures(from document: OpenAPIKit.OpenAPI.Document, file: String, notes: inout [String]) throws -> [Fixture] {
+        let components = document.components
         var base = ""
         if let server = document.servers.first {
             // `{scheme}://api.example.com/{version}`: each variable takes its default, so the base path survives.
@@ -49,7 +52,11 @@ public enum OpenAPIImporter {
             }
         }
         var fixtures: [Fixture] = []
-        for (path, item) in resolved.paths {
+        for (path, maybeItem) in document.paths {
+            guard let item = components[maybeItem] else {
+                notes.append("\(file): paths.\(path.rawValue): its $ref could not be resolved; left out")
+                continue
+            }
             let raw = base + (path.rawValue.hasPrefix("/") ? path.rawValue : "/" + path.rawValue)
             let pathPattern: PathPattern
             if raw.contains("{") {
@@ -63,8 +70,8 @@ public enum OpenAPIImporter {
             for endpoint in item.endpoints {
                 let method = endpoint.method.rawValue.uppercased()
                 let operation = endpoint.operation
-                let label = operation.underlyingOperation.operationId ?? "\(method) \(raw)"
-                let answers = examples(of: operation)
+                let label = operation.operationId ?? "\(method) \(raw)"
+                let answers = examples(of: operation, components: components)
                 guard !answers.isEmpty else {
                     notes.append("\(file): paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased()).responses: none; the route is left out")
                     continue
@@ -99,10 +106,11 @@ public enum OpenAPIImporter {
     }
 
     /// Every (status, content type, example) of an operation, in the spec's order.
-    static func examples(of operation: DereferencedOperation) -> [Answer] {
+    static func examples(of operation: OpenAPIKit.OpenAPI.Operation, components: OpenAPIKit.OpenAPI.Components) -> [Answer] {
         var answers: [Answer] = []
         let explicitSuccess = operation.responses.keys.contains { if case .status(let code) = $0.value { (200..<300).contains(code) } else { false } }
-        for (code, response) in operation.responses {
+        for (code, maybeResponse) in operation.responses {
+            guard let response = components[maybeResponse] else { continue }
             let status: Int
             switch code.value {
             case .status(let number): status = number
@@ -110,16 +118,17 @@ public enum OpenAPIImporter {
             case .default: status = explicitSuccess ? 500 : 200
             }
             let statusText = code.rawValue
-            guard let (type, content) = response.content.first else {
+            guard let (type, maybeContent) = response.content.first, let content = components[maybeContent] else {
                 answers.append(Answer(status: status, statusText: statusText, selector: "\(status)", contentType: nil, body: nil))
                 continue
             }
             let mediaType = type.rawValue
             if let named = content.examples, !named.isEmpty {
                 let first = answers.count
-                for (name, example) in named {
+                for (name, maybeExample) in named {
+                    let value = components[maybeExample]?.value?.value
                     answers.append(Answer(status: status, statusText: statusText, selector: "\(status)/\(name)", contentType: mediaType,
-                                          body: example.value.flatMap { $0.value }.flatMap { bytes($0, mediaType: mediaType) }))
+                                          body: value.flatMap { bytes($0, mediaType: mediaType) }))
                 }
                 // The bare status picks the first named example too.
                 var alias = answers[first]
@@ -127,7 +136,9 @@ public enum OpenAPIImporter {
                 answers.append(alias)
                 continue
             }
-            let value = content.example ?? content.schema?.examples.first ?? content.schema?.defaultValue
+            var schema = content.schema
+            if let given = schema, case .reference(let reference, _) = given.value, let found = components[reference] { schema = found }
+            let value = content.example ?? schema?.examples.first ?? schema?.defaultValue
             answers.append(Answer(status: status, statusText: statusText, selector: "\(status)", contentType: mediaType,
                                   body: value.flatMap { bytes($0, mediaType: mediaType) }))
         }

@@ -41,4 +41,49 @@ import StubModel
         #expect(OpenAPIVersions.clampingHugeBounds(#"maximum: 9223372036854776000, "minimum": -99999999999999999999, maximum: 100"#)
                 == #"maximum: 9223372036854775807, "minimum": -9223372036854775808, maximum: 100"#)
     }
+
+    /// A recursive schema (Stripe's spec is full of them) does not refuse the spec: references are
+    /// followed only where an example needs them.
+    @Test func aRecursiveSchemaIsImported() throws {
+        let spec = """
+        openapi: 3.0.3
+        info: {title: rec, version: "1"}
+        paths:
+          /nodes/{id}:
+            get:
+              responses:
+                "200":
+                  description: a node
+                  content:
+                    application/json:
+                      schema: {$ref: '#/components/schemas/Node'}
+          /roots:
+            get:
+              responses:
+                "200": {$ref: '#/components/responses/Roots'}
+        components:
+          responses:
+            Roots:
+              description: roots
+              content:
+                application/json:
+                  example: [{id: r1, children: []}]
+          schemas:
+            Node:
+              type: object
+              example: {id: n1, children: [{id: n2, children: []}]}
+              properties:
+                id: {type: string}
+                children: {type: array, items: {$ref: '#/components/schemas/Node'}}
+        """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml").path
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = OpenAPIImporter.importSpec(file)
+        #expect(imported.errors.isEmpty, "\(imported.errors)")
+        let bodies = imported.fixtures.map { fixture -> String in
+            guard case .response(let response) = fixture.outcome else { return "" }
+            return String(decoding: response.body, as: UTF8.self)
+        }
+        #expect(bodies == [#"{"children":[{"children":[],"id":"n2"}],"id":"n1"}"#, #"[{"children":[],"id":"r1"}]"#], "\(bodies)")
+    }
 }
