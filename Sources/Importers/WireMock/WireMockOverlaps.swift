@@ -10,25 +10,13 @@ import StubModel
 /// them in (on the same root it chose the alphabetically last file once and the first another
 /// time), so stubd keeps the first file's in path order and says so.
 enum WireMockOverlaps {
-    private struct Key: Hashable {
-        let request: RequestPattern
-        let scenario: ScenarioStep?
-        let priority: Int
-
-        init(_ fixture: Fixture) {
-            request = fixture.request
-            scenario = fixture.scenario
-            priority = fixture.priority
-        }
-    }
-
     static func resolve(_ files: [ImportedFile]) -> [ImportedFile] {
         var files = files
-        var owner: [Key: (file: Int, index: Int)] = [:]
+        var owner: [AnswerSlot: (file: Int, index: Int)] = [:]
         var dropped: [Int: Set<Int>] = [:]
         for fileIndex in files.indices {
             for (index, fixture) in files[fileIndex].fixtures.enumerated() {
-                let key = Key(fixture)
+                let key = AnswerSlot(fixture)
                 guard let earlier = owner[key] else {
                     owner[key] = (fileIndex, index)
                     continue

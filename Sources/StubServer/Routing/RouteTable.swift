@@ -13,20 +13,6 @@ public final class RouteTable: Sendable {
         let path: String
     }
 
-    /// Two routes conflict when one request would reach both with nothing to tell them apart:
-    /// same pattern, same scenario step, same priority.
-    private struct ConflictKey: Hashable {
-        let request: RequestPattern
-        let scenario: ScenarioStep?
-        let priority: Int
-
-        init(_ fixture: Fixture) {
-            request = fixture.request
-            scenario = fixture.scenario
-            priority = fixture.priority
-        }
-    }
-
     /// Every route, in declaration order.
     public let routes: [Route]
     /// Things that load but will not behave as the author expects (unreachable routes, dropped
@@ -60,11 +46,12 @@ public final class RouteTable: Sendable {
         var index: [Key: [Int]] = [:]
         var templates: [String: TemplateTrie] = [:]
         var patterns: [String: [Int]] = [:]
-        var firstByPattern: [ConflictKey: Int] = [:]
+        // Two routes conflict when one request would reach both with nothing to tell them apart.
+        var firstByPattern: [AnswerSlot: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
         for (id, fixture) in entries {
-            if let existing = firstByPattern[ConflictKey(fixture)] {
+            if let existing = firstByPattern[AnswerSlot(fixture)] {
                 let first = routes[existing].fixture
                 if first == fixture {
                     warnings.append("\(fixture): duplicate of \(first); the duplicate is ignored")
@@ -74,7 +61,7 @@ public final class RouteTable: Sendable {
                 continue
             }
             let route = Route(fixture: fixture, id: id, order: routes.count)
-            firstByPattern[ConflictKey(fixture)] = routes.count
+            firstByPattern[AnswerSlot(fixture)] = routes.count
             switch fixture.request.path {
             case .literal(let path):
                 index[Key(method: fixture.request.method, path: path.key), default: []].append(routes.count)
