@@ -19,7 +19,7 @@ struct AdminRouter: Sendable {
         "PUT /__stubd/routes/{id}", "DELETE /__stubd/routes/{id}", "GET /__stubd/requests", "GET /__stubd/requests/count",
         "DELETE /__stubd/requests", "POST /__stubd/reset", "GET /__stubd/scenarios", "PUT /__stubd/scenarios/{name}",
         "POST /__stubd/scenarios/reset", "POST /__stubd/recording/start", "POST /__stubd/recording/stop",
-        "PUT /__stubd/clock", "DELETE /__stubd/clock", "GET /__stubd/collections", "GET /__stubd/collections/{name}",
+        "PUT /__stubd/clock", "DELETE /__stubd/clock", "PUT /__stubd/random", "GET /__stubd/collections", "GET /__stubd/collections/{name}",
         "PUT /__stubd/collections/{name}",
     ]
 
@@ -50,6 +50,7 @@ struct AdminRouter: Sendable {
         case ("GET", 2, "collections"): return CollectionsAdmin(admin: admin).items(path[1], session: session)
         case ("PUT", 2, "collections"): return CollectionsAdmin(admin: admin).replace(path[1], body: request.body, session: session)
         case ("DELETE", 1, "clock"): return ClockAdmin(admin: admin).clear(session: session)
+        case ("PUT", 1, "random"): return ClockAdmin(admin: admin).seed(request.body, session: session)
         default:
             return AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
                                     problems: Self.endpoints)

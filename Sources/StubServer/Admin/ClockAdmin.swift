@@ -19,6 +19,22 @@ struct ClockAdmin {
         return AdminReply.json(.object([("now", .string("real time"))]))
     }
 
+    /// `PUT /__stubd/random` (`{"seed": 42}`, or `{"seed": null}` for unpredictable values again).
+    func seed(_ body: [UInt8], session: SessionID?) -> PreparedReply {
+        guard let parsed = try? JSONParser.parse(body), let value = parsed["seed"] else {
+            return AdminReply.error("expected a body like {\"seed\": 42}", status: 400)
+        }
+        switch value {
+        case .null:
+            admin.templates.setSeed(nil, session: session)
+        case .number(let number) where number >= 0 && number == number.rounded() && number < 9_007_199_254_740_992:
+            admin.templates.setSeed(UInt64(number), session: session)
+        default:
+            return AdminReply.error("seed must be a whole number from 0 to 2^53, or null", status: 400)
+        }
+        return AdminReply.json(.object([("seed", value)]))
+    }
+
     static func parse(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return date }

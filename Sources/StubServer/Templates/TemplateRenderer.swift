@@ -96,10 +96,16 @@ struct TemplateRenderer {
             case .session: return session?.rawValue ?? ""
             case .now(let format): return Clock.format(state.now(session: session), format)
             case .counter: return String(state.nextCount(route: route.id, session: session))
-            case .uuid: return UUID().uuidString.lowercased()
+            case .uuid:
+                var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: state.random(session: session)) }
+                bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+                bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
+                let hex = bytes.map { String(format: "%02x", $0) }.joined()
+                let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+                return parts.joined(separator: "-")
             case .random(let length, let alphabet):
                 let characters = Array(alphabet)
-                return String((0..<length).map { _ in characters.randomElement()! })
+                return String((0..<length).map { _ in characters[Int(state.random(session: session) % UInt64(characters.count))] })
             }
         }
 

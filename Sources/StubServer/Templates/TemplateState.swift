@@ -14,6 +14,8 @@ public final class TemplateState: Sendable {
         /// nil key: the clock of requests without a session (and the default for every session).
         var clocks: [SessionID?: Date] = [:]
         var counters: [CounterKey: Int] = [:]
+        /// SplitMix64 states of seeded sessions (nil key: requests without a session).
+        var random: [SessionID?: UInt64] = [:]
     }
 
     private let state = Mutex(State())
@@ -36,6 +38,28 @@ public final class TemplateState: Sendable {
         state.withLock { $0.clocks[session] = date }
     }
 
+    /// Seeds the random values (`uuid`, `randomValue`) of one session, or (nil) of requests
+    /// without one: the same requests in the same order then get the same values. nil seed:
+    /// unpredictable again.
+    public func setSeed(_ seed: UInt64?, session: SessionID?) {
+        state.withLock { $0.random[session] = seed }
+    }
+
+    /// A random 64-bit value: the session's seeded sequence when it has one, else the system's.
+    func random(session: SessionID?) -> UInt64 {
+        state.withLock { state -> UInt64 in
+            let key: SessionID?? = state.random[session] != nil ? .some(session) : (state.random[nil] != nil ? .some(nil) : .none)
+            guard case .some(let owner) = key, var seed = state.random[owner] else { return UInt64.random(in: .min ... .max) }
+            // SplitMix64: small, fast, and the same on every platform.
+            seed &+= 0x9E37_79B9_7F4A_7C15
+            state.random[owner] = seed
+            var value = seed
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+    }
+
     /// The next value of a route's counter for a session: 1, 2, 3…
     func nextCount(route: RouteID, session: SessionID?) -> Int {
         state.withLock { state in
@@ -55,6 +79,7 @@ public final class TemplateState: Sendable {
                 return
             }
             state.clocks[session] = nil
+            state.random[session] = nil
             state.counters = state.counters.filter { $0.key.session != session }
         }
     }

@@ -111,6 +111,30 @@ import StubModel
         #expect(bad.stdout.hasSuffix(" 400") && bad.stdout.contains("ISO 8601"), "\(bad.stdout)")
     }
 
+    /// `PUT /__stubd/random`: a seeded session gets the same ids and random values for the same
+    /// requests on every run; another session is not affected; reset makes it unpredictable again.
+    @Test func aSeededSessionGetsRepeatableRandomValues() throws {
+        let server = try Self.server(["r.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "path": "/r"}, "response": {"text": "{{uuid}} {{randomValue length=6 type='NUMERIC'}}"}}]}"#])
+        defer { server.stop() }
+        func seed(_ session: String) throws {
+            _ = try Curl.run(["-X", "PUT", "-H", "X-Stubd-Session: \(session)", "-H", "Content-Type: application/json", "--data", #"{"seed": 42}"#, server.url("/__stubd/random")])
+        }
+        func get(_ session: String) throws -> String { try Curl.run(["-H", "X-Stubd-Session: \(session)", server.url("/r")]).stdout }
+        try seed("a")
+        try seed("b")
+        let a = [try get("a"), try get("a")]
+        let b = [try get("b"), try get("b")]
+        #expect(a == b, "the same seed, the same sequence: \(a) \(b)")
+        #expect(a[0] != a[1], "a sequence, not one value")
+        #expect(UUID(uuidString: String(a[0].prefix(36))) != nil, "\(a[0])")
+        #expect(try get("c") != a[0], "an unseeded session")
+        _ = try Curl.run(["-X", "POST", "-H", "X-Stubd-Session: a", server.url("/__stubd/reset")])
+        try seed("a")
+        #expect(try get("a") == a[0], "seeded again after a reset: the sequence starts over")
+        let bad = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"seed": -1}"#, "-w", " %{http_code}", server.url("/__stubd/random")])
+        #expect(bad.stdout.hasSuffix(" 400"))
+    }
+
     @Test func aWholeFileOptsIn() throws {
         let server = try Self.server(["f.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "pathTemplate": "/hello/{name}"}, "response": {"text": "hello {{request.path.name}}"}}]}"#])
         defer { server.stop() }
