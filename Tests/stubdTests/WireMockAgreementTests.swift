@@ -120,4 +120,38 @@ import Testing
         }
         #expect(agreed == Self.expected.count)
     }
+
+    /// `--global-response-templating`: every mapping's response is a template, as in WireMock
+    /// with the same flag; without it the braces are sent as written.
+    @Test func globalTemplatingRendersEveryMapping() throws {
+        let root = try StubdProcess.temporaryFolder([
+            "mappings/plain.json": #"{ "request": { "method": "GET", "urlPathPattern": "/g/.*" }, "response": { "body": "first={{request.path.[0]}} second={{request.pathSegments.[1]}}", "headers": { "X-Seg": "{{request.path.[1]}}" } } }"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let templated = try ServingStubd(["--wiremock", root, "--global-response-templating", "--port", "0", "--quiet"])
+        let literal = try ServingStubd(["--wiremock", root, "--port", "0", "--quiet"])
+        defer { _ = templated.stop(); _ = literal.stop() }
+        #expect(StubdProcess.curl([templated.baseURL + "/g/abc"]) == "first=g second=abc")
+        #expect(StubdProcess.curl(["-D", "-", "-o", "/dev/null", templated.baseURL + "/g/abc"]).contains("X-Seg: abc"))
+        #expect(StubdProcess.curl([literal.baseURL + "/g/abc"]) == "first={{request.path.[0]}} second={{request.pathSegments.[1]}}")
+        guard FileManager.default.fileExists(atPath: Self.jar) else { return }
+        let address = try System.resolve(host: "127.0.0.1", port: 0)[0]
+        let probe = try System.streamSocket(for: address)
+        try System.bind(probe, to: address)
+        let port = try System.boundPort(probe)
+        System.close(probe)
+        let wiremock = Process()
+        wiremock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        wiremock.arguments = ["java", "-jar", Self.jar, "--port", "\(port)", "--bind-address", "127.0.0.1", "--root-dir", root, "--disable-banner", "--global-response-templating"]
+        wiremock.standardOutput = FileHandle.nullDevice
+        wiremock.standardError = FileHandle.nullDevice
+        try wiremock.run()
+        defer { wiremock.terminate(); wiremock.waitUntilExit() }
+        let base = "http://127.0.0.1:\(port)"
+        let deadline = Date().addingTimeInterval(60)
+        while StubdProcess.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/__admin/mappings"]) != "200" && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        #expect(StubdProcess.curl([base + "/g/abc"]) == StubdProcess.curl([templated.baseURL + "/g/abc"]), "WireMock renders it the same")
+    }
 }
