@@ -120,7 +120,7 @@ public struct FixtureReader {
     private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
         let before = problems.list.count
         let route = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses", "collection",
+            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses", "collection", "save",
                                                    "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
         }
         guard let route else { return nil }
@@ -137,14 +137,31 @@ public struct FixtureReader {
             try route["dribble"].map { value throws(FixtureError) in try readDribble(value, at: join(field, "dribble")) }
         }
         let name = problems.check { () throws(FixtureError) in try string(route["name"], at: join(field, "name")) }
-        guard problems.list.count == before, let request, let outcomes, let timing, let scenario, let dribble, let name else { return nil }
+        let saves = problems.check { () throws(FixtureError) in try readSaves(route["save"], at: join(field, "save")) }
+        guard problems.list.count == before, let request, let outcomes, let timing, let scenario, let dribble, let name, let saves else { return nil }
         let location = field.isEmpty ? file : "\(file) \(field)"
         var fixture = Fixture(name: name ?? "\(request.method) \(request.path)", source: location, request: request,
                               outcomes: outcomes.list, afterLast: outcomes.afterLast, delay: timing.delay, priority: timing.priority,
                               scenario: scenario)
         fixture.dribble = dribble
         fixture.delayDistribution = timing.distribution
+        fixture.saves = saves
         return fixture
+    }
+
+    /// `"save": {"token": "{{jsonPath request.body '$.token'}}"}`: templates, checked now.
+    private func readSaves(_ value: JSONValue?, at field: String) throws(FixtureError) -> [SavedValue] {
+        guard let value else { return [] }
+        guard case .object(let members) = value else { throw fail(field, "expected an object of name: template, e.g. {\"token\": \"{{jsonPath request.body '$.token'}}\"}") }
+        var saves: [SavedValue] = []
+        for member in members {
+            guard case .string(let text) = member.value else { throw fail(join(field, member.key), "expected a template string") }
+            switch TemplateText.parse(text) {
+            case .success(let template): saves.append(SavedValue(name: member.key, value: template))
+            case .failure(let problem): throw fail(join(field, member.key), problem.description)
+            }
+        }
+        return saves
     }
 
     /// The answer (`response`, `networkError`, `fault`, or a `responses` sequence and `afterLast`).

@@ -26,6 +26,9 @@ public struct Fixture: Sendable, CustomStringConvertible {
     /// 1 is the highest; routes without one have `defaultPriority`. Decides first between routes
     /// that all match a request (see the README's precedence rules).
     public var priority: Int
+    /// Values this route keeps for its session when it answers (`"save"`): each a template,
+    /// read later as `{{saved.NAME}}` — a token a login returned, an id a create made.
+    public var saves: [SavedValue] = []
 
     /// The priority of a route that names none (WireMock's convention: 1 highest, 5 default).
     public static let defaultPriority = 5
@@ -62,6 +65,6 @@ extension Fixture: Equatable {
     public static func == (lhs: Fixture, rhs: Fixture) -> Bool {
         lhs.request == rhs.request && lhs.outcomes == rhs.outcomes && lhs.delay == rhs.delay && lhs.priority == rhs.priority
             && lhs.scenario == rhs.scenario && (lhs.outcomes.count == 1 || lhs.afterLast == rhs.afterLast)
-            && lhs.dribble == rhs.dribble && lhs.delayDistribution == rhs.delayDistribution
+            && lhs.dribble == rhs.dribble && lhs.delayDistribution == rhs.delayDistribution && lhs.saves == rhs.saves
     }
 }

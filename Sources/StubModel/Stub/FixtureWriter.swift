@@ -18,6 +18,12 @@ public enum FixtureWriter {
 
     /// One route object, as it appears in a fixture file.
     public static func route(_ fixture: Fixture) -> JSONValue {
+        guard case .object(var members) = routeWithoutSaves(fixture), !fixture.saves.isEmpty else { return routeWithoutSaves(fixture) }
+        members.append(("save", .object(fixture.saves.map { ($0.name, .string($0.value.source)) })))
+        return .object(members)
+    }
+
+    private static func routeWithoutSaves(_ fixture: Fixture) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("name", .string(fixture.name))]
         members.append(("request", request(fixture.request)))
         if fixture.outcomes.count == 1 {

@@ -34,6 +34,13 @@ public enum TemplateValue: Sendable, Hashable {
     case uuid
     /// `counter`: 1, 2, 3… per route and session (reset with the session).
     case counter
+    /// `saved.NAME`: a value a route saved for this session (`"save"`), or empty.
+    case saved(String)
+    /// `collection.NAME.count`: how many items a collection holds for this session.
+    case collectionCount(String)
+    /// `jsonPath collection.NAME '$[0].title'`: the first value the expression selects in the
+    /// session's items of a collection.
+    case collectionPath(String, JSONPath)
     /// `randomValue length=n [type='ALPHANUMERIC'|'ALPHABETIC'|'NUMERIC'|'HEXADECIMAL'] [uppercase=true]`.
     case random(length: Int, alphabet: String)
 
@@ -45,7 +52,7 @@ public enum TemplateValue: Sendable, Hashable {
     private static func fail(_ text: String) -> Result<TemplateValue, TemplateMessage> { .failure(TemplateMessage(text: text)) }
 
     /// What the supported names are, for problems.
-    static let supported = "request.method, request.url, request.path, request.path.[n], request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue, counter"
+    static let supported = "request.method, request.url, request.path, request.path.[n], request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
 
     /// Parses the inside of `{{ … }}`.
     static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
@@ -92,15 +99,22 @@ public enum TemplateValue: Sendable, Hashable {
             if options["uppercase"] == "true" { alphabet = String(Set(alphabet.uppercased())).sorted().map(String.init).joined() }
             return .success(.random(length: length, alphabet: alphabet))
         case "jsonPath":
-            guard positional.count == 2, positional[0] == "request.body" else { return fail("write jsonPath request.body '$.field'") }
+            guard positional.count == 2, positional[0] == "request.body" || positional[0].hasPrefix("collection.") else {
+                return fail("write jsonPath request.body '$.field' or jsonPath collection.NAME '$[0].field'")
+            }
             switch JSONPath.parse(positional[1]) {
-            case .success(let path): return .success(.jsonPath(path))
+            case .success(let path):
+                if positional[0] == "request.body" { return .success(.jsonPath(path)) }
+                return .success(.collectionPath(String(positional[0].dropFirst("collection.".count)), path))
             case .failure(let problem): return fail("jsonPath '\(positional[1])': \(problem.message)")
             }
         case "session": return .success(.session)
         case "route.name": return .success(.routeName)
         default:
             guard positional.isEmpty && options.isEmpty else { return fail("\"\(head)\" takes no arguments; supported: \(supported)") }
+            let parts = head.split(separator: ".").map(String.init)
+            if parts.count == 2, parts[0] == "saved" { return .success(.saved(parts[1])) }
+            if parts.count == 3, parts[0] == "collection", parts[2] == "count" { return .success(.collectionCount(parts[1])) }
             return requestValue(head)
         }
     }

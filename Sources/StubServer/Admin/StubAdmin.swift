@@ -7,7 +7,7 @@ import StubModel
 ///
 /// Thread-safe: each part keeps its own lock, and every change to the stubs publishes a new
 /// immutable snapshot that requests in flight do not see.
-public final class StubAdmin: Sendable {
+public final class StubAdmin: Sendable, CollectionItemsSource {
     /// The stubs being served.
     let store: StubStore
     /// Scenario states and sequence positions.
@@ -72,6 +72,13 @@ public final class StubAdmin: Sendable {
     public func replaceFixtures(_ table: RouteTable) {
         store.replaceFixtures(table)
         scenarios.resetFixtureHits()
+    }
+
+    /// The items a session sees in the collection called `name`, or nil when no route serves one
+    /// (what `{{collection.NAME.count}}` reads).
+    public func collectionItems(named name: String, session: SessionID?) -> [JSONValue]? {
+        guard let spec = routes(session: session).lazy.compactMap({ $0.route.collection?.collection }).first(where: { $0.name == name }) else { return nil }
+        return collections.items(spec, session: session)
     }
 
     /// Back to the loaded fixtures: for one session (its runtime routes, scenario states, sequence

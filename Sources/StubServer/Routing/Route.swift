@@ -22,6 +22,8 @@ public final class Route: Sendable {
     let templates: [ResponseTemplate?]
     /// For a collection's route: what it does with the session's items.
     let collection: CollectionOperation?
+    /// Values the route saves for its session when it answers (`"save"`); empty for most routes.
+    let saves: [SavedValue]
 
     init(fixture: Fixture, id: RouteID, order: Int) {
         self.fixture = fixture
@@ -38,6 +40,7 @@ public final class Route: Sendable {
             }
         }
         if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
+        saves = fixture.saves
         let templates = fixture.outcomes.map { outcome -> ResponseTemplate? in
             guard case .response(let response) = outcome, response.template else { return nil }
             return try? ResponseTemplate.compile(response).get()
@@ -63,11 +66,17 @@ public final class Route: Sendable {
     }
 
     /// The answer for the `served`-th hit of `request`: its template rendered when it has one.
-    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState, collections: CollectionStore) -> Answer {
+    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState, collections: CollectionStore,
+                source: any CollectionItemsSource) -> Answer {
+        // Saved before the answer is made, so the answer can use what it saved.
+        if !saves.isEmpty {
+            let renderer = TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
+            state.save(saves.map { ($0.name, renderer.render($0.value)) }, session: session)
+        }
         if let collection { return .reply(collections.perform(collection, request: request, route: self, session: session)) }
         let index = index(forHit: served)
         guard !templates.isEmpty, let template = templates[index] else { return actions[index] }
-        return .reply(TemplateRenderer(request: request, route: self, session: session, state: state).render(template))
+        return .reply(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source).render(template))
     }
 
     /// The label used in logs and listings: the fixture's name.

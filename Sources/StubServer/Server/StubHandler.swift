@@ -124,7 +124,8 @@ final class StubHandler: EngineHandler {
                 }
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
-                let plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections), delay: route.delayForRequest, headOnly: headOnly,
+                let plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
+                                                         source: admin), delay: route.delayForRequest, headOnly: headOnly,
                                      dribble: route.fixture.dribble)
                 return (plan, .route(id: route.id, name: route.name))
             case .miss(let nearMisses):

@@ -11,10 +11,18 @@ struct TemplateRenderer {
     let route: Route
     let session: SessionID?
     let state: TemplateState
+    /// Where `collection.NAME` reads a collection's items.
+    let collections: any CollectionItemsSource
+
+    /// One template string (a saved value).
+    func render(_ text: TemplateText) -> String {
+        var context = Context(request: request, route: route, session: session, state: state, collections: collections)
+        return context.text(text)
+    }
 
     /// The reply for `template`.
     func render(_ template: ResponseTemplate) -> PreparedReply {
-        var context = Context(request: request, route: route, session: session, state: state)
+        var context = Context(request: request, route: route, session: session, state: state, collections: collections)
         let headers = template.headers.map { header in
             // By scalar: "\r\n" is one Character, which a Character filter would keep.
             NameValue(header.name, String(String.UnicodeScalarView(context.text(header.value).unicodeScalars.filter { $0 != "\r" && $0 != "\n" })))
@@ -34,14 +42,20 @@ struct TemplateRenderer {
         let route: Route
         let session: SessionID?
         let state: TemplateState
+        let collections: any CollectionItemsSource
         private var parsedBody: JSONValue??
         private var segments: [String]?
 
-        init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState) {
+        init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource) {
             self.request = request
             self.route = route
             self.session = session
             self.state = state
+            self.collections = collections
+        }
+
+        private func collectionItems(_ name: String) -> [JSONValue]? {
+            collections.collectionItems(named: name, session: session)
         }
 
         mutating func text(_ template: TemplateText) -> String {
@@ -96,6 +110,12 @@ struct TemplateRenderer {
             case .session: return session?.rawValue ?? ""
             case .now(let format): return Clock.format(state.now(session: session), format)
             case .counter: return String(state.nextCount(route: route.id, session: session))
+            case .saved(let name): return state.saved(name, session: session) ?? ""
+            case .collectionCount(let name): return String(collectionItems(name)?.count ?? 0)
+            case .collectionPath(let name, let path):
+                guard let first = path.select(in: .array(collectionItems(name) ?? [])).first else { return "" }
+                if case .string(let text) = first { return text }
+                return JSONWriter.write(first, pretty: false)
             case .uuid:
                 var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: state.random(session: session)) }
                 bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
@@ -123,6 +143,13 @@ struct TemplateRenderer {
             return parsed
         }
     }
+}
+
+/// Where templates read a collection's items (`{{collection.NAME.count}}`): the admin facade,
+/// which knows the routes a session sees.
+protocol CollectionItemsSource: AnyObject, Sendable {
+    /// The session's items of the collection `name`, or nil when no route serves one.
+    func collectionItems(named name: String, session: SessionID?) -> [JSONValue]?
 }
 
 /// `now`: dates written with a cached formatter per pattern and zone (making one costs more

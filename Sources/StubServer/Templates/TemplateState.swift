@@ -16,7 +16,13 @@ public final class TemplateState: Sendable {
         var counters: [CounterKey: Int] = [:]
         /// SplitMix64 states of seeded sessions (nil key: requests without a session).
         var random: [SessionID?: UInt64] = [:]
+        /// Values routes saved (`"save"`), per session.
+        var saved: [SessionID?: [String: String]] = [:]
     }
+
+    /// Names one session may save, and the longest value kept (longer ones are cut).
+    static let savedLimit = 1_000
+    static let savedValueLimit = 65_536
 
     private let state = Mutex(State())
 
@@ -60,6 +66,22 @@ public final class TemplateState: Sendable {
         }
     }
 
+    /// Keeps `values` for `session` (a route's `"save"`), within the limits.
+    func save(_ values: [(name: String, value: String)], session: SessionID?) {
+        state.withLock { state in
+            var current = state.saved[session] ?? [:]
+            for (name, value) in values where current[name] != nil || current.count < Self.savedLimit {
+                current[name] = String(value.prefix(Self.savedValueLimit))
+            }
+            state.saved[session] = current
+        }
+    }
+
+    /// A value saved for `session`, or nil.
+    public func saved(_ name: String, session: SessionID?) -> String? {
+        state.withLock { $0.saved[session]?[name] }
+    }
+
     /// The next value of a route's counter for a session: 1, 2, 3…
     func nextCount(route: RouteID, session: SessionID?) -> Int {
         state.withLock { state in
@@ -80,6 +102,7 @@ public final class TemplateState: Sendable {
             }
             state.clocks[session] = nil
             state.random[session] = nil
+            state.saved[session] = nil
             state.counters = state.counters.filter { $0.key.session != session }
         }
     }

@@ -68,6 +68,34 @@ import StubModel
         #expect(try Self.call(server, "b", ["/todos"]).contains("set by the test"), "another session's reset leaves b")
     }
 
+    /// Templates read what earlier requests left: a value a route saved (`"save"`), and a
+    /// collection's items — per session, reset with it.
+    @Test func templatesReadSavedValuesAndCollections() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-col-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(Self.fixtures.utf8).write(to: URL(fileURLWithPath: folder + "/todos.json"))
+        try Data(#"""
+            {"templates": true, "routes": [
+              {"request": {"method": "POST", "path": "/login"}, "save": {"user": "{{jsonPath request.body '$.user'}}", "agent": "{{request.headers.X-Client}}"},
+               "response": {"json": {"welcome": "{{jsonPath request.body '$.user'}}"}}},
+              {"request": {"method": "GET", "path": "/me"}, "response": {"json": {"name": "{{saved.user}}", "client": "{{saved.agent}}"}}},
+              {"request": {"method": "GET", "path": "/summary"}, "response": {"text": "{{collection.todos.count}} todos, first: {{jsonPath collection.todos '$[0].title'}}"}}
+            ]}
+            """#.utf8).write(to: URL(fileURLWithPath: folder + "/app.json"))
+        let server = try TestServer(fixtures: try FixtureLoader.load(paths: [folder]))
+        defer { server.stop() }
+        #expect(try Self.call(server, "s1", ["/me"]) == #"200 {"name":"","client":""}"#, "nothing saved yet")
+        #expect(try Self.call(server, "s1", ["-H", "X-Client: ios", "--data", #"{"user":"ada"}"#, "/login"]) == #"200 {"welcome":"ada"}"#)
+        #expect(try Self.call(server, "s1", ["/me"]) == #"200 {"name":"ada","client":"ios"}"#)
+        #expect(try Self.call(server, "s2", ["/me"]) == #"200 {"name":"","client":""}"#, "another session saved nothing")
+        #expect(try Self.call(server, "s1", ["/summary"]) == "200 1 todos, first: milk")
+        #expect(try Self.call(server, "s1", ["--data", #"{"title":"eggs"}"#, "/todos"]).hasPrefix("201 "))
+        #expect(try Self.call(server, "s1", ["/summary"]) == "200 2 todos, first: milk")
+        #expect(try Self.call(server, "s1", ["-X", "POST", "/__stubd/reset"]).hasPrefix("200 "))
+        #expect(try Self.call(server, "s1", ["/me"]) == #"200 {"name":"","client":""}"#, "reset forgets saved values")
+        #expect(try Self.call(server, "s1", ["/summary"]) == "200 1 todos, first: milk")
+    }
+
     @Test func badDeclarationsAreNamed() throws {
         let cases: [(String, String)] = [
             (#"{"collections": [{"name": "t", "path": "/t/{id}"}]}"#, #"c.json: collections[0].path: "/t/{id}" must be a plain path"#),
