@@ -21,6 +21,9 @@ struct FixtureArguments: ParsableArguments {
     @Flag(name: .customLong("global-response-templating"), help: "With --wiremock: every response is a template (WireMock's flag of the same name).")
     var globalResponseTemplating = false
 
+    @Option(name: .customLong("template-helpers"), help: "With --wiremock: a JSON file declaring the suite's own Handlebars helpers as stubd templates.")
+    var templateHelpers: String?
+
     @Option(name: .customLong("match"), help: "How Swift targets match requests: exact (the app's own request) or shape (any client's request for the endpoint).")
     var match: MatchPolicy = .exact
 
@@ -71,7 +74,16 @@ struct FixtureArguments: ParsableArguments {
                 printError("stubd: error: --wiremock \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
                 throw ExitCode(1)
             }
-            for file in WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating) {
+            var helpers: [String: String] = [:]
+            if let templateHelpers {
+                do {
+                    helpers = try TemplateHelpers.load(templateHelpers)
+                } catch {
+                    printError("stubd: error: --template-helpers \(error.description)")
+                    throw ExitCode(1)
+                }
+            }
+            for file in WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating, helpers: helpers) {
                 for line in file.unsupported { printError("warning: \(line)") }
                 for error in file.errors { printError(error.description) }
                 errors += file.errors.count

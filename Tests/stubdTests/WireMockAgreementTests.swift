@@ -154,4 +154,30 @@ import Testing
         }
         #expect(StubdProcess.curl([base + "/g/abc"]) == StubdProcess.curl([templated.baseURL + "/g/abc"]), "WireMock renders it the same")
     }
+
+    /// A suite's own helpers (`{{currentYear}}`, registered in Java): reported with the fix when
+    /// unknown, rendered once declared in a helpers file.
+    @Test func aSuitesOwnHelpersAreDeclaredInAFile() throws {
+        let root = try StubdProcess.temporaryFolder([
+            "mappings/dates.json": #"{ "request": { "method": "GET", "url": "/dates" }, "response": { "body": "year={{currentYear}} day={{ currentDay }} path={{request.path}}", "transformers": ["response-template"] } }"#,
+            "helpers.json": #"{"currentYear": "{{now format='yyyy'}}", "currentDay": "{{now format='dd'}}"}"#,
+            "bad-helpers.json": #"{"currentYear": "{{nope}}"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let without = try ServingStubd(["--wiremock", root, "--port", "0"])
+        #expect(StubdProcess.curl([without.baseURL + "/dates"]).hasPrefix("year={{currentYear}}"), "sent as written")
+        let stopped = without.stop()
+        #expect(stopped.stderr.contains(#"unknown name "currentYear""#) && stopped.stderr.contains("--template-helpers FILE"), "\(stopped.stderr)")
+        let with = try ServingStubd(["--wiremock", root, "--template-helpers", root + "/helpers.json", "--port", "0", "--quiet"])
+        defer { _ = with.stop() }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy dd"
+        let parts = formatter.string(from: Date()).split(separator: " ")
+        #expect(StubdProcess.curl([with.baseURL + "/dates"]) == "year=\(parts[0]) day=\(parts[1]) path=/dates")
+        let bad = try StubdProcess.run(["serve", "--wiremock", root, "--template-helpers", root + "/bad-helpers.json", "--port", "0"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains(#"--template-helpers \#(root)/bad-helpers.json: currentYear: template column 1: unknown name "nope""#), "\(bad.stderr)")
+    }
 }

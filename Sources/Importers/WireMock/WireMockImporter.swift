@@ -16,15 +16,19 @@ public enum WireMockImporter {
     /// `globalTemplating`: every response is a template, as with WireMock's
     /// `--global-response-templating` (otherwise only mappings whose `transformers` name
     /// `response-template`).
-    public static func importRoot(_ root: String, globalTemplating: Bool = false) -> [ImportedFile] {
+    /// `helpers`: a suite's own Handlebars helpers as stubd templates (`"currentYear":
+    /// "{{now format='yyyy'}}"`), put in place of `{{currentYear}}` before templates are read.
+    public static func importRoot(_ root: String, globalTemplating: Bool = false, helpers: [String: String] = [:]) -> [ImportedFile] {
         let mappings = root + "/mappings"
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue ? mappings : root
-        return WireMockOverlaps.resolve(FixtureLoader.fixtureFiles(under: folder).map { importFile($0, root: root, globalTemplating: globalTemplating) })
+        return WireMockOverlaps.resolve(FixtureLoader.fixtureFiles(under: folder).map {
+            importFile($0, root: root, globalTemplating: globalTemplating, helpers: helpers)
+        })
     }
 
     /// One mapping file.
-    public static func importFile(_ file: String, root: String, globalTemplating: Bool = false) -> ImportedFile {
+    public static func importFile(_ file: String, root: String, globalTemplating: Bool = false, helpers: [String: String] = [:]) -> ImportedFile {
         var result = ImportedFile(file: file)
         guard let data = FileManager.default.contents(atPath: file) else {
             result.unsupported = ["\(file): cannot be read (check its permissions); skipped"]
@@ -44,7 +48,7 @@ public enum WireMockImporter {
             mappings = [("", document)]
         }
         for (field, mapping) in mappings {
-            var converter = MappingConverter(file: file, root: root, base: field, globalTemplating: globalTemplating)
+            var converter = MappingConverter(file: file, root: root, base: field, globalTemplating: globalTemplating, helpers: helpers)
             do {
                 result.fixtures += try converter.convert(mapping)
                 result.unsupported += converter.unsupported
@@ -63,13 +67,15 @@ struct MappingConverter {
     let root: String
     let base: String
     let globalTemplating: Bool
+    let helpers: [String: String]
     var unsupported: [String] = []
 
-    init(file: String, root: String, base: String, globalTemplating: Bool = false) {
+    init(file: String, root: String, base: String, globalTemplating: Bool = false, helpers: [String: String] = [:]) {
         self.file = file
         self.root = root
         self.base = base
         self.globalTemplating = globalTemplating
+        self.helpers = helpers
     }
 
     func at(_ field: String) -> String { base.isEmpty ? field : "\(base).\(field)" }
@@ -368,10 +374,18 @@ struct MappingConverter {
         }
         var response = StubHTTPResponse(status: status, headers: headers, body: body)
         if templated, TemplateText.mayBeTemplate(String(decoding: body, as: UTF8.self)) || headers.contains(where: { TemplateText.mayBeTemplate($0.value) }) {
-            switch ResponseTemplate.compile(response) {
-            case .success: response.template = true
+            var expanded = response
+            if !helpers.isEmpty {
+                expanded.headers = headers.map { NameValue($0.name, TemplateHelpers.expand($0.value, helpers)) }
+                if let text = String(validating: body, as: UTF8.self) { expanded.body = Array(TemplateHelpers.expand(text, helpers).utf8) }
+            }
+            switch ResponseTemplate.compile(expanded) {
+            case .success:
+                response = expanded
+                response.template = true
             case .failure(let problem):
-                skip("response.\(problem.field)", "\(problem.problem); this answer is sent as written, braces included")
+                let hint = problem.problem.message.hasPrefix("unknown name") ? "; if the suite registers it as a helper, declare it for stubd in a helpers file (--template-helpers FILE, e.g. {\"currentYear\": \"{{now format='yyyy'}}\"})" : ""
+                skip("response.\(problem.field)", "\(problem.problem)\(hint); this answer is sent as written, braces included")
             }
         }
         converted.outcome = .response(response)

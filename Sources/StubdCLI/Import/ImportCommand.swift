@@ -36,13 +36,25 @@ struct ImportWireMockCommand: ParsableCommand {
     @Flag(name: .customLong("global-response-templating"), help: "Every response is a template (WireMock's flag of the same name); otherwise only mappings with the response-template transformer.")
     var globalResponseTemplating = false
 
+    @Option(name: .customLong("template-helpers"), help: "A JSON file declaring the suite's own Handlebars helpers as stubd templates, e.g. {\"currentYear\": \"{{now format='yyyy'}}\"}.")
+    var templateHelpers: String?
+
     func run() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             printError("stubd: error: \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
             throw ExitCode(1)
         }
-        let files = WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating)
+        var helpers: [String: String] = [:]
+        if let templateHelpers {
+            do {
+                helpers = try TemplateHelpers.load(templateHelpers)
+            } catch {
+                printError("stubd: error: --template-helpers \(error.description)")
+                throw ExitCode(1)
+            }
+        }
+        let files = WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating, helpers: helpers)
         guard ImportOutput.write(files, out: out, strict: strict, sourceRoot: root + "/mappings", fallbackRoot: root) else { throw ExitCode(1) }
     }
 }
