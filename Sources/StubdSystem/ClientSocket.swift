@@ -39,7 +39,8 @@ extension System {
 
     /// Makes `recv` on `fd` give up after `seconds` with nothing to read.
     public static func setReceiveTimeout(_ fd: Int32, seconds: Double) {
-        var timeout = timeval(tv_sec: Int(seconds), tv_usec: .init((seconds - seconds.rounded(.down)) * 1_000_000))
+        // `.init` takes each field's own type: `tv_usec` is Int32 on Darwin, Int on Glibc.
+        var timeout = timeval(tv_sec: .init(seconds.rounded(.down)), tv_usec: .init((seconds - seconds.rounded(.down)) * 1_000_000))
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 

@@ -306,9 +306,11 @@ private func onStop(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer
 }
 
 extension timeval {
+    /// A `timeval` of `seconds`. `.init` takes the microseconds field's own type, `Int32`
+    /// (`__darwin_suseconds_t`) on Darwin and `Int` on Glibc, so one spelling builds on both.
     init(seconds: Double) {
         let whole = seconds.rounded(.down)
-        self.init(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
+        self.init(tv_sec: .init(whole), tv_usec: .init((seconds - whole) * 1_000_000))
     }
 }
 
