@@ -61,16 +61,17 @@ struct RecordCommand: ParsableCommand {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
         }
-        printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
-        ListenArguments.announce(server, notes: httpsNotes)
-        printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
-                 + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
+        // Written before the banner: whoever has read the banner (or sees the file) can use stubd.
         do {
             try readiness.announce(server)
         } catch {
             server.stop()
             throw error
         }
+        printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
+        ListenArguments.announce(server, notes: httpsNotes)
+        printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
+                 + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
         let signal = termination.wait()
         server.stop()
         readiness.withdraw()

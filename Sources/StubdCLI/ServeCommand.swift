@@ -139,6 +139,13 @@ struct ServeCommand: ParsableCommand {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
         }
+        // Written before the banner: whoever has read the banner (or sees the file) can use stubd.
+        do {
+            try readiness.announce(server)
+        } catch {
+            server.stop()
+            throw error
+        }
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: \(access.summary)")
@@ -149,12 +156,6 @@ struct ServeCommand: ParsableCommand {
             printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)" + (record.map { " and recorded into \($0)" } ?? ""))
         }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
-        do {
-            try readiness.announce(server)
-        } catch {
-            server.stop()
-            throw error
-        }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
                                              logger: Logger(label: "stubd")) : nil
         let signal = termination.wait()

@@ -6,12 +6,9 @@ import Testing
     @Test func theReadyFileNamesTheURLOnceItAnswersAndBothFilesGoAtExit() throws {
         let folder = try StubdProcess.temporaryFolder(["ready": "http://127.0.0.1:1 (a stale file from an earlier run)\n"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The files are written before the banner, so once the banner is read they are there.
         let stubd = try ServingStubd(["fixtures", "--port", "0", "--ready-file", folder + "/ready", "--pid-file", folder + "/pid"])
-        var ready = ""
-        for _ in 0..<100 where !ready.hasSuffix("\n") || ready.contains("stale") {
-            ready = (try? String(contentsOfFile: folder + "/ready", encoding: .utf8)) ?? ""
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let ready = try String(contentsOfFile: folder + "/ready", encoding: .utf8)
         #expect(ready == stubd.baseURL + "\n", "the ready file holds this run's URL: \(ready)")
         #expect(StubdProcess.curl([stubd.baseURL + "/zen"]) == "Design for failure.")
         let pid = try String(contentsOfFile: folder + "/pid", encoding: .utf8)

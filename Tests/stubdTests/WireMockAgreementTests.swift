@@ -1,5 +1,4 @@
 import Foundation
-import StubdSystem
 import Testing
 
 /// A WireMock root with what real suites contain and stubd used to refuse — comments, a repeated
@@ -92,31 +91,18 @@ import Testing
     @Test(.enabled(if: FileManager.default.fileExists(atPath: jar))) func realWireMockGivesTheSameAnswers() throws {
         let root = try Self.root()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let address = try System.resolve(host: "127.0.0.1", port: 0)[0]
-        let probe = try System.streamSocket(for: address)
-        try System.bind(probe, to: address)
-        let port = try System.boundPort(probe)
-        System.close(probe)
-        let wiremock = Process()
-        wiremock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        wiremock.arguments = ["java", "-jar", Self.jar, "--port", "\(port)", "--bind-address", "127.0.0.1", "--root-dir", root, "--disable-banner", "--local-response-templating"]
-        wiremock.standardOutput = FileHandle.nullDevice
-        wiremock.standardError = FileHandle.nullDevice
-        try wiremock.run()
-        defer { wiremock.terminate(); wiremock.waitUntilExit() }
-        let base = "http://127.0.0.1:\(port)"
-        let deadline = Date().addingTimeInterval(60)
-        while StubdProcess.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/__admin/mappings"]) != "200" && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
-        }
+        let wiremock = try RealWireMock(jar: Self.jar, root: root, flags: ["--local-response-templating"])
+        defer { wiremock.stop() }
+        let base = wiremock.baseURL
         let stubd = try ServingStubd(["--wiremock", root, "--port", "0", "--quiet"])
         defer { _ = stubd.stop() }
         var agreed = 0
         for (arguments, expected) in Self.expected {
             let real = Self.answer(base, arguments)
+            let ours = Self.answer(stubd.baseURL, arguments)
             #expect(real == expected, "WireMock itself: \(arguments)")
-            #expect(Self.answer(stubd.baseURL, arguments) == real, "\(arguments)")
-            if Self.answer(stubd.baseURL, arguments) == real { agreed += 1 }
+            #expect(ours == real, "\(arguments)")
+            if ours == real { agreed += 1 }
         }
         #expect(agreed == Self.expected.count)
     }
@@ -135,23 +121,9 @@ import Testing
         #expect(StubdProcess.curl(["-D", "-", "-o", "/dev/null", templated.baseURL + "/g/abc"]).contains("X-Seg: abc"))
         #expect(StubdProcess.curl([literal.baseURL + "/g/abc"]) == "first={{request.path.[0]}} second={{request.pathSegments.[1]}}")
         guard FileManager.default.fileExists(atPath: Self.jar) else { return }
-        let address = try System.resolve(host: "127.0.0.1", port: 0)[0]
-        let probe = try System.streamSocket(for: address)
-        try System.bind(probe, to: address)
-        let port = try System.boundPort(probe)
-        System.close(probe)
-        let wiremock = Process()
-        wiremock.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        wiremock.arguments = ["java", "-jar", Self.jar, "--port", "\(port)", "--bind-address", "127.0.0.1", "--root-dir", root, "--disable-banner", "--global-response-templating"]
-        wiremock.standardOutput = FileHandle.nullDevice
-        wiremock.standardError = FileHandle.nullDevice
-        try wiremock.run()
-        defer { wiremock.terminate(); wiremock.waitUntilExit() }
-        let base = "http://127.0.0.1:\(port)"
-        let deadline = Date().addingTimeInterval(60)
-        while StubdProcess.curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/__admin/mappings"]) != "200" && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.2)
-        }
+        let wiremock = try RealWireMock(jar: Self.jar, root: root, flags: ["--global-response-templating"])
+        defer { wiremock.stop() }
+        let base = wiremock.baseURL
         #expect(StubdProcess.curl([base + "/g/abc"]) == StubdProcess.curl([templated.baseURL + "/g/abc"]), "WireMock renders it the same")
     }
 
