@@ -7,12 +7,17 @@ final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
     private let condition = NSCondition()
     private var started: [String] = []
     private var ended: [String] = []
+    /// Async waiters for an arrival, resumed by `exchangeStarted` (or their timeout).
+    private var waiters: [UUID: (path: String, continuation: CheckedContinuation<Bool, Never>)] = [:]
 
     func exchangeStarted(_ request: IncomingRequest) {
         condition.lock()
         started.append(request.rawPath)
+        let arrived = waiters.filter { $0.value.path == request.rawPath }
+        for id in arrived.keys { waiters[id] = nil }
         condition.broadcast()
         condition.unlock()
+        for waiter in arrived.values { waiter.continuation.resume(returning: true) }
     }
 
     func exchangeEnded(_ exchange: Exchange) {
@@ -34,16 +39,27 @@ final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
         wait(timeout) { $0.started.contains(path) }
     }
 
-    /// The same wait for async tests: polls with `Task.sleep` instead of blocking a thread of the
-    /// cooperative pool, which the request being waited for may itself need (seen on a loaded
-    /// 2-core CI machine: the blocking wait starved the sending task for 5 s).
+    /// The same wait for async tests: suspends (never blocks a thread of the cooperative pool,
+    /// which the request being waited for may itself need — seen on a loaded 2-core CI machine)
+    /// until the arrival resumes it, or `timeout` does.
     func arrival(of path: String, timeout: Double = 10) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if wait(0, until: { $0.started.contains(path) }) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            condition.lock()
+            if started.contains(path) {
+                condition.unlock()
+                continuation.resume(returning: true)
+                return
+            }
+            let id = UUID()
+            waiters[id] = (path, continuation)
+            condition.unlock()
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+                condition.lock()
+                let waiter = waiters.removeValue(forKey: id)
+                condition.unlock()
+                waiter?.continuation.resume(returning: false)
+            }
         }
-        return wait(0) { $0.started.contains(path) }
     }
 
     /// Waits (at most `timeout` seconds) until `count` exchanges for `path` have ended.
