@@ -88,12 +88,13 @@ import Testing
             try client.run()
             return client
         }
-        let deadline = Date().addingTimeInterval(10)
         func fixtureFiles() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
         }
-        while fixtureFiles().count < 50 && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)  // bounded wait for the recording to be busy
+        // The recorder logs each file it has written ("recorded … → FILE"): wait until 50 distinct
+        // files are logged, then kill it mid-stream.
+        _ = recorder.waitForStderr(timeout: 10) { text in
+            Set(text.components(separatedBy: "\n").compactMap { $0.components(separatedBy: " → ").dropFirst().first }).count >= 50
         }
         kill(recorder.process.processIdentifier, SIGKILL)
         recorder.process.waitUntilExit()

@@ -130,10 +130,15 @@ final class ServingStubd: @unchecked Sendable {
 
     /// Waits (at most `timeout` seconds) until standard error contains `text`; false if it never did.
     func waitForStderr(containing text: String, timeout: Double = 10) -> Bool {
+        waitForStderr(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits (at most `timeout` seconds) until standard error so far satisfies `done`.
+    func waitForStderr(timeout: Double = 10, until done: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         stderrText.lock()
         defer { stderrText.unlock() }
-        while !String(decoding: stderrSoFar, as: UTF8.self).contains(text) {
+        while !done(String(decoding: stderrSoFar, as: UTF8.self)) {
             if stderrClosed || !stderrText.wait(until: deadline) { return false }
         }
         return true
