@@ -74,15 +74,7 @@ struct FixtureArguments: ParsableArguments {
                 printError("stubd: error: --wiremock \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
                 throw ExitCode(1)
             }
-            var helpers: [String: String] = [:]
-            if let templateHelpers {
-                do {
-                    helpers = try TemplateHelpers.load(templateHelpers)
-                } catch {
-                    printError("stubd: error: --template-helpers \(error.description)")
-                    throw ExitCode(1)
-                }
-            }
+            let helpers = try TemplateHelpersFile.load(templateHelpers)
             for file in WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating, helpers: helpers) {
                 for line in file.unsupported { printError("warning: \(line)") }
                 for error in file.errors { printError(error.description) }

@@ -45,15 +45,7 @@ struct ImportWireMockCommand: ParsableCommand {
             printError("stubd: error: \(root) is not a folder; give the WireMock root (the folder holding mappings/)")
             throw ExitCode(1)
         }
-        var helpers: [String: String] = [:]
-        if let templateHelpers {
-            do {
-                helpers = try TemplateHelpers.load(templateHelpers)
-            } catch {
-                printError("stubd: error: --template-helpers \(error.description)")
-                throw ExitCode(1)
-            }
-        }
+        let helpers = try TemplateHelpersFile.load(templateHelpers)
         let files = WireMockImporter.importRoot(root, globalTemplating: globalResponseTemplating, helpers: helpers)
         guard ImportOutput.write(files, out: out, strict: strict, sourceRoot: root + "/mappings", fallbackRoot: root) else { throw ExitCode(1) }
     }
