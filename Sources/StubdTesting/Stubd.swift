@@ -42,7 +42,7 @@ public enum Stubd {
                 return
             } catch let error as StubdAdminError {
                 // It answered: a refusal (a token, say) will not go away by waiting.
-                throw StubdTestingError.notReachable(baseURL: baseURL, waited: timeout, lastProblem: error.description)
+                throw StubdTestingError.refused(baseURL: baseURL, problem: error.description)
             } catch {
                 last = (error as NSError).localizedDescription
             }

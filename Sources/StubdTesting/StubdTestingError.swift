@@ -4,6 +4,8 @@ import Foundation
 public enum StubdTestingError: Error, CustomStringConvertible {
     /// No stubd answered at the URL in time.
     case notReachable(baseURL: URL, waited: TimeInterval, lastProblem: String)
+    /// A stubd answered but refused the admin call (a token it needs, a Host it does not take).
+    case refused(baseURL: URL, problem: String)
     /// A verification found another number of requests; `misses` are the session's requests that
     /// reached no stub, each with its closest route's differences.
     case countMismatch(target: String, request: String, expected: Int, actual: Int, session: String, misses: [String])
@@ -18,6 +20,9 @@ public enum StubdTestingError: Error, CustomStringConvertible {
         case .notReachable(let url, let waited, let problem):
             return "no stubd answered at \(url.absoluteString) within \(waited) s (last: \(problem)). Start it before the tests "
                 + "(`stubd serve … --ready-file PATH` and wait for the file; README \"UI tests on iOS\") or set STUBD_BASE_URL to where it listens"
+        case .refused(let url, let problem):
+            return "stubd at \(url.absoluteString) refused the admin API (\(problem)); pass its --admin-token as token: "
+                + "(or set STUBD_ADMIN_TOKEN where it runs), or call it on a loopback address"
         case .countMismatch(let target, let request, let expected, let actual, let session, let misses):
             var text = "expected \(expected) request(s) for \(target) (\(request)) in session \(session), got \(actual)"
             if misses.isEmpty {
