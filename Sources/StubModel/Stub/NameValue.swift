@@ -1,3 +1,5 @@
+import Foundation
+
 /// One name/value pair, percent-decoded: a query parameter, a form field or a header.
 public struct NameValue: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The decoded name.
@@ -17,4 +19,18 @@ public struct NameValue: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `name=value`.
     public var description: String { "\(name)=\(value)" }
+}
+
+extension NameValue {
+    /// The cookies of the `Cookie` header(s) among `headers`, in order: for cookie matchers,
+    /// `{{request.cookies.NAME}}` and the recorder's secret values alike.
+    public static func cookies(in headers: [NameValue]) -> [NameValue] {
+        headers.filter { $0.name.utf8.count == 6 && $0.name.lowercased() == "cookie" }.flatMap { header in
+            header.value.split(separator: ";").compactMap { part -> NameValue? in
+                let trimmed = part.trimmingCharacters(in: .whitespaces)
+                guard let equals = trimmed.firstIndex(of: "=") else { return nil }
+                return NameValue(String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...]))
+            }
+        }
+    }
 }

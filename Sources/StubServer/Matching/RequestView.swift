@@ -53,13 +53,7 @@ final class RequestView {
     }()
 
     /// The cookies of the `Cookie` header(s), in order (cookie matchers only).
-    lazy var cookies: [NameValue] = request.headers.filter { $0.name.equalsIgnoringCase("cookie") }.flatMap { header in
-        header.value.split(separator: ";").compactMap { part -> NameValue? in
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
-            guard let equals = trimmed.firstIndex(of: "=") else { return nil }
-            return NameValue(String(trimmed[..<equals]), String(trimmed[trimmed.index(after: equals)...]))
-        }
-    }
+    lazy var cookies: [NameValue] = NameValue.cookies(in: request.headers)
 
     /// The decoded path segments (templates and near misses only).
     lazy var path = PathSegments(raw: request.rawPath)

@@ -35,12 +35,11 @@ struct SecretValues: Sendable, Equatable {
     /// What a request carries under secret names.
     init(request: IncomingRequest, redactor: Redactor) {
         guard redactor.enabled else { return }
+        for cookie in NameValue.cookies(in: request.headers) { add(cookie.value) }
         for header in request.headers where redactor.isSecret(header.name) {
             switch header.name.lowercased() {
             case "cookie":
-                for pair in header.value.split(separator: ";") {
-                    if let equals = pair.firstIndex(of: "=") { add(String(pair[pair.index(after: equals)...])) }
-                }
+                break  // its values are added above, one per cookie
             case "authorization", "proxy-authorization":
                 let parts = header.value.split(separator: " ", maxSplits: 1).map(String.init)
                 let credentials = parts.count == 2 ? parts[1] : header.value

@@ -96,11 +96,7 @@ struct TemplateRenderer {
             case .header(let name):
                 return request.header(name) ?? ""
             case .cookie(let name):
-                for pair in (request.header("Cookie") ?? "").split(separator: ";") {
-                    let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                    if parts.count == 2, parts[0] == name { return parts[1] }
-                }
-                return ""
+                return NameValue.cookies(in: request.headers).first { $0.name == name }?.value ?? ""
             case .body: return String(decoding: request.body, as: UTF8.self)
             case .jsonPath(let path):
                 guard let document = json(), let first = path.select(in: document).first else { return "" }
