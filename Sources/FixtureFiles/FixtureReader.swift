@@ -88,15 +88,15 @@ public struct FixtureReader {
         }
     }
 
-    private func fail(_ field: String, _ problem: String) -> FixtureError {
+    func fail(_ field: String, _ problem: String) -> FixtureError {
         FixtureError(file: file, field: field, problem: problem)
     }
 
-    private func join(_ base: String, _ key: String) -> String { base.isEmpty ? key : "\(base).\(key)" }
+    func join(_ base: String, _ key: String) -> String { base.isEmpty ? key : "\(base).\(key)" }
 
     /// The members of an object, refusing keys not in `allowed`. Field paths are autoclosures
     /// throughout this reader: they are built only when there is an error to report.
-    private func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(FixtureError) -> [String: JSONValue] {
+    func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(FixtureError) -> [String: JSONValue] {
         guard case .object(let members) = value else {
             throw fail(field(), "expected an object, found \(value.kindName)")
         }
@@ -111,7 +111,7 @@ public struct FixtureReader {
         return result
     }
 
-    private func string(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> String? {
+    func string(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> String? {
         guard let value else { return nil }
         guard case .string(let text) = value else { throw fail(field(), "expected a string, found \(value.kindName)") }
         return text
@@ -120,7 +120,7 @@ public struct FixtureReader {
     private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
         let before = problems.list.count
         let route = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses", "collection", "save",
+            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses", "collection", "save", "webhooks",
                                                    "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
         }
         guard let route else { return nil }
@@ -138,7 +138,9 @@ public struct FixtureReader {
         }
         let name = problems.check { () throws(FixtureError) in try string(route["name"], at: join(field, "name")) }
         let saves = problems.check { () throws(FixtureError) in try readSaves(route["save"], at: join(field, "save")) }
-        guard problems.list.count == before, let request, let outcomes, let timing, let scenario, let dribble, let name, let saves else { return nil }
+        let webhooks = problems.check { () throws(FixtureError) in try readWebhooks(route["webhooks"], at: join(field, "webhooks")) }
+        guard problems.list.count == before, let request, let outcomes, let timing, let scenario, let dribble, let name, let saves,
+              let webhooks else { return nil }
         let location = field.isEmpty ? file : "\(file) \(field)"
         var fixture = Fixture(name: name ?? "\(request.method) \(request.path)", source: location, request: request,
                               outcomes: outcomes.list, afterLast: outcomes.afterLast, delay: timing.delay, priority: timing.priority,
@@ -146,6 +148,7 @@ public struct FixtureReader {
         fixture.dribble = dribble
         fixture.delayDistribution = timing.distribution
         fixture.saves = saves
+        fixture.webhooks = webhooks
         return fixture
     }
 
@@ -255,18 +258,8 @@ public struct FixtureReader {
         var distribution: DelayDistribution?
         if case .object = route["delay"] {
             distribution = try readDelayDistribution(route["delay"]!, at: join(field, "delay"))
-        } else if let value = route["delay"] {
-            let seconds: Double?
-            switch value {
-            case .number(let number): seconds = number
-            case .string(let text) where text.hasSuffix("ms"): seconds = Double(text.dropLast(2).trimmingCharacters(in: .whitespaces)).map { $0 / 1000 }
-            case .string(let text) where text.hasSuffix("s"): seconds = Double(text.dropLast().trimmingCharacters(in: .whitespaces))
-            default: seconds = nil
-            }
-            guard let seconds, seconds >= 0, seconds <= 3600 else {
-                throw fail(join(field, "delay"), "expected seconds from 0 to 3600 as a number (0.5) or with a unit (\"500ms\", \"0.5s\"), found \(value)")
-            }
-            delay = seconds
+        } else {
+            delay = try seconds(route["delay"], at: join(field, "delay"))
         }
         var priority = Fixture.defaultPriority
         if let value = route["priority"] {
@@ -625,7 +618,7 @@ public struct FixtureReader {
         return [UInt8](data)
     }
 
-    private func readResponse(_ value: JSONValue, at field: String) throws(FixtureError) -> StubHTTPResponse {
+    func readResponse(_ value: JSONValue, at field: String) throws(FixtureError) -> StubHTTPResponse {
         let response = try object(value, at: field, allowed: ["status", "headers", "json", "text", "base64", "bodyFile", "template"])
         var status = 200
         if let value = response["status"] {

@@ -49,7 +49,7 @@ struct FixtureLoaderTests {
 
     @Test(arguments: [
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "respnse": {}}]}"#,
-         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, responses, collection, save, afterLast, delay, priority, scenario, requiredState, newState, dribble"),
+         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, responses, collection, save, webhooks, afterLast, delay, priority, scenario, requiredState, newState, dribble"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": "200"}}]}"#,
          #"ROOT/bad.json: routes[0].response.status: expected an integer from 100 to 599, found "200""#),
         (#"{"routes": [{"request": {"method": "get", "path": "/a"}, "response": {}}]}"#,

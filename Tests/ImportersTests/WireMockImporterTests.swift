@@ -40,3 +40,39 @@ import StubModel
         #expect(file.unsupported == ["\(file.file): response.headers.Content-Length: not supported (stubd frames the body itself and sets it)"])
     }
 }
+
+/// WireMock's webhook listener, in both of its spellings, as stubd webhooks.
+@Suite struct WireMockWebhookImportTests {
+    @Test func postServeActionsAndServeEventListenersBecomeWebhooks() throws {
+        let file = try WireMockImporterTests.convert(#"""
+            {"request": {"method": "POST", "urlPath": "/pay"}, "response": {"status": 202},
+             "postServeActions": [{"name": "webhook", "parameters": {
+                "method": "POST", "url": "http://localhost:8089/callback/{{jsonPath originalRequest.body '$.id'}}",
+                "headers": {"Content-Type": "application/json", "Content-Length": "9"},
+                "body": "{\"paid\": \"{{originalRequest.headers.X-Order}}\"}",
+                "delay": {"type": "fixed", "milliseconds": 1500}}}],
+             "serveEventListeners": [{"name": "webhook", "parameters": {"url": "http://localhost:8089/b", "base64Body": "aGk=",
+                "delay": {"type": "uniform", "lower": 100, "upper": 300}}},
+                {"name": "audit", "parameters": {}}]}
+            """#)
+        let hooks = try #require(file.fixtures.first?.webhooks)
+        #expect(hooks.count == 2)
+        #expect(hooks[0].url.source == "http://localhost:8089/callback/{{jsonPath request.body '$.id'}}")
+        #expect(hooks[0].headers == [NameValue("Content-Type", "application/json")], "framing headers are stubd's")
+        #expect(String(decoding: hooks[0].body, as: UTF8.self) == #"{"paid": "{{request.headers.X-Order}}"}"#)
+        #expect(hooks[0].delay == 1.5)
+        #expect(hooks[1].body == Array("hi".utf8) && hooks[1].delay == 0.2)
+        #expect(file.unsupported.contains { $0.contains("serveEventListeners[0].parameters.delay: not supported (a uniform delay") })
+        #expect(file.unsupported.contains { $0.contains("serveEventListeners[1]: not supported (the listener \"audit\"") })
+        #expect(!file.unsupported.contains { $0.contains("postServeActions") }, "\(file.unsupported)")
+    }
+
+    @Test func aWebhookWhoseTemplateStubdCannotReadIsLeftOutAndReported() throws {
+        let file = try WireMockImporterTests.convert(#"""
+            {"request": {"url": "/x"}, "response": {"status": 200},
+             "postServeActions": {"webhook": {"url": "http://h/{{originalResponse.body}}"}}}
+            """#)
+        #expect(file.fixtures.first?.webhooks == [])
+        #expect(file.unsupported.contains { $0.contains("postServeActions.webhook.url: not supported (template column 10") }, "\(file.unsupported)")
+    }
+}

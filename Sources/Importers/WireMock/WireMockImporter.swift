@@ -93,7 +93,8 @@ struct MappingConverter {
 
     mutating func convert(_ mapping: JSONValue) throws(FixtureError) -> [Fixture] {
         guard case .object(let members) = mapping else { throw fail("", "expected a mapping object, found \(mapping.kindName)") }
-        for member in members where !["request", "response", "priority", "scenarioName", "requiredScenarioState", "newScenarioState"].contains(member.key)
+        for member in members where !["request", "response", "priority", "scenarioName", "requiredScenarioState", "newScenarioState",
+                                      "postServeActions", "serveEventListeners"].contains(member.key)
             && !Self.ignoredTopLevel.contains(member.key) {
             skip(member.key, "ignored")
         }
@@ -101,6 +102,7 @@ struct MappingConverter {
         guard let response = mapping["response"] else { throw fail("response", "missing; every mapping needs a response") }
         var (methods, pattern) = try convertRequest(request)
         let outcome = try convertResponse(response)
+        let webhooks = convertWebhooks(mapping)
         var fixtures: [Fixture] = []
         let name = mapping["name"].flatMap { if case .string(let text) = $0 { text } else { nil } }
         for method in methods {
@@ -110,6 +112,7 @@ struct MappingConverter {
             fixture.delay = outcome.delay
             fixture.delayDistribution = outcome.distribution
             fixture.dribble = outcome.dribble
+            fixture.webhooks = webhooks
             if case .number(let priority)? = mapping["priority"] {
                 guard priority >= 1, priority == priority.rounded() else { throw fail("priority", "expected an integer from 1 upward") }
                 fixture.priority = Int(priority)

@@ -29,6 +29,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
     /// Values this route keeps for its session when it answers (`"save"`): each a template,
     /// read later as `{{saved.NAME}}` — a token a login returned, an id a create made.
     public var saves: [SavedValue] = []
+    /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
+    public var webhooks: [Webhook] = []
 
     /// The priority of a route that names none (WireMock's convention: 1 highest, 5 default).
     public static let defaultPriority = 5
@@ -66,5 +68,6 @@ extension Fixture: Equatable {
         lhs.request == rhs.request && lhs.outcomes == rhs.outcomes && lhs.delay == rhs.delay && lhs.priority == rhs.priority
             && lhs.scenario == rhs.scenario && (lhs.outcomes.count == 1 || lhs.afterLast == rhs.afterLast)
             && lhs.dribble == rhs.dribble && lhs.delayDistribution == rhs.delayDistribution && lhs.saves == rhs.saves
+            && lhs.webhooks == rhs.webhooks
     }
 }

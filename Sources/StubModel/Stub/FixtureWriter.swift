@@ -18,9 +18,22 @@ public enum FixtureWriter {
 
     /// One route object, as it appears in a fixture file.
     public static func route(_ fixture: Fixture) -> JSONValue {
-        guard case .object(var members) = routeWithoutSaves(fixture), !fixture.saves.isEmpty else { return routeWithoutSaves(fixture) }
-        members.append(("save", .object(fixture.saves.map { ($0.name, .string($0.value.source)) })))
+        guard case .object(var members) = routeWithoutSaves(fixture) else { preconditionFailure("a route is an object") }
+        if !fixture.saves.isEmpty { members.append(("save", .object(fixture.saves.map { ($0.name, .string($0.value.source)) }))) }
+        if !fixture.webhooks.isEmpty { members.append(("webhooks", .array(fixture.webhooks.map(webhook)))) }
         return .object(members)
+    }
+
+    /// One webhook object: method, url, headers, body, and the timing fields that differ from
+    /// the defaults.
+    public static func webhook(_ webhook: Webhook) -> JSONValue {
+        var fields: [(key: String, value: JSONValue)] = [("method", .string(webhook.method)), ("url", .string(webhook.url.source))]
+        if !webhook.headers.isEmpty { fields.append(("headers", pairs(webhook.headers))) }
+        if let body = body(webhook.body) { fields.append(body) }
+        if webhook.delay != 0 { fields.append(("delay", .number(webhook.delay))) }
+        if webhook.retries != 0 { fields.append(("retries", .number(Double(webhook.retries)))) }
+        if webhook.retryDelay != 1 { fields.append(("retryDelay", .number(webhook.retryDelay))) }
+        return .object(fields)
     }
 
     private static func routeWithoutSaves(_ fixture: Fixture) -> JSONValue {

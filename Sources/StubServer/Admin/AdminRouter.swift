@@ -20,7 +20,7 @@ struct AdminRouter: Sendable {
         "DELETE /__stubd/requests", "POST /__stubd/reset", "GET /__stubd/scenarios", "PUT /__stubd/scenarios/{name}",
         "POST /__stubd/scenarios/reset", "POST /__stubd/recording/start", "POST /__stubd/recording/stop",
         "PUT /__stubd/clock", "DELETE /__stubd/clock", "PUT /__stubd/random", "GET /__stubd/collections", "GET /__stubd/collections/{name}",
-        "PUT /__stubd/collections/{name}",
+        "PUT /__stubd/collections/{name}", "GET /__stubd/webhooks", "DELETE /__stubd/webhooks",
     ]
 
     func handle(_ request: IncomingRequest, session: SessionID?) -> PreparedReply {
@@ -51,6 +51,8 @@ struct AdminRouter: Sendable {
         case ("PUT", 2, "collections"): return CollectionsAdmin(admin: admin).replace(path[1], body: request.body, session: session)
         case ("DELETE", 1, "clock"): return ClockAdmin(admin: admin).clear(session: session)
         case ("PUT", 1, "random"): return ClockAdmin(admin: admin).seed(request.body, session: session)
+        case ("GET", 1, "webhooks"): return WebhooksAdmin(admin: admin).list(session: session)
+        case ("DELETE", 1, "webhooks"): return WebhooksAdmin(admin: admin).clear(session: session)
         default:
             return AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
                                     problems: Self.endpoints)

@@ -20,17 +20,23 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     public let templates = TemplateState()
     /// The items of declared collections, per session.
     public let collections = CollectionStore()
+    /// Webhooks sent by routes, and the bound on those under way.
+    public let webhooks: WebhookLog
 
-    init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding()) {
+    init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding(),
+         webhooks: WebhookLog = WebhookLog()) {
         self.store = store
         self.scenarios = scenarios
         self.journal = journal
         self.forwarding = forwarding
+        self.webhooks = webhooks
     }
 
     /// A fresh state serving `fixtures`, sending misses where `forwarding` says.
-    public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding()) {
-        self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal, forwarding: forwarding)
+    public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding(),
+                            webhooks: WebhookLog = WebhookLog()) {
+        self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal, forwarding: forwarding,
+                  webhooks: webhooks)
     }
 
     // MARK: - Routes
@@ -90,6 +96,7 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
         journal.clear(session: session)
         templates.reset(session: session)
         collections.reset(session: session)
+        webhooks.clear(session: session)
         return removed
     }
 

@@ -27,6 +27,14 @@ public struct ReplyHandle: @unchecked Sendable {
     public func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
         mailbox.fetch(upstream, for: request, then: then)
     }
+
+    /// Sends `upstream` for stubd itself (a webhook) after `seconds`, from this request's loop,
+    /// and calls `then` on that loop with the answer. Unlike `fetch`, the call is not part of the
+    /// reply: it may run after the reply ends and is never relayed to the client. Call it on the
+    /// request's loop (while handling it, or from an earlier `then`).
+    public func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
+        mailbox.send(upstream, after: seconds, then: then)
+    }
 }
 
 /// A loop's inbox for completions from other threads. Owned by its `Worker`; the worker pointer
@@ -72,6 +80,11 @@ final class LoopMailbox: @unchecked Sendable {
     func fetch(_ upstream: UpstreamRequest, for client: OpaquePointer, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
         worker.fetch(upstream, for: client, then: then)
+    }
+
+    func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
+        precondition(owner.isCurrent, "ReplyHandle.send is called on the request's loop")
+        worker.send(upstream, after: seconds, then: then)
     }
 
     fileprivate func drain() {

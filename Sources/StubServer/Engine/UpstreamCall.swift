@@ -17,8 +17,9 @@ final class UpstreamCall {
     private var retained: Unmanaged<UpstreamCall>?
     /// The TLS bufferevent of an HTTPS call, asked why a handshake failed.
     fileprivate var tlsBufferevent: OpaquePointer?
-    /// The client's request, answered directly when relaying.
-    private let client: OpaquePointer
+    /// The client's request, answered directly when relaying; nil for a request of stubd's own
+    /// (a webhook), which is never relayed.
+    private let client: OpaquePointer?
     private let relay: UpstreamRelay?
     private let isHead: Bool
     private var status = 0
@@ -28,16 +29,17 @@ final class UpstreamCall {
     private var keeping = true
     private var relaying = false
 
-    private init(worker: Worker, client: OpaquePointer, request: UpstreamRequest, completion: @escaping (UpstreamResponse) -> Void) {
+    private init(worker: Worker, client: OpaquePointer?, request: UpstreamRequest, completion: @escaping (UpstreamResponse) -> Void) {
         self.worker = worker
         self.client = client
-        self.relay = request.relay
+        self.relay = client == nil ? nil : request.relay
         self.isHead = request.method == "HEAD"
         self.completion = completion
     }
 
-    /// Starts `request` for the client's request `client`; `completion` runs once, on the loop.
-    static func start(_ request: UpstreamRequest, for client: OpaquePointer, on worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
+    /// Starts `request` for the client's request `client` (nil: for stubd itself); `completion`
+    /// runs once, on the loop.
+    static func start(_ request: UpstreamRequest, for client: OpaquePointer?, on worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
         let call = UpstreamCall(worker: worker, client: client, request: request, completion: completion)
         guard let method = HTTPMethods.command(named: request.method) else {
             completion(.failed("method \(request.method) cannot be sent upstream"))
@@ -110,7 +112,7 @@ final class UpstreamCall {
             }
             node = header.pointee.next.tqe_next
         }
-        guard let relay, !isHead, status >= 200, status != 204, status != 304 else { return }
+        guard let relay, let client, !isHead, status >= 200, status != 204, status != 304 else { return }
         let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
         if let length, length <= relay.above { return }
         relaying = true
@@ -135,13 +137,13 @@ final class UpstreamCall {
                 body.withUnsafeMutableBytes { _ = evbuffer_copyout(input, $0.baseAddress! + start, length) }
             }
         }
-        if relaying, evhttp_request_get_connection(client) != nil {
+        if relaying, let client, evhttp_request_get_connection(client) != nil {
             evhttp_send_reply_chunk(client, input)
         }
     }
 
     fileprivate func done(_ response: OpaquePointer?) {
-        if relaying {
+        if relaying, let client {
             // The client already has the head and the pieces: end its reply (this also frees it
             // if the client left).
             evhttp_send_reply_end(client)

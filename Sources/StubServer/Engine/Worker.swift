@@ -22,6 +22,8 @@ final class Worker {
     var dribbles: [ObjectIdentifier: Dribbler] = [:]
     /// Upstream calls under way, freed at shutdown if they never finish.
     var upstreamCalls: [ObjectIdentifier: UpstreamCall] = [:]
+    /// Requests of stubd's own waiting for their start time (`OwnRequest`).
+    var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
     /// Requests the handler has not completed yet (it answers later), by token.
     private var awaiting: [UInt64: OpaquePointer] = [:]
     private var lastToken: UInt64 = 0
@@ -32,7 +34,7 @@ final class Worker {
         if let dns { evdns_base_load_hosts(dns, nil) }
         return dns
     }()
-    private var dnsStarted = false
+    var dnsStarted = false
     /// One OpenSSL context per TLS setting used by upstream calls, made on first use.
     private var tlsContexts: [UpstreamTLS: OpaquePointer] = [:]
 
@@ -117,6 +119,7 @@ final class Worker {
         }
         pending.removeAll()
         for dribbler in dribbles.values { dribbler.cancel() }
+        dropOwnRequests()
         for call in upstreamCalls.values { call.abandon() }
         upstreamCalls.removeAll()
         awaiting.removeAll()

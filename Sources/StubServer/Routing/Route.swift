@@ -24,6 +24,8 @@ public final class Route: Sendable {
     let collection: CollectionOperation?
     /// Values the route saves for its session when it answers (`"save"`); empty for most routes.
     let saves: [SavedValue]
+    /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
+    let webhooks: [CompiledWebhook]
 
     init(fixture: Fixture, id: RouteID, order: Int) {
         self.fixture = fixture
@@ -41,6 +43,7 @@ public final class Route: Sendable {
         }
         if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
         saves = fixture.saves
+        webhooks = fixture.webhooks.compactMap(CompiledWebhook.init)
         let templates = fixture.outcomes.map { outcome -> ResponseTemplate? in
             guard case .response(let response) = outcome, response.template else { return nil }
             return try? ResponseTemplate.compile(response).get()

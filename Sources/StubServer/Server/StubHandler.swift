@@ -14,6 +14,7 @@ final class StubHandler: EngineHandler {
     private let redactor: Redactor
     private let feed: ExchangeFeed
     private let faultSteps: FaultStepDelivery
+    private let webhooks: WebhookSender
 
     init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed) {
         self.admin = admin
@@ -24,6 +25,7 @@ final class StubHandler: EngineHandler {
         self.redactor = redactor
         self.feed = feed
         self.faultSteps = FaultStepDelivery(scenarios: admin.scenarios)
+        self.webhooks = WebhookSender(log: admin.webhooks, redactor: redactor)
     }
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
@@ -37,6 +39,7 @@ final class StubHandler: EngineHandler {
             : ExchangeDraft(request: request, session: decision.session, resolution: decision.resolution,
                             answer: decision.plan.answer, feed: feed)
         reply.complete(decision.plan, listener: draft)
+        if !decision.webhooks.isEmpty { webhooks.send(decision.webhooks, via: reply, after: decision.plan.delay ?? 0) }
     }
 
     /// A miss goes to the upstream; its answer (or a 502) goes back to the client from the loop
@@ -67,6 +70,8 @@ final class StubHandler: EngineHandler {
         var plan: ReplyPlan
         var resolution: Exchange.Resolution
         var session: SessionID?
+        /// Requests to send once the answer has left (the route's `"webhooks"`).
+        var webhooks: [WebhookDelivery] = []
     }
 
     func decide(_ request: IncomingRequest) -> Decision {
@@ -88,11 +93,11 @@ final class StubHandler: EngineHandler {
             let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
             return Decision(plan: plan, resolution: .preflight, session: session)
         }
-        var (plan, resolution) = route(request, session: session, headOnly: headOnly)
+        var (plan, resolution, webhooks) = route(request, session: session, headOnly: headOnly)
         if cors.enabled, case .reply(let prepared) = plan.answer {
             plan.extraHeaders = cors.headers(for: request, exposing: prepared)
         }
-        return Decision(plan: plan, resolution: resolution, session: session)
+        return Decision(plan: plan, resolution: resolution, session: session, webhooks: webhooks)
     }
 
     /// The admin API, for its owner only (`AdminAccess`); CORS only for `--admin-cors-origin`s.
@@ -108,7 +113,7 @@ final class StubHandler: EngineHandler {
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
     /// the scenario between lookup and advance, the lookup runs again on the new state.
-    private func route(_ request: IncomingRequest, session: SessionID?, headOnly: Bool) -> (ReplyPlan, Exchange.Resolution) {
+    private func route(_ request: IncomingRequest, session: SessionID?, headOnly: Bool) -> (ReplyPlan, Exchange.Resolution, [WebhookDelivery]) {
         let snapshot = admin.store.snapshot
         let scenarios = admin.scenarios
         let accept: ((Route) -> Bool)? = !snapshot.hasScenarios ? nil : { route in
@@ -120,20 +125,22 @@ final class StubHandler: EngineHandler {
             case .hit(let route):
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
                     let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)
-                    return (plan, .route(id: route.id, name: route.name))
+                    return (plan, .route(id: route.id, name: route.name), [])
                 }
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
                 let plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
                                                          source: admin), delay: route.delayForRequest, headOnly: headOnly,
                                      dribble: route.fixture.dribble)
-                return (plan, .route(id: route.id, name: route.name))
+                let webhooks = route.webhooks.isEmpty ? []
+                    : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin)
+                return (plan, .route(id: route.id, name: route.name), webhooks)
             case .miss(let nearMisses):
                 let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses)), headOnly: headOnly)
-                return (plan, .miss(closest: MissReport.logSummary(nearMisses)))
+                return (plan, .miss(closest: MissReport.logSummary(nearMisses)), [])
             }
         }
         let reply = AdminReply.error("scenario state kept changing during lookup; retry the request", status: 503)
-        return (ReplyPlan(answer: .reply(reply), headOnly: headOnly), .miss(closest: "scenario state kept changing"))
+        return (ReplyPlan(answer: .reply(reply), headOnly: headOnly), .miss(closest: "scenario state kept changing"), [])
     }
 }

@@ -63,7 +63,8 @@ public final class StubdServer: Sendable {
         let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit, redactor: redactor)
         let forwarding = Forwarding(proxy.map { Forwarding.Target(upstream: $0, recorder: recorder) },
                                     upstreamTLS: upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
-        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding)
+        let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
+        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks)
         var subscribers: [any ExchangeObserver] = journalCapacity > 0 ? [journal] : []
         if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
         var configuration = configuration

@@ -22,7 +22,7 @@ final class PythonUpstream {
     let tls: Bool
     var baseURL: String { "\(tls ? "https://localhost" : "http://127.0.0.1"):\(port)" }
 
-    init(handler: String = PythonUpstream.secureHandler, tls: Bool = true) throws {
+    init(handler: String = PythonUpstream.secureHandler, tls: Bool = true, port fixedPort: Int = 0) throws {
         self.tls = tls
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -48,7 +48,7 @@ final class PythonUpstream {
                 def server_bind(self):
                     self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
                     super().server_bind()
-            server = Server(("::", 0), Handler)
+            server = Server(("::", \(fixedPort)), Handler)
             if \(tls ? "True" : "False"):
                 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 context.load_cert_chain("leaf.pem", "leaf.key")

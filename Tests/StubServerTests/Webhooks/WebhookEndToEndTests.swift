@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+import FixtureFiles
+import StubModel
+@testable import StubServer
+
+/// Webhooks sent by a route over real sockets to a Python http.server receiver: the templated
+/// request arrives after the answer, a refused connection is retried until the receiver is up,
+/// a 5xx is retried, a webhook pointed at stubd itself stops after `maxDepth` hops, and every
+/// delivery is listed by `GET /__stubd/webhooks`.
+@Suite struct WebhookEndToEndTests {
+    /// Appends each request it receives to received.jsonl and answers 204 (503 for the first
+    /// `failFirst` requests).
+    static func receiver(port: Int = 0, failFirst: Int = 0) throws -> PythonUpstream {
+        try PythonUpstream(handler: """
+                failures = [\(failFirst)]
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    with open("received.jsonl", "ab") as out:
+                        out.write(json.dumps({"method": self.command, "path": self.path, "headers": dict(self.headers),
+                                              "body": body.decode()}).encode() + b"\\n")
+                    status = 204
+                    if Handler.failures[0] > 0:
+                        Handler.failures[0] -= 1
+                        status = 503
+                    self.send_response(status)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                do_PUT = do_POST
+            """, tls: false, port: port)
+    }
+
+    static func received(_ upstream: PythonUpstream) -> [[String: Any]] {
+        guard let data = FileManager.default.contents(atPath: upstream.folder.appendingPathComponent("received.jsonl").path) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    static func server(_ routes: String) throws -> TestServer {
+        let fixtures = try FixtureReader(file: "hooks.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("{\"routes\": [\(routes)]}".utf8))
+        return try TestServer(fixtures: fixtures)
+    }
+
+    /// Polls `condition` every 50 ms for at most `seconds`.
+    static func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    @Test func theTemplatedRequestArrivesAfterTheAnswerAndIsListed() throws {
+        let receiver = try Self.receiver()
+        defer { receiver.stop() }
+        let server = try Self.server("""
+            {"name": "pay", "request": {"method": "POST", "pathTemplate": "/payments/{id}"},
+             "response": {"status": 202, "json": {"state": "pending"}},
+             "webhooks": [{"url": "http://127.0.0.1:\(receiver.port)/hooks/{{request.path.id}}?token=s3cret&kind=payment",
+                           "headers": {"Content-Type": "application/json", "X-Order": "{{jsonPath request.body '$.order'}}"},
+                           "json": {"id": "{{request.path.id}}", "order": "{{jsonPath request.body '$.order'}}", "state": "paid",
+                                    "note": "{{request.headers.X-Note}}"}}]}
+            """)
+        defer { server.stop() }
+        let answer = try Curl.run(["-X", "POST", "-H", "X-Stubd-Session: s1", "-H", "X-Note: a \"quoted\" note",
+                                   "--data", #"{"order": "o-9"}"#, "-w", "%{http_code}", server.url("/payments/p-1")])
+        #expect(answer.stdout.hasSuffix("202"))
+        #expect(Self.eventually { Self.received(receiver).count == 1 })
+        let hook = try #require(Self.received(receiver).first)
+        #expect(hook["method"] as? String == "POST")
+        #expect(hook["path"] as? String == "/hooks/p-1?token=s3cret&kind=payment")
+        let headers = try #require(hook["headers"] as? [String: String])
+        #expect(headers["X-Order"] == "o-9")
+        #expect(headers["X-Stubd-Webhook-Depth"] == "1")
+        #expect(headers["Host"] == "127.0.0.1:\(receiver.port)")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data((hook["body"] as? String ?? "").utf8)) as? [String: String])
+        #expect(body == ["id": "p-1", "order": "o-9", "state": "paid", "note": "a \"quoted\" note"])
+        // Listed for its session, with the secret query value redacted as the journal redacts it.
+        #expect(Self.eventually { !server.server.admin.webhooks.entries(session: nil).isEmpty })
+        let listed = try Curl.run(["-H", "X-Stubd-Session: s1", server.url("/__stubd/webhooks")]).stdout
+        #expect(listed.contains("\"status\":204") || listed.contains("\"status\": 204"), "\(listed)")
+        #expect(listed.contains("/hooks/p-1?token=") && !listed.contains("s3cret"), "\(listed)")
+        let other = try Curl.run(["-H", "X-Stubd-Session: s2", server.url("/__stubd/webhooks")]).stdout
+        #expect(!other.contains("/hooks/"), "another session's deliveries are not listed: \(other)")
+    }
+
+    @Test func aRefusedConnectionIsRetriedUntilTheReceiverListens() throws {
+        let free = try TestServer(fixtures: []).stoppedPort()
+        let server = try Self.server("""
+            {"request": {"method": "PUT", "path": "/jobs/1"}, "response": {"status": 200},
+             "webhooks": [{"method": "PUT", "url": "http://127.0.0.1:\(free)/done", "text": "job {{request.path.[1]}} done",
+                           "retries": 8, "retryDelay": "400ms"}]}
+            """)
+        defer { server.stop() }
+        _ = try Curl.run(["-X", "PUT", server.url("/jobs/1")])
+        // The first attempt went to a closed port; the receiver comes up only now.
+        Thread.sleep(forTimeInterval: 0.2)
+        let receiver = try Self.receiver(port: free)
+        defer { receiver.stop() }
+        #expect(Self.eventually { Self.received(receiver).count == 1 })
+        #expect(Self.received(receiver).first?["body"] as? String == "job 1 done")
+        #expect(Self.eventually { !server.server.admin.webhooks.entries(session: nil).isEmpty })
+        let entry = try #require(server.server.admin.webhooks.entries(session: nil).first)
+        #expect(entry.status == 204)
+        #expect(entry.attempts >= 2, "the refused attempt came first")
+    }
+
+    @Test func a5xxIsRetriedAndGivingUpIsRecorded() throws {
+        let receiver = try Self.receiver(failFirst: 1)
+        defer { receiver.stop() }
+        let refused = try TestServer(fixtures: []).stoppedPort()
+        let server = try Self.server("""
+            {"request": {"method": "GET", "path": "/a"}, "response": {"status": 200},
+             "webhooks": [{"url": "http://127.0.0.1:\(receiver.port)/a", "retries": 2, "retryDelay": 0.05}]},
+            {"request": {"method": "GET", "path": "/b"}, "response": {"status": 200},
+             "webhooks": [{"url": "http://127.0.0.1:\(refused)/b", "retries": 1, "retryDelay": 0.05}]},
+            {"request": {"method": "GET", "path": "/c", "anyOtherQuery": true}, "response": {"status": 200},
+             "webhooks": [{"url": "{{request.query.to}}"}]}
+            """)
+        defer { server.stop() }
+        _ = try Curl.run([server.url("/a")])
+        _ = try Curl.run([server.url("/b")])
+        _ = try Curl.run([server.url("/c?to=ftp://nowhere")])
+        #expect(Self.eventually { server.server.admin.webhooks.entries(session: nil).count == 3 })
+        let entries = server.server.admin.webhooks.entries(session: nil)
+        let a = try #require(entries.first { $0.url.hasSuffix("/a") })
+        #expect(a.status == 204 && a.attempts == 2, "503 then 204: \(a)")
+        #expect(Self.received(receiver).count == 2)
+        let b = try #require(entries.first { $0.url.hasSuffix("/b") })
+        #expect(b.status == nil && b.attempts == 2 && b.error != nil, "refused twice, then given up: \(b)")
+        let c = try #require(entries.first { $0.url.hasPrefix("ftp:") })
+        #expect(c.attempts == 0 && (c.error ?? "").contains("http:// or https://"), "\(c)")
+    }
+
+    @Test func aWebhookThatCallsItsOwnRouteStopsAfterTheDepthLimit() throws {
+        // The route's port is known only once the server runs, so the hook reads it from the request.
+        let server = try Self.server("""
+            {"name": "echo", "request": {"method": "POST", "path": "/loop"}, "response": {"status": 200},
+             "webhooks": [{"url": "http://{{request.headers.Host}}/loop"}]}
+            """)
+        defer { server.stop() }
+        _ = try Curl.run(["-X", "POST", server.url("/loop")])
+        #expect(Self.eventually { server.server.admin.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth })
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(server.server.admin.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth)
+        #expect(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).count == WebhookDelivery.maxDepth + 1)
+    }
+}
