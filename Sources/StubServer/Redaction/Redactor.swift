@@ -4,20 +4,27 @@ import StubModel
 /// journal (admin output, log lines, near-miss reports) — and later recorded fixtures — never
 /// show a credential unless the user asked for it (`--journal-secrets`).
 ///
-/// A name is secret when it is one of the well-known credential headers or contains `token`,
-/// `secret`, `session`, `password` or `key` (case-insensitive): `Authorization`, `Cookie`,
-/// `X-Api-Key`, `?api_key=`, a JSON field `"refreshToken"`.
+/// Names are read as words (split at `_`, `-`, `.`, spaces and camelCase humps: `refreshToken`,
+/// `X-Api-Key`, `client_secret`). A name is secret when it is a well-known credential header, when
+/// any word is a credential noun (`password`, `secret`, …), or when its last word — the thing the
+/// name is, skipping a final `id` — is a credential kind (`token`, `key`, `session`, …):
+/// `access_token`, `apiKey`, `session_id`, `password_confirmation` are secret; `token_type`,
+/// `token_type_hint`, `keys_url`, `key1`, `monkey`, `keyboard`, `expires_in` are not.
 public struct Redactor: Sendable {
     /// What every secret value becomes.
     public static let placeholder = "[redacted]"
 
     /// Names redacted whatever they contain (lower-case).
     public static let secretNames: Set<String> = [
-        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key",
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "jsessionid", "phpsessid",
     ]
 
-    /// Parts of names that make a name secret (lower-case).
-    public static let secretFragments = ["token", "secret", "session", "password", "key"]
+    /// Words that make a name secret wherever they stand (lower-case).
+    public static let secretWords = ["password", "passwd", "passphrase", "secret", "credential", "credentials", "pwd"]
+
+    /// Words that make a name secret when they are its last word (before a final `id`): a
+    /// `token_type` is a kind of token, not one (lower-case).
+    public static let secretKinds = ["token", "tokens", "key", "apikey", "session", "sessionid", "sid", "jwt", "signature", "cookie", "auth"]
 
     /// False keeps every value (`--journal-secrets`).
     public let enabled: Bool
@@ -34,42 +41,77 @@ public struct Redactor: Sendable {
     public static let off = Redactor(enabled: false)
 
     /// Whether values under `name` are hidden. Runs for every header of every request the
-    /// journal keeps, so it compares ASCII bytes in place and allocates nothing.
+    /// journal keeps, so it reads ASCII bytes in place and allocates nothing.
     public func isSecret(_ name: String) -> Bool {
         guard enabled else { return false }
         if !kept.isEmpty && kept.contains(name.lowercased()) { return false }
         var name = name
         return name.withUTF8 { bytes in
-            for secret in Self.secretNameBytes where Self.equalsIgnoringASCIICase(bytes, secret) { return true }
-            for fragment in Self.secretFragmentBytes where Self.containsIgnoringASCIICase(bytes, fragment) { return true }
-            return false
+            for secret in Self.secretNameBytes where Self.equal(bytes, 0..<bytes.count, secret) { return true }
+            var last: Range<Int>?
+            var beforeLast: Range<Int>?
+            var found = false
+            Self.forEachWord(in: bytes) { word in
+                if !found, Self.secretWordBytes.contains(where: { Self.equal(bytes, word, $0) }) { found = true }
+                beforeLast = last
+                last = word
+            }
+            if found { return true }
+            guard var head = last else { return false }
+            if Self.equal(bytes, head, Self.idBytes), let previous = beforeLast { head = previous }
+            return Self.secretKindBytes.contains { Self.equal(bytes, head, $0) }
         }
     }
 
     private static let secretNameBytes = secretNames.map { Array($0.utf8) }
-    private static let secretFragmentBytes = secretFragments.map { Array($0.utf8) }
+    private static let secretWordBytes = secretWords.map { Array($0.utf8) }
+    private static let secretKindBytes = secretKinds.map { Array($0.utf8) }
+    private static let idBytes = Array("id".utf8)
 
     @inline(__always)
     private static func lower(_ byte: UInt8) -> UInt8 { byte &- 65 < 26 ? byte | 0x20 : byte }
+    @inline(__always)
+    private static func isUpper(_ byte: UInt8) -> Bool { byte &- 65 < 26 }
+    @inline(__always)
+    private static func isLower(_ byte: UInt8) -> Bool { byte &- 97 < 26 }
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8) -> Bool { byte &- 48 < 10 }
 
-    private static func equalsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowerCased: [UInt8]) -> Bool {
-        guard bytes.count == lowerCased.count else { return false }
-        for index in 0..<bytes.count where lower(bytes[index]) != lowerCased[index] { return false }
-        return true
+    /// Calls `body` with each word's byte range: runs of letters and digits, split where a
+    /// lower-case letter or digit meets an upper-case one (`refreshToken`) and before the last
+    /// capital of a capital run followed by a lower-case letter (`APIKey` → `API`, `Key`).
+    static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        var start: Int?
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                if let begun = start { body(begun..<index) }
+                start = nil
+                continue
+            }
+            if let begun = start, isUpper(byte), index > begun {
+                let previous = bytes[index - 1]
+                let hump = isLower(previous) || isDigit(previous)
+                let capitalRunEnds = isUpper(previous) && index + 1 < bytes.count && isLower(bytes[index + 1])
+                if hump || capitalRunEnds {
+                    body(begun..<index)
+                    start = index
+                }
+            } else if start == nil {
+                start = index
+            }
+        }
+        if let begun = start { body(begun..<bytes.count) }
     }
 
-    private static func containsIgnoringASCIICase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowerCased: [UInt8]) -> Bool {
-        guard bytes.count >= lowerCased.count, let first = lowerCased.first else { return false }
-        var start = 0
-        while start + lowerCased.count <= bytes.count {
-            if lower(bytes[start]) == first {
-                var offset = 1
-                while offset < lowerCased.count && lower(bytes[start + offset]) == lowerCased[offset] { offset += 1 }
-                if offset == lowerCased.count { return true }
-            }
-            start += 1
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ lowerCased: [UInt8]) -> Bool {
+        guard range.count == lowerCased.count else { return false }
+        var offset = 0
+        for index in range {
+            if lower(bytes[index]) != lowerCased[offset] { return false }
+            offset += 1
         }
-        return false
+        return true
     }
 
     /// `value`, or the placeholder when `name` is secret.
