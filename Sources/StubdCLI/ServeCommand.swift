@@ -55,8 +55,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("admin-cors-origin"), help: "A web origin allowed to call the admin API (repeatable). Default: none.")
     var adminCORSOrigins: [String] = []
 
-    @Option(name: .customLong("admin-token"), help: "Bearer token the admin API requires (also STUBD_ADMIN_TOKEN); needed to use it on a non-loopback --host.")
+    @Option(name: .customLong("admin-token"), help: "Bearer token the admin API requires; needed to use it on a non-loopback --host. Visible to every local user in the process list: prefer --admin-token-file or STUBD_ADMIN_TOKEN.")
     var adminToken: String?
+
+    @Option(name: .customLong("admin-token-file"), help: "A file holding the admin token (its first line), kept out of the process list.")
+    var adminTokenFile: String?
 
     @Flag(name: .customLong("journal-secrets"), help: "Keep Authorization, Cookie, tokens, keys and passwords in the journal and logs (default: hidden).")
     var journalSecrets = false
@@ -88,6 +91,7 @@ struct ServeCommand: ParsableCommand {
         guard headTimeout > 0 else { throw ValidationError("--head-timeout must be positive, got \(headTimeout)") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more, got \(maxConnections)") }
         if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
+        if adminToken != nil && adminTokenFile != nil { throw ValidationError("--admin-token and --admin-token-file contradict each other; give one") }
         guard journalSize >= 0 else { throw ValidationError("--journal-size must be 0 or more, got \(journalSize)") }
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
         if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
@@ -95,6 +99,17 @@ struct ServeCommand: ParsableCommand {
         if record != nil && proxyUnmatched == nil {
             throw ValidationError("--record needs --proxy-unmatched URL: it records what that upstream answers")
         }
+    }
+
+    /// The first line of `path`, for `--admin-token-file`.
+    static func readToken(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("--admin-token-file \(path) cannot be read; give a file holding the token")
+        }
+        let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !token.isEmpty else { throw ValidationError("--admin-token-file \(path) is empty; put the token on its first line") }
+        return token
     }
 
     func run() throws {
@@ -115,7 +130,8 @@ struct ServeCommand: ParsableCommand {
         configuration.hangCapSeconds = hangCap
         configuration.headTimeoutSeconds = headTimeout
         configuration.maxConnections = maxConnections
-        let token = adminToken ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = try adminToken ?? adminTokenFile.map(Self.readToken)
+            ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(host: listen.host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
         let redactor = Redactor(enabled: !journalSecrets)
         if logFormat == .json {
@@ -153,7 +169,11 @@ struct ServeCommand: ParsableCommand {
             printOut("stubd: CORS is off because --host \(listen.host) is not loopback; allow browser pages with --cors-origin ORIGIN")
         }
         if let proxyUnmatched {
-            printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)" + (record.map { " and recorded into \($0)" } ?? ""))
+            printOut("stubd: requests no stub matches are forwarded to \(proxyUnmatched)" + (record.map { " and recorded into \($0)" } ?? "")
+                     + "; web pages other than this machine's own may not use it unless --cors-origin names them")
+        }
+        for origin in adminCORSOrigins where origin == "*" || origin == "null" {
+            printOut("stubd: warning: --admin-cors-origin \(origin) lets \(origin == "*" ? "every web page" : "sandboxed pages and local files (Origin: null)") change stubd and read its journal; name the page's origin instead")
         }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),

@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdSystem
 
 /// Who may use the admin API (`/__stubd/…`). Stubs are served to everyone; the admin API changes
 /// what they answer and reads the journal, so by default only its owner can reach it:
@@ -76,8 +77,7 @@ public struct AdminAccess: Sendable {
             return AdminReply.error("the admin API is off on a non-loopback address", status: 403,
                                     problems: ["start stubd with --admin-token TOKEN (or STUBD_ADMIN_TOKEN) and send Authorization: Bearer TOKEN"])
         case .token(let token):
-            guard let header = request.header("Authorization"), header.hasPrefix("Bearer "),
-                  Self.constantTimeEquals(String(header.dropFirst("Bearer ".count)), token) else {
+            guard let presented = Self.bearerToken(request.header("Authorization")), Self.constantTimeEquals(presented, token) else {
                 let reply = AdminReply.error("the admin API needs Authorization: Bearer TOKEN", status: 401,
                                              problems: ["send the token given with --admin-token (or STUBD_ADMIN_TOKEN)"])
                 return PreparedReply(status: 401, headers: reply.headers + [NameValue("WWW-Authenticate", "Bearer")], body: reply.body)
@@ -109,6 +109,17 @@ public struct AdminAccess: Sendable {
         return nil
     }
 
+    /// The token of `Authorization: Bearer TOKEN`; the scheme is case-insensitive (RFC 9110
+    /// §11.1), so `bearer` and `BEARER` are the same.
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }),
+              trimmed[..<space].lowercased() == "bearer" else { return nil }
+        let token = trimmed[space...].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
     /// The host part of a Host header, lower-cased, without port or IPv6 brackets.
     static func hostName(_ header: String?) -> String? {
         guard var host = header?.trimmingCharacters(in: .whitespaces).lowercased(), !host.isEmpty else { return nil }
@@ -120,10 +131,11 @@ public struct AdminAccess: Sendable {
         return host.hasSuffix(".") ? String(host.dropLast()) : host
     }
 
-    /// `localhost`, `127.x.x.x`, `::1` and IPv4-mapped loopback.
+    /// `localhost`, or a loopback address literal (`127.x.x.x`, `::1`, IPv4-mapped 127.x) — read
+    /// as an address, never by prefix: `127.0.0.1.attacker.example` is a name anyone can point
+    /// anywhere (DNS rebinding), so it is not loopback.
     public static func isLoopback(_ address: String) -> Bool {
-        let lower = address.lowercased()
-        return lower == "localhost" || lower == "::1" || lower.hasPrefix("127.") || lower.hasPrefix("::ffff:127.")
+        address.lowercased() == "localhost" || System.isLoopbackAddress(address)
     }
 
     /// Compares without stopping at the first difference, so the time taken does not tell how

@@ -20,8 +20,7 @@ public struct CORSPolicy: Sendable {
 
     /// The default for a listening address: on for loopback, off otherwise.
     public static func `default`(host: String) -> CORSPolicy {
-        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
-        return CORSPolicy(enabled: loopback)
+        CORSPolicy(enabled: AdminAccess.isLoopback(host))
     }
 
     /// The headers a response to `request` gets, or none when it has no allowed Origin; the
@@ -48,6 +47,27 @@ public struct CORSPolicy: Sendable {
             headers.append(NameValue("Access-Control-Allow-Headers", requested))
         }
         return (PreparedReply(status: 204, headers: [], body: []), headers)
+    }
+
+    /// Whether a page at `request`'s `Origin` may have a miss forwarded upstream (and read the
+    /// answer, and have it recorded): only an origin listed by name (`--cors-origin`, never `*`)
+    /// or a page served from this machine (`http://localhost:…`, `http://127.0.0.1:…`,
+    /// `http://[::1]:…`). Any other page would turn stubd into an open CORS proxy into the
+    /// upstream's network position and plant fixture files. Requests without an `Origin`
+    /// (curl, apps) are not pages and always pass.
+    func allowsForwarding(_ request: IncomingRequest) -> Bool {
+        guard let origin = request.header("Origin") else { return true }
+        return allowedOrigins.contains(origin) || Self.isLocalPage(origin)
+    }
+
+    /// `http(s)://localhost[:port]`, or a loopback address literal as the host.
+    static func isLocalPage(_ origin: String) -> Bool {
+        let lower = origin.lowercased()
+        guard let schemeEnd = lower.range(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound])) else { return false }
+        let authority = String(lower[schemeEnd.upperBound...])
+        guard !authority.contains("/"), !authority.contains("@") else { return false }
+        guard let host = AdminAccess.hostName(authority) else { return false }
+        return AdminAccess.isLoopback(host)
     }
 
     private func allowed(_ request: IncomingRequest) -> String? {

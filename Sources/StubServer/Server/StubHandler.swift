@@ -32,6 +32,10 @@ final class StubHandler: EngineHandler {
         feed.start(request)
         let decision = decide(request)
         if case .miss = decision.resolution, let target = admin.forwarding.current {
+            guard cors.allowsForwarding(request) else {
+                refuseForwarding(request, session: decision.session, reply: reply)
+                return
+            }
             forward(request, to: target, session: decision.session, reply: reply)
             return
         }
@@ -63,6 +67,19 @@ final class StubHandler: EngineHandler {
             reply.complete(plan, listener: draft)
             target.recorder?.record(request, response)
         }
+    }
+
+    /// A miss from a page stubd may not forward for (`CORSPolicy.allowsForwarding`): 403, not
+    /// sent upstream, not recorded, no CORS headers.
+    private func refuseForwarding(_ request: IncomingRequest, session: SessionID?, reply: ReplyHandle) {
+        let origin = request.header("Origin") ?? ""
+        let refusal = AdminReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
+                                       problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
+        let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
+        let draft = feed.isEmpty ? nil
+            : ExchangeDraft(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
+                            answer: plan.answer, feed: feed)
+        reply.complete(plan, listener: draft)
     }
 
     /// What to answer, and why: the whole decision without a socket (tests call it directly).

@@ -55,6 +55,14 @@ import Testing
         for host in ["localhost:1234", "127.0.0.1", "[::1]:80"] {
             #expect(try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", server.url("/__stubd/health")]).stdout == "200")
         }
+        // DNS rebinding: a name that starts like a loopback address is still a name anyone can point anywhere.
+        for host in ["127.0.0.1.attacker.example", "127.evil.example", "127.0.0.1.nip.io:8080", "localhost.attacker.example", "127.1", "0x7f.0.0.1",
+                     "[::ffff:127.0.0.1.evil]"] {
+            let reply = try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", server.url("/__stubd/requests")]).stdout
+            #expect(reply == "403", "Host: \(host)")
+        }
+        #expect(try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: 127.8.9.10:1", server.url("/__stubd/health")]).stdout == "200")
+        #expect(try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: [::ffff:127.0.0.1]", server.url("/__stubd/health")]).stdout == "200")
         let allowing = try TestServer(fixtures: [], access: AdminAccess(host: "127.0.0.1", allowedHosts: ["stubd.test"]))
         defer { allowing.stop() }
         #expect(try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: stubd.test:9", allowing.url("/__stubd/health")]).stdout == "200")
@@ -81,6 +89,14 @@ import Testing
         let text = String(decoding: reply, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 400"))
         #expect(text.contains("Connection: close"))
+        // Framing libevent would guess at: a signed length, a space before the colon (which would
+        // leave the body to be read as the next request).
+        for head in ["Content-Length: +3", "Content-Length: 0x3", "Content-Length : 3", "Content-Length: 1 2"] {
+            let refused = String(decoding: RawHTTP.exchange(port: server.port, bytes: Array(
+                "POST /zen HTTP/1.1\r\nHost: x\r\n\(head)\r\n\r\nabc".utf8)), as: UTF8.self)
+            #expect(refused.hasPrefix("HTTP/1.1 400") && refused.contains("Connection: close"), "\(head): \(refused)")
+            #expect(!refused.contains("zen"), "\(head)")
+        }
         let same = RawHTTP.exchange(port: server.port, bytes: Array(
             "POST /zen HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc".utf8))
         #expect(String(decoding: same, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
@@ -125,6 +141,13 @@ import Testing
         #expect(wrong.stdout == "401")
         let right = try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer s3cret-token", base + "/__stubd/health"])
         #expect(right.stdout == "200")
+        // The scheme is case-insensitive (RFC 9110 §11.1).
+        for scheme in ["bearer", "BEARER", "Bearer  "] {
+            let reply = try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: \(scheme) s3cret-token", base + "/__stubd/health"])
+            #expect(reply.stdout == "200", "\(scheme)")
+        }
+        let basic = try Curl.run(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Basic s3cret-token", base + "/__stubd/health"])
+        #expect(basic.stdout == "401")
         let client = StubdAdminClient(baseURL: URL(string: base)!, token: "s3cret-token")
         let ids = try await client.add([route("/added", outcome: ok("added"))])
         #expect(ids == ["r1"])
