@@ -627,7 +627,7 @@ public struct FixtureReader {
             }
             status = Int(number)
         }
-        var headers = try readPairs(response["headers"], at: join(field, "headers"))
+        let headers = try readPairs(response["headers"], at: join(field, "headers"))
         for header in headers where ["content-length", "transfer-encoding", "connection"].contains(header.name.lowercased()) {
             throw fail(join(field, "headers.\(header.name)"), "stubd sets \(header.name) itself; remove it")
         }

@@ -69,6 +69,9 @@ struct RequestsAdmin {
             members.append(("bodyBase64", .string(Data(entry.body).base64EncodedString())))
         }
         members.append(("bodySize", AdminReply.number(entry.bodySize)))
+        if entry.body.isEmpty && entry.bodySize > 0 {
+            members.append(("bodyNote", .string("not kept: over \(RequestJournal.redactParseLimit / 1024) KiB and of a kind that may name secrets (JSON, form, multipart); --journal-secrets keeps its first bytes")))
+        }
         members.append(("matched", .bool(entry.matched)))
         if let id = entry.routeID { members.append(("routeId", .string(id.description))) }
         if let name = entry.routeName { members.append(("route", .string(name))) }

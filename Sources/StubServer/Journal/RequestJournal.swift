@@ -43,10 +43,7 @@ public final class RequestJournal: ExchangeObserver {
             headerBytes += header.name.utf8.count + header.value.utf8.count
             return headerBytes <= Self.headerLimit
         })
-        // A body cut to the limit could no longer be parsed to find its secret fields, so one that
-        // is cut is redacted first; the rest are redacted on the way out (`entries`).
-        let body = request.body.count <= bodyLimit ? request.body
-            : Array(redactor.body(request.body, contentType: request.header("Content-Type")).prefix(bodyLimit))
+        let body = Self.kept(request.body, contentType: request.header("Content-Type"), limit: bodyLimit, redactor: redactor)
         var status: Int?
         var fault: Fault?
         switch exchange.outcome {
@@ -74,6 +71,21 @@ public final class RequestJournal: ExchangeObserver {
                 nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds)
             ring.next = (ring.next + 1) % capacity
         }
+    }
+
+    /// Bodies past this size that may name secrets (JSON, forms, multipart) are not kept: they
+    /// would have to be parsed whole, on the serving loop, to be redacted before being cut.
+    public static let redactParseLimit = 256 * 1024
+
+    /// The body bytes an entry keeps. A body cut to the limit could no longer be parsed to find
+    /// its secret fields, so one that is cut is redacted first — up to `redactParseLimit`; past
+    /// it, one that may name secrets is not kept at all (the admin API says so). The rest are
+    /// redacted on the way out (`entries`).
+    static func kept(_ body: [UInt8], contentType: String?, limit: Int, redactor: Redactor) -> [UInt8] {
+        guard body.count > limit else { return body }
+        guard redactor.enabled, Redactor.mayNameSecrets(body, contentType: contentType) else { return Array(body.prefix(limit)) }
+        guard body.count <= redactParseLimit else { return [] }
+        return Array(redactor.body(body, contentType: contentType).prefix(limit))
     }
 
     /// Entries matching `query`, oldest first, with secrets replaced by the redactor's

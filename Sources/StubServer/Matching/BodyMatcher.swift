@@ -69,8 +69,20 @@ struct BodyMatcher: RequestPartMatcher {
         return JSONWriter.write(value, pretty: false)
     }
 
+    /// Near misses only: a body past `RequestView.explainLimit` costs one and is not parsed or
+    /// compared again (the hit path has already said it does not match).
+    func distance(_ request: RequestView) -> Int {
+        if case .any = pattern { return 0 }
+        if request.bodyTooLargeToExplain { return 1 }
+        return matches(request) ? 0 : max(1, explain(request).count)
+    }
+
     func explain(_ request: RequestView) -> [String] {
         let body = request.request.body
+        if case .any = pattern { return [] }
+        if request.bodyTooLargeToExplain {
+            return ["body: not compared in this report (\(body.count) bytes, over the \(RequestView.explainLimit / 1024) KiB a report compares)"]
+        }
         switch pattern {
         case .any:
             return []

@@ -36,6 +36,13 @@ final class RequestView {
         }
     }
 
+    /// Body bytes a near-miss report compares: past them a route's body pattern is reported as
+    /// "not compared", so one large request cannot hold a loop while a 404 explains it.
+    static let explainLimit = 64 * 1024
+
+    /// Whether the body is past `explainLimit`.
+    var bodyTooLargeToExplain: Bool { request.body.count > Self.explainLimit }
+
     /// `Api.Example.com:8080` → `api.example.com`; `[::1]:80` → `[::1]`.
     static func hostName(_ value: String) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()

@@ -57,6 +57,24 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
     static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
                                         "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
 
+    /// `headers` with `Accept-Encoding` cut to the codings stubd can decode (gzip, deflate,
+    /// identity) — URLSession asks for `br` by default, and a Brotli answer would be stored
+    /// undecoded, secrets and all. Without any left, the header goes (the upstream sends the
+    /// body as it is, which every client accepts).
+    static func decodableAcceptEncoding(_ headers: [NameValue]) -> [NameValue] {
+        let decodable: Set<String> = ["gzip", "x-gzip", "deflate", "identity"]
+        var out: [NameValue] = []
+        for header in headers {
+            guard header.name.lowercased() == "accept-encoding" else { out.append(header); continue }
+            let kept = header.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { item in
+                let coding = item.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+                return decodable.contains(coding)
+            }
+            if !kept.isEmpty { out.append(NameValue(header.name, kept.joined(separator: ", "))) }
+        }
+        return out
+    }
+
     /// The request to send upstream for `request`.
     func forward(_ request: IncomingRequest) -> UpstreamRequest {
         let named = Set((request.header("Connection") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })

@@ -35,6 +35,9 @@ struct RecordedResponse: Equatable {
         lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers == rhs.headers
     }
 
+    /// The header a recorded answer carries when something could not be recorded as sent.
+    static let noteHeader = "X-Stubd-Recording-Note"
+
     /// Text bodies up to this size are kept inline; larger ones go to a body file.
     static let inlineTextLimit = 64 * 1024
 
@@ -50,6 +53,13 @@ struct RecordedResponse: Equatable {
             if let decoded = Self.decode(body, codings: encoding) {
                 body = decoded
                 headers.removeAll { $0.name.lowercased() == "content-encoding" }
+            } else if redactor.enabled {
+                // Bytes stubd cannot read may carry tokens it cannot find: not stored, and the
+                // file says so in a header replay sends.
+                body = []
+                headers.removeAll { $0.name.lowercased() == "content-encoding" }
+                headers.append(NameValue(Self.noteHeader, "body not recorded: Content-Encoding \(encoding) could not be decoded, so its secrets could not be redacted"))
+                problems.append("body sent with Content-Encoding: \(encoding) could not be decoded; not stored (it could hold secrets stubd cannot find)")
             } else {
                 decodedOK = false
                 problems.append("body sent with Content-Encoding: \(encoding) could not be decoded; stored as sent, header kept")
@@ -64,6 +74,10 @@ struct RecordedResponse: Equatable {
                 if let equals = pair.firstIndex(of: "=") { secrets.add(String(pair[pair.index(after: equals)...])) }
             }
             if let json = try? JSONParser.parse(body) { secrets.addJSON(json, redactor: redactor) }
+            let type = headers.first(where: { $0.name.lowercased() == "content-type" })?.value.lowercased() ?? ""
+            if type.hasPrefix("application/x-www-form-urlencoded") {
+                for pair in FormCoding.decodePairs(String(decoding: body, as: UTF8.self)) where redactor.isSecret(pair.name) { secrets.add(pair.value) }
+            }
         }
         for header in headers where redactor.isSecret(header.name) { redactedNames.insert(header.name) }
         self.headers = redactor.pairs(headers).map { secrets.occurs(in: $0.value) ? NameValue($0.name, secrets.scrub($0.value)) : $0 }
@@ -83,6 +97,13 @@ struct RecordedResponse: Equatable {
             } else {
                 storage = .file(extension: "json")
             }
+        } else if contentType.hasPrefix("application/x-www-form-urlencoded"), let text = String(validating: body, as: UTF8.self) {
+            // `access_token=…&token_type=bearer` (OAuth token answers, GitHub's among them).
+            let names = Set(FormCoding.decodePairs(text).map(\.name).filter(redactor.isSecret))
+            redactedNames.formUnion(names)
+            let stored = secrets.scrub(redactor.query(text))
+            body = Array(stored.utf8)
+            storage = body.count <= Self.inlineTextLimit ? .text(stored) : .file(extension: "txt")
         } else if body.count <= Self.inlineTextLimit, let text = String(validating: body, as: UTF8.self), Self.isText(contentType, text) {
             body = Array(secrets.scrub(text).utf8)
             storage = .text(secrets.scrub(text))

@@ -135,19 +135,44 @@ public struct Redactor: Sendable {
         }.joined(separator: "&")
     }
 
-    /// A JSON document with the values of secret-named members replaced, at any depth.
+    /// A JSON document with the values of secret-named members replaced, at any depth, by kind:
+    /// a string that could be a secret becomes the placeholder; numbers, booleans, null, empty
+    /// strings and `"none"` carry none and are kept (so `"token_expires": 3600` or
+    /// `"password_set": false` replay as sent); an object or array under a secret name keeps its
+    /// shape with its strings replaced.
     public func json(_ value: JSONValue) -> JSONValue {
         guard enabled else { return value }
         switch value {
         case .object(let members):
             return .object(members.map { member in
-                (member.key, isSecret(member.key) ? .string(Self.placeholder) : json(member.value))
+                (member.key, isSecret(member.key) ? Self.hidden(member.value) : json(member.value))
             })
         case .array(let items):
             return .array(items.map(json))
         default:
             return value
         }
+    }
+
+    /// Strings that name no secret: kept under a secret name.
+    static let innocentValues: Set<String> = ["", "none", "null", "undefined", "n/a"]
+
+    /// `value`, under a secret name: its secret-looking strings replaced, the rest kept.
+    static func hidden(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return innocentValues.contains(text.lowercased()) ? value : .string(placeholder)
+        case .object(let members): return .object(members.map { ($0.key, hidden($0.value)) })
+        case .array(let items): return .array(items.map(hidden))
+        default: return value
+        }
+    }
+
+    /// Whether a body is of a kind whose fields have names (JSON, a form, multipart), and so may
+    /// carry a secret the redactor would hide.
+    public static func mayNameSecrets(_ body: [UInt8], contentType: String?) -> Bool {
+        let type = contentType?.lowercased() ?? ""
+        return type.contains("json") || type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/")
+            || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[")
     }
 
     /// A body as the journal shows it: JSON and form bodies with secret fields replaced; other
@@ -164,6 +189,22 @@ public struct Redactor: Sendable {
         if type.hasPrefix("application/x-www-form-urlencoded") {
             return Array(query(String(decoding: body, as: UTF8.self)).utf8)
         }
+        if type.hasPrefix("multipart/form-data") { return multipart(body, contentType: contentType ?? "") }
         return body
+    }
+
+    /// A multipart body with the bytes of secret-named parts replaced, rebuilt with the same
+    /// boundary — read from the header as sent: boundaries are case-sensitive
+    /// (`----WebKitFormBoundaryAbC`, Alamofire's `alamofire.boundary.…`).
+    func multipart(_ body: [UInt8], contentType: String) -> [UInt8] {
+        guard let boundary = MultipartEncoding.boundary(fromContentType: contentType),
+              let parts = MultipartEncoding.parse(body, boundary: boundary), parts.contains(where: { isSecret($0.name) }) else { return body }
+        let redacted = parts.map { part -> MultipartPart in
+            guard isSecret(part.name) else { return part }
+            var hidden = part
+            hidden.body = Array(Self.placeholder.utf8)
+            return hidden
+        }
+        return MultipartEncoding.body(redacted, boundary: boundary)
     }
 }

@@ -52,6 +52,8 @@ final class StubHandler: EngineHandler {
     private func forward(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?, reply: ReplyHandle) {
         let feed = self.feed, cors = self.cors, proxy = target.upstream
         var upstream = proxy.forward(request)
+        // A recorder must read what it stores: ask only for codings it can undo.
+        if target.recorder != nil { upstream.headers = ProxyUpstream.decodableAcceptEncoding(upstream.headers) }
         upstream.relay = UpstreamRelay(above: ProxyUpstream.relayAbove, keepLimit: ProxyUpstream.recordLimit) { status, headers in
             let head = PreparedReply(status: status, headers: ProxyUpstream.clientHeaders(headers), body: [])
             return head.headers + (cors.enabled ? cors.headers(for: request, exposing: head) : [])
@@ -153,7 +155,7 @@ final class StubHandler: EngineHandler {
                     : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin)
                 return (plan, .route(id: route.id, name: route.name), webhooks)
             case .miss(let nearMisses):
-                let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses)), headOnly: headOnly)
+                let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses, redactor: redactor)), headOnly: headOnly)
                 return (plan, .miss(closest: MissReport.logSummary(nearMisses)), [])
             }
         }

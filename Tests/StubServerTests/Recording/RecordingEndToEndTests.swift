@@ -96,7 +96,7 @@ import TargetModel
         let out = try Self.folder()
         let requests: [[String]] = [
             ["-i", "/users/octocat"], ["-i", "/pretty"], ["-i", "/text"], ["-i", "/logo.png"], ["-i", "--compressed", "/gzip"],
-            ["-i", "--compressed", "/deflate"], ["-i", "/badgzip"], ["-i", "/missing"], ["-i", "/boom"],
+            ["-i", "--compressed", "/deflate"], ["-i", "/missing"], ["-i", "/boom"],
             ["-i", "/search?q=a"], ["-i", "/search?q=b"], ["-i", "-H", "Content-Type: application/json", "--data", #"{"b":2,"a":1}"#, "/post-json"],
         ]
         let (summary, recorded) = try Self.record(requests, upstream: upstream.baseURL, options: RecordingOptions(out: out))
@@ -122,39 +122,79 @@ import TargetModel
         #expect(gzipped.contains("\"zipped\": true") && !gzipped.contains("Content-Encoding"), "\(gzipped)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/__files/GET-logo.png.png")) == Data((0..<1024).map { UInt8($0 % 256) }))
         #expect(try String(contentsOfFile: out + "/GET-pretty.json", encoding: .utf8).contains("\"bodyFile\": \"GET-pretty.json\""))
-        let bad = try String(contentsOfFile: out + "/GET-badgzip.json", encoding: .utf8)
-        #expect(bad.contains("\"Content-Encoding\": \"gzip\"") && bad.contains("bodyFile"), "\(bad)")
-        #expect(summary.problems.count == 1 && summary.problems[0].contains("GET /badgzip"), "\(summary.problems)")
+        #expect(summary.problems.isEmpty, "\(summary.problems)")
     }
 
-    @Test func noWrittenFileHoldsASecretAndReplayAcceptsAnyValue() throws {
+    /// A body stubd cannot decode is left out of the fixture, which says why in a header replay
+    /// sends (it could hold secrets stubd cannot find); the client got the bytes as sent.
+    @Test func anUndecodableBodyIsNotStored() throws {
         let upstream = try PythonUpstream(handler: Self.api, tls: false)
         defer { upstream.stop() }
         let out = try Self.folder()
-        let requests: [[String]] = [
-            ["-H", "Authorization: Bearer AUTH-SECRET-3", "-H", "Cookie: sid=COOKIE-SECRET-4", "/users/octocat"],
-            ["/search?q=x&api_key=KEY-SECRET-5"],
-            ["-H", "Content-Type: application/json", "--data", #"{"user":"u","password":"PASSWORD-SECRET-6","profile":{"refreshToken":"TOKEN-SECRET-7"}}"#, "/login"],
-            ["--data", "user=u&client_secret=FORM-SECRET-8", "/form"],
-        ]
-        let (summary, answers) = try Self.record(requests, upstream: upstream.baseURL, options: RecordingOptions(out: out))
-        #expect(answers[2].stdout.contains("TOKEN-SECRET-2"), "the client gets the upstream's answer unchanged")
-        let secrets = ["COOKIE-SECRET-1", "TOKEN-SECRET-2", "AUTH-SECRET-3", "COOKIE-SECRET-4", "KEY-SECRET-5", "PASSWORD-SECRET-6", "TOKEN-SECRET-7", "FORM-SECRET-8"]
+        let (summary, recorded) = try Self.record([["-i", "/badgzip"]], upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(recorded[0].stdout.hasSuffix("not gzip at all"))
+        let bad = try String(contentsOfFile: out + "/GET-badgzip.json", encoding: .utf8)
+        #expect(summary.problems.count == 1 && summary.problems[0].contains("GET /badgzip"), "\(summary.problems)")
+        #expect(bad.contains("X-Stubd-Recording-Note") && !bad.contains("\"Content-Encoding\"") && !bad.contains("bodyFile"), "\(bad)")
+        let replayed = try Self.replay([["-i", "/badgzip"]], from: out)
+        #expect(replayed[0].stdout.contains("X-Stubd-Recording-Note: body not recorded"), "\(replayed[0].stdout)")
+    }
+
+    /// The shapes round two found leaking: an answer the upstream would send as Brotli (stubd now
+    /// asks only for codings it decodes; one sent as Brotli anyway is not stored), an OAuth
+    /// form-encoded token answer, a multipart request with a mixed-case boundary; and innocent
+    /// values under secret-looking names (`token_hint: none`, numbers, booleans) kept as sent.
+    @Test func everyRecordingShapeIsRedactedAndInnocentValuesKept() throws {
+        let upstream = try PythonUpstream(handler: """
+                def answer(self, body, ctype, extra=()):
+                    self.send_response(200)
+                    self.send_header("Content-Type", ctype)
+                    for name, value in extra: self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def do_GET(self):
+                    token = b'{"access_token":"BR-SECRET-1","refresh_token":"BR-SECRET-2","token_hint":"none","expires_in":3600,"password_set":false}'
+                    accepted = self.headers.get("Accept-Encoding", "")
+                    if self.path == "/forcebr": self.answer(b"BROTLI" + token, "application/json", [("Content-Encoding", "br")])
+                    elif "br" in accepted: self.answer(b"BROTLI" + token, "application/json", [("Content-Encoding", "br")])
+                    elif "gzip" in accepted: self.answer(gzip.compress(token), "application/json", [("Content-Encoding", "gzip")])
+                    else: self.answer(token, "application/json")
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    if self.path == "/oauth": self.answer(b"access_token=FORM-SECRET-3&scope=repo&token_type=bearer", "application/x-www-form-urlencoded")
+                    else: self.answer(b"uploaded", "text/plain")
+            """, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let multipart = "------WebKitFormBoundaryAbC\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nu\r\n"
+            + "------WebKitFormBoundaryAbC\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nPART-SECRET-4\r\n------WebKitFormBoundaryAbC--\r\n"
+        let (summary, answers) = try Self.record([
+            ["-H", "Accept-Encoding: gzip, deflate, br", "/token"],
+            ["-H", "Accept-Encoding: br", "/token-br-only"],
+            ["/forcebr"],
+            ["--data", "code=abc", "/oauth"],
+            ["-H", "Content-Type: multipart/form-data; boundary=----WebKitFormBoundaryAbC", "--data-binary", multipart, "/upload"],
+        ], upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(answers[3].stdout.contains("FORM-SECRET-3"), "the client gets the upstream's answer unchanged")
         let written = try Self.allBytes(under: out)
-        #expect(written.count > 500)
-        for secret in secrets { #expect(written.range(of: Data(secret.utf8)) == nil, "\(secret) was written") }
-        #expect(summary.redactedNames == ["api_key", "client_secret", "password", "refreshToken", "Set-Cookie", "token"], "\(summary.redactedNames)")
-        // Replay: the same requests with other credentials reach the recorded fixtures.
+        for secret in ["BR-SECRET-1", "BR-SECRET-2", "FORM-SECRET-3", "PART-SECRET-4"] {
+            #expect(written.range(of: Data(secret.utf8)) == nil, "\(secret) was written: \(String(decoding: written, as: UTF8.self))")
+        }
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains("\"token_hint\": \"none\"") && text.contains("\"expires_in\": 3600") && text.contains("\"password_set\": false"), "\(text)")
+        #expect(text.contains("X-Stubd-Recording-Note"), "the file says the Brotli body was not stored")
+        #expect(summary.problems.contains { $0.contains("Content-Encoding: br could not be decoded; not stored") }, "\(summary.problems)")
+        #expect(Set(summary.redactedNames).isSuperset(of: ["access_token", "refresh_token", "password"]), "\(summary.redactedNames)")
         let replayed = try Self.replay([
-            ["-w", "%{http_code}", "/search?q=x&api_key=OTHER"],
-            ["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data", #"{"user":"u","password":"other","profile":{"refreshToken":"t"}}"#, "/login"],
-            ["-w", "%{http_code}", "--data", "user=u&client_secret=other", "/form"],
-            ["-w", "%{http_code}", "--data", "user=someone-else&client_secret=other", "/form"],
+            ["/token"],
+            ["--data", "code=abc", "/oauth"],
+            ["-w", " %{http_code}", "-H", "Content-Type: multipart/form-data; boundary=x", "--data-binary",
+             "--x\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nu\r\n--x\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nother\r\n--x--\r\n", "/upload"],
         ], from: out)
-        #expect(replayed[0].stdout == #"{"q":"x"}200"#)
-        #expect(replayed[1].stdout == #"{"token":"[redacted]","user":"u"}200"#)
-        #expect(replayed[2].stdout == "created201")
-        #expect(replayed[3].stdout.hasSuffix("404"), "values that are not secret still have to match")
+        #expect(replayed[0].stdout == #"{"access_token":"[redacted]","refresh_token":"[redacted]","token_hint":"none","expires_in":3600,"password_set":false}"#)
+        #expect(replayed[1].stdout == "access_token=[redacted]&scope=repo&token_type=bearer")
+        #expect(replayed[2].stdout == "uploaded 200", "the recorded multipart route accepts another password")
     }
 
     /// A secret value that turns up outside its name — a session id in the path, a cookie copied
