@@ -13,7 +13,7 @@ PORT ?= 8080
 # builds never clone or compile OpenAPIKit and Yams.
 OPENAPI := Tools/stubd-openapi
 
-.PHONY: deps build run test release openapi install dist bench profile fuzz sanitize soak conformance clean
+.PHONY: deps build run test release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
 
 ## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
@@ -98,6 +98,10 @@ sanitize: deps
 ## soak: SOAK_SECONDS (600) of mixed load on a release build with --workers 2; prints RSS and fd growth.
 soak: deps
 	bash bench/soak.sh
+
+## hostile: figures under hostile clients (rejected 50 MiB bodies, a 30 MB miss, a connect flood under ulimit -n 256).
+hostile: release
+	python3 bench/hostile.py .build/release/stubd
 
 ## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
 ## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.

@@ -63,6 +63,9 @@ final class Worker {
             evhttp_set_timeout_tv(http, &timeout)
             evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
             evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+            // An oversized body is read and thrown away as it arrives (never kept), so the client
+            // sees the 413 after uploading and memory stays flat (without it libevent buffered it).
+            evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
             evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
             evhttp_set_default_content_type(http, nil)
             evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())

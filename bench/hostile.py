@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Hostile-client figures for issue 21, printed, not asserted (make hostile):
+
+1. RSS of stubd after 16 POSTs declaring and sending 50 MiB bodies (answered 413);
+2. a 30 MB JSON POST to an unmatched path: its time, its 404's size, and how long a GET on the
+   same (single) worker waited meanwhile;
+3. a connect-and-close flood under `ulimit -n 256`: how many of 70 normal requests were answered
+   within 1 s.
+
+Usage: bench/hostile.py path/to/stubd
+"""
+import json, os, resource, socket, subprocess, sys, threading, time, urllib.request
+
+STUBD = sys.argv[1] if len(sys.argv) > 1 else ".build/release/stubd"
+
+
+def start(*extra, nofile=None):
+    def limit():
+        if nofile:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+    process = subprocess.Popen([STUBD, "serve", "fixtures", "--port", "0", "--workers", "1", "--quiet", *extra],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=limit)
+    for line in process.stdout:
+        if " on http://" in line:
+            port = int(line.split(" on http://")[1].split(":")[1].split()[0].rstrip("/"))
+            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+            return process, port
+    raise SystemExit("stubd did not start")
+
+
+def rss_kb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1])
+
+
+def rejected_bodies():
+    process, port = start()
+    try:
+        before = rss_kb(process.pid)
+        chunk = b"a" * 65536
+        for _ in range(16):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (50 << 20))
+            sent = 0
+            try:
+                while sent < (50 << 20):
+                    s.sendall(chunk)
+                    sent += len(chunk)
+                s.settimeout(5)
+                assert s.recv(12) == b"HTTP/1.1 413"
+            finally:
+                s.close()
+        time.sleep(0.5)
+        after = rss_kb(process.pid)
+        fds = len(os.listdir(f"/proc/{process.pid}/fd"))
+        print(f"413 x16 (50 MiB each): RSS {before/1024:.1f} MB -> {after/1024:.1f} MB (+{(after-before)/1024:.1f} MB), {fds} descriptors open after")
+    finally:
+        process.kill()
+
+
+def huge_miss():
+    process, port = start()
+    try:
+        items = [{"id": i, "name": f"user{i}", "password": f"p{i}", "tags": ["a", "b", "c"]} for i in range(350000)]
+        body = json.dumps({"items": items}).encode()
+        waited = []
+
+        def other():
+            time.sleep(0.05)
+            start_time = time.time()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/zen").read()
+            waited.append(time.time() - start_time)
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        start_time = time.time()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/nowhere", data=body, headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request)
+        except urllib.error.HTTPError as error:
+            reply = error.read()
+        took = time.time() - start_time
+        thread.join()
+        print(f"{len(body)/1e6:.1f} MB JSON miss: {took*1000:.0f} ms, 404 of {len(reply)} bytes; a GET /zen on the same worker waited {waited[0]*1000:.0f} ms")
+    finally:
+        process.kill()
+
+
+def churn():
+    process, port = start(nofile=256)
+    try:
+        stop = threading.Event()
+
+        def flood():
+            while not stop.is_set():
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                except OSError:
+                    pass
+
+        floods = [threading.Thread(target=flood, daemon=True) for _ in range(8)]
+        for thread in floods:
+            thread.start()
+        time.sleep(0.5)
+        answered = 0
+        for _ in range(70):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/zen", timeout=1).read()
+                answered += 1
+            except Exception:
+                pass
+        stop.set()
+        for thread in floods:
+            thread.join()
+        print(f"connect-and-close flood (8 threads, ulimit -n 256): {answered} of 70 normal requests answered within 1 s")
+    finally:
+        process.kill()
+
+
+if __name__ == "__main__":
+    rejected_bodies()
+    huge_miss()
+    churn()
