@@ -58,3 +58,25 @@ private final class TemporaryCounter: Sendable {
     private let value = Mutex(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }
+
+extension System {
+    /// Removes the temporary files `writeFileDurably` left in `folder` when its process was
+    /// killed mid-write (`.name.tmp-PID-N` whose PID is no longer running); returns how many.
+    /// Files of a running process — another stubd writing there now — are left alone.
+    @discardableResult
+    public static func removeAbandonedTemporaryFiles(in folder: String) -> Int {
+        var removed = 0
+        for entry in listDirectory(folder) ?? [] where !entry.isDirectory && entry.name.hasPrefix(".") {
+            guard let marker = entry.name.ranges(of: ".tmp-").last else { continue }
+            let fields = entry.name[marker.upperBound...].split(separator: "-")
+            guard fields.count == 2, let pid = Int32(fields[0]), fields[1].allSatisfy(\.isNumber), !processIsRunning(pid) else { continue }
+            if unlink(folder + "/" + entry.name) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Whether a process with this id exists (a signal 0 probe; `EPERM` means it exists).
+    public static func processIsRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
+}

@@ -48,9 +48,17 @@ final class RecordingFolder: @unchecked Sendable {
         guard System.canWriteInFolder(self.path), System.canWriteInFolder(self.path + "/" + FixtureLoader.bodyFolder) else {
             throw RecordingError.outputNotWritable(self.path, reason: "permission denied")
         }
+        // What a `kill -9` mid-write left: hidden temporary files (removed), and body files no
+        // fixture names (reported: a body file is written before the fixture naming it).
+        let bodies = self.path + "/" + FixtureLoader.bodyFolder
+        let removed = System.removeAbandonedTemporaryFiles(in: self.path) + System.removeAbandonedTemporaryFiles(in: bodies)
+        if removed > 0 { warnings.append("removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted write") }
+        var named: Set<String> = []
         for file in FixtureLoader.fixtureFiles(under: self.path) {
             let relative = String(file.dropFirst(self.path.count + 1))
-            let recorded = FileManager.default.contents(atPath: file).flatMap { try? JSONParser.parse([UInt8]($0)) }?["recordedFrom"] != nil
+            let document = FileManager.default.contents(atPath: file).flatMap { try? JSONParser.parse([UInt8]($0)) }
+            let recorded = document?["recordedFrom"] != nil
+            if let document { named.formUnion(Self.bodyFiles(in: document)) }
             do {
                 let fixtures = try FixtureLoader.load(file: file, root: self.path)
                 existing[relative] = ExistingFile(recorded: recorded, requests: fixtures.map(\.request))
@@ -58,6 +66,24 @@ final class RecordingFolder: @unchecked Sendable {
                 existing[relative] = ExistingFile(recorded: false, requests: [])
                 warnings.append("\(file): not valid (\(error.errors.first?.problem ?? "unreadable")); it is left as it is and its name is not used")
             }
+        }
+        let orphans = (System.listDirectory(bodies) ?? []).filter { !$0.isDirectory && !$0.name.hasPrefix(".") && !named.contains($0.name) }.map(\.name).sorted()
+        if !orphans.isEmpty {
+            warnings.append("\(bodies): no fixture names \(orphans.prefix(5).joined(separator: ", "))\(orphans.count > 5 ? " and \(orphans.count - 5) more" : ""); an interrupted recording may have left them — delete them if nothing else uses them")
+        }
+    }
+
+    /// Every `bodyFile` a fixture document names.
+    static func bodyFiles(in value: JSONValue) -> Set<String> {
+        switch value {
+        case .object(let members):
+            var found: Set<String> = []
+            for member in members {
+                if member.key == "bodyFile", case .string(let name) = member.value { found.insert(name) } else { found.formUnion(bodyFiles(in: member.value)) }
+            }
+            return found
+        case .array(let items): return items.reduce(into: []) { $0.formUnion(bodyFiles(in: $1)) }
+        default: return []
         }
     }
 

@@ -197,6 +197,28 @@ import TargetModel
         #expect(replayed[2].stdout == "uploaded 200", "the recorded multipart route accepts another password")
     }
 
+    /// What a `kill -9` mid-write leaves is dealt with when the next recording starts: hidden
+    /// temporary files of a dead process are removed (a running one's are not), and body files
+    /// no fixture names are reported.
+    @Test func leftoversOfAnInterruptedRecordingAreCleanedOrReported() throws {
+        let out = try Self.folder()
+        try FileManager.default.createDirectory(atPath: out + "/__files", withIntermediateDirectories: true)
+        let dead = out + "/.GET-a.json.tmp-2147483646-3", deadBody = out + "/__files/.GET-a.bin.tmp-2147483646-4"
+        let live = out + "/.GET-b.json.tmp-\(getpid())-1"
+        for path in [dead, deadBody, live] { try Data("{".utf8).write(to: URL(fileURLWithPath: path)) }
+        try Data("orphan".utf8).write(to: URL(fileURLWithPath: out + "/__files/GET-orphan.bin"))
+        try Data("named".utf8).write(to: URL(fileURLWithPath: out + "/__files/GET-named.bin"))
+        try Data(#"{"request": {"method": "GET", "path": "/named"}, "response": {"bodyFile": "GET-named.bin"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: out + "/GET-named.json"))
+        let recorder = try Recorder(upstream: "http://127.0.0.1:1", options: RecordingOptions(out: out))
+        #expect(!FileManager.default.fileExists(atPath: dead) && !FileManager.default.fileExists(atPath: deadBody))
+        #expect(FileManager.default.fileExists(atPath: live), "a running process's temporary file is left alone")
+        #expect(recorder.warnings.contains("removed 2 temporary files left by an interrupted write"), "\(recorder.warnings)")
+        #expect(recorder.warnings.contains { $0.contains("no fixture names GET-orphan.bin;") }, "\(recorder.warnings)")
+        #expect(!recorder.warnings.contains { $0.contains("GET-named.bin") })
+        _ = recorder.finish()
+    }
+
     /// A secret value that turns up outside its name — a session id in the path, a cookie copied
     /// into another query value, a token echoed in the answer — is scrubbed there too, and the
     /// fixture still answers the same request with another value.
