@@ -118,7 +118,39 @@ def churn():
         process.kill()
 
 
+def admin_batch():
+    process, port = start()
+    try:
+        def post(routes):
+            body = json.dumps({"routes": routes}).encode()
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/__stubd/routes", data=body, headers={"Content-Type": "application/json"})
+            started = time.time()
+            urllib.request.urlopen(request, timeout=120).read()
+            return time.time() - started
+
+        waited = []
+
+        def other():
+            time.sleep(0.05)
+            started = time.time()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/zen", timeout=120).read()
+            waited.append(time.time() - started)
+
+        batch = [{"request": {"method": "GET", "path": f"/batch/{i}"}, "response": {"text": str(i)}} for i in range(20000)]
+        thread = threading.Thread(target=other)
+        thread.start()
+        took = post(batch)
+        thread.join()
+        print(f"admin: a batch of 20,000 routes took {took*1000:.0f} ms; a GET /zen on the same worker waited {waited[0]*1000:.0f} ms")
+        post([{"request": {"method": "GET", "path": f"/more/{i}"}, "response": {"text": "m"}} for i in range(2000)])
+        singles = [post([{"request": {"method": "GET", "path": f"/single/{i}"}, "response": {"text": "s"}}]) for i in range(20)]
+        print(f"admin: one route added to 22,000 runtime routes: median {sorted(singles)[10]*1000:.1f} ms, max {max(singles)*1000:.1f} ms")
+    finally:
+        process.kill()
+
+
 if __name__ == "__main__":
     rejected_bodies()
     huge_miss()
     churn()
+    admin_batch()

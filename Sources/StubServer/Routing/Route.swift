@@ -22,6 +22,8 @@ public final class Route: Sendable {
     let templates: [ResponseTemplate?]
     /// For a collection's route: what it does with the session's items.
     let collection: CollectionOperation?
+    /// The request's path as listings and near-miss ranking show it, made once.
+    let pathText: String
     /// Values the route saves for its session when it answers (`"save"`); empty for most routes.
     let saves: [SavedValue]
     /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
@@ -33,6 +35,7 @@ public final class Route: Sendable {
         self.order = order
         self.precedence = Precedence(fixture: fixture, order: order)
         self.matchers = RouteMatchers(fixture.request)
+        self.pathText = fixture.request.path.description
         self.actions = fixture.outcomes.map { outcome in
             if let fault = outcome.fault { return .fault(fault) }
             switch outcome {

@@ -40,8 +40,15 @@ public final class RouteTable: Sendable {
         try self.init(entries: fixtures.enumerated().map { (RouteID(.fixture, $0.offset), $0.element) })
     }
 
-    /// Compiles fixtures with ids chosen by the caller (the runtime store numbers its own).
-    init(entries: [(id: RouteID, fixture: Fixture)]) throws(RouteTableError) {
+    /// Compiles fixtures with ids chosen by the caller.
+    convenience init(entries: [(id: RouteID, fixture: Fixture)]) throws(RouteTableError) {
+        try self.init(compiled: entries.enumerated().map { Route(fixture: $0.element.fixture, id: $0.element.id, order: $0.offset) })
+    }
+
+    /// Indexes routes compiled earlier (the runtime store keeps each route's compiled form, so a
+    /// change recompiles only the routes it adds). `compiled` is in declaration order: each
+    /// route's `order` larger than the one before.
+    init(compiled: [Route]) throws(RouteTableError) {
         var routes: [Route] = []
         var index: [Key: [Int]] = [:]
         var templates: [String: TemplateTrie] = [:]
@@ -50,7 +57,8 @@ public final class RouteTable: Sendable {
         var firstByPattern: [AnswerSlot: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
-        for (id, fixture) in entries {
+        for route in compiled {
+            let fixture = route.fixture
             if let existing = firstByPattern[AnswerSlot(fixture)] {
                 let first = routes[existing].fixture
                 if first == fixture {
@@ -60,7 +68,6 @@ public final class RouteTable: Sendable {
                 }
                 continue
             }
-            let route = Route(fixture: fixture, id: id, order: routes.count)
             firstByPattern[AnswerSlot(fixture)] = routes.count
             switch fixture.request.path {
             case .literal(let path):
@@ -89,7 +96,7 @@ public final class RouteTable: Sendable {
                 return false
             }
         }
-        self.byPath = routes.enumerated().map { ($0.element.fixture.request.path.description, $0.offset) }.sorted { $0.path < $1.path }
+        self.byPath = routes.enumerated().map { ($0.element.pathText, $0.offset) }.sorted { $0.path < $1.path }
         self.warnings = warnings
     }
 

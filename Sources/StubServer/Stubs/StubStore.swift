@@ -10,7 +10,16 @@ public final class StubStore: Sendable {
     struct RuntimeRoute: Sendable {
         let id: RouteID
         let session: SessionID?
-        let fixture: Fixture
+        /// Compiled once, when added; its order is its id's number, so tables built from any
+        /// selection of runtime routes keep their declaration order.
+        let route: Route
+        var fixture: Fixture { route.fixture }
+
+        init(id: RouteID, session: SessionID?, fixture: Fixture) {
+            self.id = id
+            self.session = session
+            self.route = Route(fixture: fixture, id: id, order: id.number)
+        }
     }
 
     private struct State {
@@ -55,12 +64,10 @@ public final class StubStore: Sendable {
     @discardableResult
     public func add(_ fixtures: [Fixture], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
         try state.withLock { (state: inout State) throws(RouteTableError) -> [RouteID] in
-            var runtime = state.runtime.filter { existing in
-                existing.session != session || !fixtures.contains { fixture in
-                    existing.fixture.request == fixture.request && existing.fixture.scenario == fixture.scenario
-                        && existing.fixture.priority == fixture.priority
-                }
-            }
+            // A new route replaces the session's runtime route in the same slot: one set lookup
+            // per existing route, so a batch costs what it adds, not batch × existing.
+            let slots = Set(fixtures.map(AnswerSlot.init))
+            var runtime = state.runtime.filter { existing in existing.session != session || !slots.contains(AnswerSlot(existing.fixture)) }
             var ids: [RouteID] = []
             var next = state.nextID
             for fixture in fixtures {
@@ -129,18 +136,18 @@ public final class StubStore: Sendable {
     }
 
     private static func publish(_ state: inout State, runtime: [RuntimeRoute]) throws(RouteTableError) {
-        var bySession: [SessionID: [(id: RouteID, fixture: Fixture)]] = [:]
-        var global: [(id: RouteID, fixture: Fixture)] = []
-        for route in runtime {
-            if let session = route.session {
-                bySession[session, default: []].append((route.id, route.fixture))
+        var bySession: [SessionID: [Route]] = [:]
+        var global: [Route] = []
+        for runtimeRoute in runtime {
+            if let session = runtimeRoute.session {
+                bySession[session, default: []].append(runtimeRoute.route)
             } else {
-                global.append((route.id, route.fixture))
+                global.append(runtimeRoute.route)
             }
         }
-        let globalTable = try RouteTable(entries: global)
+        let globalTable = try RouteTable(compiled: global)
         var sessions: [SessionID: RouteTable] = [:]
-        for (session, entries) in bySession { sessions[session] = try RouteTable(entries: entries) }
+        for (session, routes) in bySession { sessions[session] = try RouteTable(compiled: routes) }
         state.runtime = runtime
         state.snapshot = StubSnapshot(fixtures: state.fixtures, global: globalTable, sessions: sessions)
     }
