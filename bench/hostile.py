@@ -118,6 +118,47 @@ def churn():
         process.kill()
 
 
+def https_idle_flood():
+    import ssl, tempfile
+    ca = tempfile.mkdtemp(prefix="stubd-hostile-ca-")
+    process = subprocess.Popen([STUBD, "serve", "fixtures", "--port", "0", "--https-port", "0", "--ca-dir", ca, "--workers", "1", "--quiet"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256)))
+    ports = {}
+    for line in process.stdout:
+        for scheme in ("http", "https"):
+            marker = f" {scheme}://127.0.0.1:"
+            if marker in line and scheme not in ports:
+                ports[scheme] = int(line.split(marker)[1].split("/")[0].split()[0])
+        if len(ports) == 2:
+            break
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+    try:
+        idle = []
+        for _ in range(400):
+            try:
+                idle.append(socket.create_connection(("127.0.0.1", ports["https"]), timeout=1))
+            except OSError:
+                pass
+        context = ssl.create_default_context(cafile=os.path.join(ca, "stubd-ca.pem"))
+        answered = {"http": 0, "https": 0}
+        for _ in range(60):
+            for scheme in ("http", "https"):
+                try:
+                    urllib.request.urlopen(f"{scheme}://127.0.0.1:{ports[scheme]}/zen", timeout=1,
+                                           context=context if scheme == "https" else None).read()
+                    answered[scheme] += 1
+                except Exception:
+                    pass
+        for sock in idle:
+            sock.close()
+        print(f"400 idle connections on the HTTPS port (ulimit -n 256): {answered['https']} of 60 HTTPS and {answered['http']} of 60 HTTP requests answered within 1 s")
+    finally:
+        process.kill()
+        import shutil
+        shutil.rmtree(ca, ignore_errors=True)
+
+
 def admin_batch():
     process, port = start()
     try:
@@ -153,4 +194,5 @@ if __name__ == "__main__":
     rejected_bodies()
     huge_miss()
     churn()
+    https_idle_flood()
     admin_batch()

@@ -26,16 +26,14 @@ final class ConnectionTracker {
     private let tls: TLSServerContext?
     /// Whether this front is HTTPS.
     var isTLS: Bool { tls != nil }
-    private let cap: Int
+    /// The worker's budget, shared with its other front.
+    private let budget: ConnectionBudget
     private let headTimeout: Double
     private var listener: OpaquePointer?
-    private(set) var open = 0
     private var paused = false
     private var acceptFailing = false
     private var retryTimer: OpaquePointer?
     private var sweepTimer: OpaquePointer?
-    /// Increases with every connection and reply, so the oldest idle connection is known.
-    private var clock: UInt64 = 0
     /// Sweeps so far; a connection's deadline is `deadlineTicks` sweeps after it became idle.
     private var tick: UInt64 = 0
     private let sweepInterval: Double
@@ -47,12 +45,12 @@ final class ConnectionTracker {
 
     private let numbers: ConnectionNumbers
 
-    init(worker: Worker, http: OpaquePointer, tls: TLSServerContext?, cap: Int, headTimeout: Double, numbers: ConnectionNumbers) {
+    init(worker: Worker, http: OpaquePointer, tls: TLSServerContext?, budget: ConnectionBudget, headTimeout: Double, numbers: ConnectionNumbers) {
         self.worker = worker
         self.http = http
         self.tls = tls
         self.numbers = numbers
-        self.cap = max(1, cap)
+        self.budget = budget
         self.headTimeout = headTimeout
         // At most half a second late, and at least four sweeps per timeout.
         sweepInterval = max(0.05, min(0.5, headTimeout / 4))
@@ -72,11 +70,19 @@ final class ConnectionTracker {
         sweepTimer = event_new(worker.base, -1, Int16(EV_PERSIST), onSweep, Unmanaged.passUnretained(self).toOpaque())
         var interval = timeval(seconds: sweepInterval)
         if let sweepTimer { event_add(sweepTimer, &interval) }
+        budget.add(self)
     }
 
-    /// Closes the connections whose head deadline has passed.
+    /// Closes the connections whose head deadline has passed; lets go at once of newcomers evhttp
+    /// has already dropped (a client that connected and left without a byte), so their
+    /// descriptors close now rather than at the deadline; under pressure, gives connections that
+    /// have sent nothing one sweep.
     fileprivate func sweep() {
         tick += 1
+        releaseDropped()
+        if budget.underPressure {
+            for newcomer in newcomers.values where newcomer.sinceTick < tick { newcomerDeadline(newcomer) }
+        }
         guard tick > deadlineTicks else { return }
         let limit = tick - deadlineTicks
         for newcomer in newcomers.values where newcomer.sinceTick <= limit { newcomerDeadline(newcomer) }
@@ -91,14 +97,14 @@ final class ConnectionTracker {
         guard let bev = makeBufferevent() else { return nil }
         if acceptFailing {
             acceptFailing = false
-            worker.configuration.onEvent?("accepting connections again (\(open) open)")
+            worker.configuration.onEvent?("accepting connections again (\(budget.open) open)")
         }
         bufferevent_incref(bev)
-        clock += 1
-        let newcomer = Newcomer(bev: bev, since: clock, sinceTick: tick)
+        let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick)
+        // Admitted before it is listed, so making room never picks the connection being made
+        // (evhttp has not taken its bufferevent yet, so it would look already dropped).
+        budget.admitted()
         newcomers[bev] = newcomer
-        open += 1
-        if open > cap && !evictOldestIdle() { pause() }
         return bev
     }
 
@@ -116,10 +122,34 @@ final class ConnectionTracker {
         return bev
     }
 
-    /// Ends the connection that has waited longest without a request being answered on it;
-    /// false when every connection is busy.
+    /// Lets go of every newcomer evhttp has already dropped (a client that connected and left
+    /// without a byte: evhttp freed its connection, only this tracker's reference keeps the
+    /// descriptor open); returns how many. Runs each sweep and whenever the budget is spent, so a
+    /// connect-and-close flood gives its descriptors back in one pass instead of one per accept.
     @discardableResult
-    private func evictOldestIdle() -> Bool {
+    func releaseDropped() -> Int {
+        var released = 0
+        for newcomer in newcomers.values where !Self.evhttpHolds(newcomer.bev) {
+            newcomerDeadline(newcomer)
+            released += 1
+        }
+        return released
+    }
+
+    /// When this front's oldest idle connection became idle (budget clock); nil when none is.
+    func oldestIdleSince() -> UInt64? {
+        var oldest: UInt64?
+        for newcomer in newcomers.values where newcomer.since < (oldest ?? .max) { oldest = newcomer.since }
+        for state in known.values {
+            if let since = state.idleSince, since < (oldest ?? .max) { oldest = since }
+        }
+        return oldest
+    }
+
+    /// Ends this front's connection that has waited longest without a request being answered on
+    /// it; false when every connection is busy.
+    @discardableResult
+    func evictOldestIdle() -> Bool {
         var oldestNewcomer: Newcomer?
         for newcomer in newcomers.values where newcomer.since < (oldestNewcomer?.since ?? .max) { oldestNewcomer = newcomer }
         var oldestKnown: KnownConnection?
@@ -137,12 +167,17 @@ final class ConnectionTracker {
         return false
     }
 
+    /// Whether evhttp still owns `bev` (it clears the callbacks when it frees its connection).
+    private static func evhttpHolds(_ bev: OpaquePointer) -> Bool {
+        var read: bufferevent_data_cb?
+        bufferevent_getcb(bev, &read, nil, nil, nil)
+        return read != nil
+    }
+
     /// The head deadline of a connection that has sent nothing whole yet.
     fileprivate func newcomerDeadline(_ newcomer: Newcomer) {
         newcomers[newcomer.bev] = nil
-        var read: bufferevent_data_cb?
-        bufferevent_getcb(newcomer.bev, &read, nil, nil, nil)
-        if read != nil {
+        if Self.evhttpHolds(newcomer.bev) {
             // Still evhttp's: end it from below; evhttp sees EOF and frees it, which closes the
             // descriptor once our reference is gone too.
             let fd = bufferevent_getfd(newcomer.bev)
@@ -167,6 +202,10 @@ final class ConnectionTracker {
         } else {
             if let bev = evhttp_connection_get_bufferevent(connection), newcomers.removeValue(forKey: bev) != nil {
                 bufferevent_decref(bev)
+            } else {
+                // Counted out already (its head deadline ended it, but evhttp had the request
+                // read): counted in again, so its close is not counted out twice.
+                budget.admitted()
             }
             state = KnownConnection(connection: connection, tracker: self, number: numbers.next())
             known[connection] = state
@@ -178,8 +217,7 @@ final class ConnectionTracker {
     }
 
     fileprivate func replyWritten(_ state: KnownConnection) {
-        clock += 1
-        state.idleSince = clock
+        state.idleSince = budget.tick()
         state.idleTick = tick
     }
 
@@ -193,16 +231,21 @@ final class ConnectionTracker {
     }
 
     private func connectionGone() {
-        open -= 1
-        if paused && open < cap && !acceptFailing { resume() }
+        budget.released()
     }
 
     // MARK: - Accepting
 
-    private func pause() {
+    /// Stops accepting (the budget is spent, or accept fails).
+    func pause() {
         guard let listener, !paused else { return }
         evconnlistener_disable(listener)
         paused = true
+    }
+
+    /// Accepts again, unless this front is backing off a failing accept (its retry resumes it).
+    func resumeUnlessFailing() {
+        if !acceptFailing { resume() }
     }
 
     private func resume() {
@@ -215,10 +258,10 @@ final class ConnectionTracker {
     /// readable listening socket, say so once per episode, and try again shortly.
     fileprivate func acceptFailed(errno code: Errno) {
         // Out of descriptors with idle connections open: free one and let accept run again.
-        if evictOldestIdle() { return }
+        if budget.evictOldestIdle() { return }
         if !acceptFailing {
             acceptFailing = true
-            worker.configuration.onEvent?("cannot accept connections (\(code)) with \(open) open; pausing accept until descriptors free up")
+            worker.configuration.onEvent?("cannot accept connections (\(code)) with \(budget.open) open; pausing accept until descriptors free up")
         }
         pause()
         var retry = timeval(seconds: 0.25)
@@ -226,7 +269,7 @@ final class ConnectionTracker {
     }
 
     fileprivate func retryAccept() {
-        guard acceptFailing, open < cap else { return }
+        guard acceptFailing, budget.open < budget.cap else { return }
         // Stay in the episode until an accept succeeds (`newConnection`), so a failing retry
         // logs nothing new.
         resume()

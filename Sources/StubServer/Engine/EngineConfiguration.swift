@@ -26,8 +26,9 @@ public struct EngineConfiguration: Sendable {
     /// Seconds a connection has to deliver a whole request head, counted from its opening or
     /// from its previous reply and not restarted by each byte (a slowloris client is closed).
     public var headTimeoutSeconds: Double = 10
-    /// Open connections at most (accepting pauses at the cap); nil picks three quarters of the
-    /// open-file limit, which the engine first raises to its hard limit.
+    /// Open connections at most, shared by the HTTP and HTTPS fronts (accepting pauses at the
+    /// cap); nil picks the open-file limit less a reserve (`defaultConnectionCap`), which the
+    /// engine first raises to its hard limit.
     public var maxConnections: Int?
     /// Receives rare engine events worth a log line (accept paused for lack of descriptors,
     /// resumed), once per episode.
@@ -36,9 +37,18 @@ public struct EngineConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
+    /// The default cap for an open-file limit: three quarters of it after 64 kept for listening
+    /// sockets, fixture files and the runtime — the quarter left covers upstream calls and the
+    /// descriptors of evicted connections on their way out —, at most 65,536. Under a 20,000
+    /// limit that is 14,952, so 10,000 concurrent delayed requests are all answered (it was
+    /// clamped to 7,500 before).
+    static func defaultConnectionCap(openFileLimit: Int) -> Int {
+        max(32, min((openFileLimit - 64) * 3 / 4, 65_536))
+    }
+
     /// The connection cap one worker applies (`maxConnections` shared out between workers).
     var connectionsPerWorker: Int {
-        let total = maxConnections ?? max(32, min(System.openFileLimit().soft - 64, 10_000) * 3 / 4)
+        let total = maxConnections ?? Self.defaultConnectionCap(openFileLimit: System.openFileLimit().soft)
         return max(1, total / max(1, workers))
     }
 }

@@ -14,6 +14,8 @@ final class Worker {
     let base: OpaquePointer
     let handler: any EngineHandler
     let configuration: EngineConfiguration
+    /// The connection budget its fronts share.
+    let budget: ConnectionBudget
     private(set) var stopEvent: OpaquePointer?
     private(set) var mailbox: LoopMailbox!
     /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
@@ -52,6 +54,7 @@ final class Worker {
         self.base = base
         self.handler = handler
         self.configuration = configuration
+        self.budget = ConnectionBudget(cap: configuration.connectionsPerWorker)
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
         mailbox = LoopMailbox(worker: self, base: base)
         for (fd, tls) in listeners {
@@ -75,7 +78,7 @@ final class Worker {
                 freeFronts()
                 throw .libevent(operation: "accept on the listening socket")
             }
-            let tracker = ConnectionTracker(worker: self, http: http, tls: tls, cap: configuration.connectionsPerWorker,
+            let tracker = ConnectionTracker(worker: self, http: http, tls: tls, budget: budget,
                                             headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
             tracker.attach(to: listener)
             fronts.append(Front(http: http, connections: tracker))
