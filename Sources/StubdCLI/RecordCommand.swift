@@ -48,15 +48,17 @@ struct RecordCommand: ParsableCommand {
         let logger = Logger(label: "stubd")
         let proxy = try upstreamTLS.upstream(upstream, flag: "--upstream")
         let recorder = try recording.recorder(upstream: proxy, out: out, flag: "--out", log: { line in logger.info("\(line)") })
-        var configuration = EngineConfiguration()
-        let httpsNotes = try listen.configure(&configuration)
-        configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
+        var settings = StubdServer.Configuration()
+        let httpsNotes = try listen.configure(&settings.engine)
+        settings.engine.onEvent = { @Sendable message in printError("stubd: \(message)") }
+        settings.logger = quiet ? nil : logger
+        settings.proxy = proxy
+        settings.recorder = recorder
+        settings.upstreamTLS = upstreamTLS.tls
         let termination = TerminationSignal()
         let server: StubdServer
-        let empty = try RouteTable(fixtures: [])
         do {
-            server = try StubdServer.start(table: empty, configuration: configuration, logger: quiet ? nil : logger,
-                                           proxy: proxy, recorder: recorder, upstreamTLS: upstreamTLS.tls)
+            server = try StubdServer.start(table: .empty, settings)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
@@ -70,7 +72,7 @@ struct RecordCommand: ParsableCommand {
         }
         printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
-        printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and names containing token, secret, session, password or key"
+        printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and secret names (password, secret anywhere; token, key, session at the end)"
                  + (recording.keep.isEmpty ? "" : " (kept as sent: \(recording.keep.joined(separator: ", ")))"))
         let signal = termination.wait()
         server.stop()

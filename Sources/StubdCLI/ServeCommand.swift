@@ -119,38 +119,45 @@ struct ServeCommand: ParsableCommand {
         case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
         case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         }
-        let eventLogger = Logger(label: "stubd")
-        let logger = quiet || logFormat == .json ? nil : Logger(label: "stubd")
+        // One logger and one redactor for the whole server: request lines (text, or JSON
+        // objects), engine events, recording and reload lines.
+        let logger = Logger(label: "stubd")
         var cors = CORSPolicy.default(host: listen.host)
         if noCORS { cors = CORSPolicy(enabled: false) }
         if !corsOrigins.isEmpty { cors = CORSPolicy(enabled: true, allowedOrigins: corsOrigins) }
-        var configuration = EngineConfiguration()
-        let httpsNotes = try listen.configure(&configuration)
-        configuration.idleTimeoutSeconds = idleTimeout
-        configuration.hangCapSeconds = hangCap
-        configuration.headTimeoutSeconds = headTimeout
-        configuration.maxConnections = maxConnections
+        var settings = StubdServer.Configuration()
+        let httpsNotes = try listen.configure(&settings.engine)
+        settings.engine.idleTimeoutSeconds = idleTimeout
+        settings.engine.hangCapSeconds = hangCap
+        settings.engine.headTimeoutSeconds = headTimeout
+        settings.engine.maxConnections = maxConnections
         let token = try adminToken ?? adminTokenFile.map(Self.readToken)
             ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(host: listen.host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
-        let redactor = Redactor(enabled: !journalSecrets)
-        if logFormat == .json {
-            configuration.onEvent = { @Sendable message in eventLogger.warning("\(message)") }
-        } else {
-            configuration.onEvent = { @Sendable message in printError("stubd: \(message)") }
+        settings.redactor = Redactor(enabled: !journalSecrets)
+        switch logFormat {
+        case .json:
+            settings.engine.onEvent = { @Sendable message in logger.warning("\(message)") }
+            settings.logger = nil
+            if !quiet { settings.observers = [ExchangeLogLine(logger: logger, redactor: settings.redactor, structured: true)] }
+        case .text:
+            settings.engine.onEvent = { @Sendable message in printError("stubd: \(message)") }
+            settings.logger = quiet ? nil : logger
         }
-        let structuredLog: [any ExchangeObserver] = quiet || logFormat == .text ? [] : [ExchangeLogLine(logger: eventLogger, redactor: Redactor(enabled: !journalSecrets), structured: true)]
-        let proxy = try proxyUnmatched.map { try upstreamTLS.upstream($0, flag: "--proxy-unmatched") }
-        let recordLogger = Logger(label: "stubd")
-        let recorder = try proxy.flatMap { proxy in
-            try record.map { try recording.recorder(upstream: proxy, out: $0, flag: "--record", log: { recordLogger.info("\($0)") }) }
+        settings.cors = cors
+        settings.journalCapacity = journalSize
+        settings.journalBodyLimit = journalBodyLimit
+        settings.access = access
+        settings.proxy = try proxyUnmatched.map { try upstreamTLS.upstream($0, flag: "--proxy-unmatched") }
+        settings.recorder = try settings.proxy.flatMap { proxy in
+            try record.map { try recording.recorder(upstream: proxy, out: $0, flag: "--record", log: { logger.info("\($0)") }) }
         }
+        settings.upstreamTLS = upstreamTLS.tls
+        let recorder = settings.recorder
         let termination = TerminationSignal()
         let server: StubdServer
         do {
-            server = try StubdServer.start(table: table, configuration: configuration, cors: cors, journalCapacity: journalSize,
-                                           journalBodyLimit: journalBodyLimit, logger: logger, observers: structuredLog, access: access,
-                                           redactor: redactor, proxy: proxy, recorder: recorder, upstreamTLS: upstreamTLS.tls)
+            server = try StubdServer.start(table: table, settings)
         } catch {
             printError("stubd: error: \(error.description)")
             throw ExitCode(1)
@@ -177,7 +184,7 @@ struct ServeCommand: ParsableCommand {
         }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
         let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
-                                             logger: Logger(label: "stubd")) : nil
+                                             logger: logger) : nil
         let signal = termination.wait()
         watcher?.stop()
         server.stop()

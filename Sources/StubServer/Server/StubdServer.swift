@@ -29,7 +29,7 @@ public final class StubdServer: Sendable {
     public let admin: StubAdmin
     private let engine: HTTPEngine
 
-    private init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: HTTPEngine) {
+    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: HTTPEngine) {
         self.port = port
         self.httpsPort = httpsPort
         self.servesHTTP = servesHTTP
@@ -38,46 +38,27 @@ public final class StubdServer: Sendable {
         self.engine = engine
     }
 
-    /// Binds and starts serving; returns once connections are accepted.
-    ///
-    /// - Parameters:
-    ///   - cors: nil picks the default for `configuration.host` (on for loopback).
-    ///   - journalCapacity: requests kept in the journal (0 keeps none).
-    ///   - logger: receives one line per request, as the CLI prints them (default: standard
-    ///     error, so a test that embeds stubd shows what it served); nil logs nothing.
-    ///   - observers: more subscribers to every exchange, after the journal and the log line.
-    ///   - access: who may use the admin API; nil is the default for `configuration.host`
-    ///     (this machine only on loopback, nobody elsewhere).
-    ///   - redactor: what the journal, log lines and near-miss reports hide; `.off` shows all.
-    ///   - proxy: where requests no stub matches are forwarded (`--proxy-unmatched`); nil answers
-    ///     them with the near-miss 404.
-    ///   - recorder: records what the proxy's upstream answers (`--record`, `stubd record`).
-    ///   - upstreamTLS: how HTTPS upstreams named later (admin recording) are trusted; default
-    ///     the proxy's, else the system trust store.
+    /// Binds and starts serving; returns once connections are accepted. The same as
+    /// `start(table:_:)` with a `Configuration` holding these values (kept so embedding code
+    /// written against the long form still compiles).
     public static func start(table: RouteTable, configuration: EngineConfiguration, cors: CORSPolicy? = nil,
                              journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
                              logger: Logger? = StubdServer.standardErrorLogger, observers: [any ExchangeObserver] = [],
                              access: AdminAccess? = nil, redactor: Redactor = Redactor(),
                              proxy: ProxyUpstream? = nil, recorder: Recorder? = nil,
                              upstreamTLS: UpstreamTLS? = nil) throws(EngineError) -> StubdServer {
-        let journal = RequestJournal(capacity: journalCapacity, bodyLimit: journalBodyLimit, redactor: redactor)
-        let forwarding = Forwarding(proxy.map { Forwarding.Target(upstream: $0, recorder: recorder) },
-                                    upstreamTLS: upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
-        let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
-        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks)
-        var subscribers: [any ExchangeObserver] = journalCapacity > 0 ? [journal] : []
-        if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
-        var configuration = configuration
-        if configuration.onEvent == nil, let logger {
-            configuration.onEvent = { logger.warning("\($0)") }
-        }
-        let handler = StubHandler(admin: admin, cors: cors ?? .default(host: configuration.host),
-                                  access: access ?? AdminAccess(host: configuration.host), redactor: redactor,
-                                  feed: ExchangeFeed(observers: subscribers + observers))
-        let engine = HTTPEngine(configuration: configuration, handler: handler)
-        let ports = try engine.start()
-        return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
-                           host: configuration.host, admin: admin, engine: engine)
+        var settings = Configuration(engine: configuration)
+        settings.cors = cors
+        settings.journalCapacity = journalCapacity
+        settings.journalBodyLimit = journalBodyLimit
+        settings.logger = logger
+        settings.observers = observers
+        settings.access = access
+        settings.redactor = redactor
+        settings.proxy = proxy
+        settings.recorder = recorder
+        settings.upstreamTLS = upstreamTLS
+        return try start(table: table, settings)
     }
 
     /// Starts on `host:port` with default limits.

@@ -9,12 +9,19 @@ struct TestServer {
     init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
          observers: [any ExchangeObserver] = [], access: AdminAccess? = nil, redactor: Redactor = Redactor(),
          proxy: ProxyUpstream? = nil, recorder: Recorder? = nil, configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
-        var configuration = EngineConfiguration()
-        configuration.port = 0
-        configure(&configuration)
-        server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), configuration: configuration, cors: cors,
-                                       journalCapacity: journalCapacity, journalBodyLimit: journalBodyLimit, logger: nil, observers: observers,
-                                       access: access, redactor: redactor, proxy: proxy, recorder: recorder)
+        var settings = StubdServer.Configuration()
+        settings.engine.port = 0
+        configure(&settings.engine)
+        settings.cors = cors
+        settings.journalCapacity = journalCapacity
+        settings.journalBodyLimit = journalBodyLimit
+        settings.logger = nil
+        settings.observers = observers
+        settings.access = access
+        settings.redactor = redactor
+        settings.proxy = proxy
+        settings.recorder = recorder
+        server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), settings)
     }
 
     init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {

@@ -1,0 +1,70 @@
+import Logging
+import StubModel
+
+extension StubdServer {
+    /// Everything a server is started with, as one value: the engine's limits and ports, who may
+    /// use the admin API, what the journal keeps and hides, where misses go, and the one logger
+    /// and one redactor the whole server uses (journal, log lines, near-miss reports, webhooks).
+    /// Defaults are the CLI's.
+    public struct Configuration: Sendable {
+        /// Ports, loops, limits and timeouts of the engine.
+        public var engine: EngineConfiguration
+        /// Cross-origin rules for the stubs; nil picks the default for `engine.host` (on for
+        /// loopback).
+        public var cors: CORSPolicy?
+        /// Requests kept in the journal (0 keeps none).
+        public var journalCapacity = 1000
+        /// Body bytes kept per journal entry.
+        public var journalBodyLimit = 4096
+        /// Receives one line per request, as the CLI prints them (default: standard error, so a
+        /// test that embeds stubd shows what it served); nil logs nothing.
+        public var logger: Logger? = StubdServer.standardErrorLogger
+        /// More subscribers to every exchange, after the journal and the log line.
+        public var observers: [any ExchangeObserver] = []
+        /// Who may use the admin API; nil is the default for `engine.host` (this machine only on
+        /// loopback, nobody elsewhere).
+        public var access: AdminAccess?
+        /// What the journal, log lines and near-miss reports hide; `.off` shows all.
+        public var redactor = Redactor()
+        /// Where requests no stub matches are forwarded (`--proxy-unmatched`); nil answers them
+        /// with the near-miss 404.
+        public var proxy: ProxyUpstream?
+        /// Records what the proxy's upstream answers (`--record`, `stubd record`).
+        public var recorder: Recorder?
+        /// How HTTPS upstreams named later (admin recording) are trusted; nil: the proxy's, else
+        /// the system trust store.
+        public var upstreamTLS: UpstreamTLS?
+
+        /// The defaults, on `engine`.
+        public init(engine: EngineConfiguration = EngineConfiguration()) {
+            self.engine = engine
+        }
+    }
+
+    /// Binds and starts serving `table` as `configuration` says; returns once connections are
+    /// accepted.
+    public static func start(table: RouteTable, _ configuration: Configuration) throws(EngineError) -> StubdServer {
+        let logger = configuration.logger
+        let redactor = configuration.redactor
+        let journal = RequestJournal(capacity: configuration.journalCapacity, bodyLimit: configuration.journalBodyLimit, redactor: redactor)
+        let proxy = configuration.proxy
+        let forwarding = Forwarding(proxy.map { Forwarding.Target(upstream: $0, recorder: configuration.recorder) },
+                                    upstreamTLS: configuration.upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
+        let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
+        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks)
+        var subscribers: [any ExchangeObserver] = configuration.journalCapacity > 0 ? [journal] : []
+        if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
+        var engineConfiguration = configuration.engine
+        if engineConfiguration.onEvent == nil, let logger {
+            engineConfiguration.onEvent = { logger.warning("\($0)") }
+        }
+        let host = engineConfiguration.host
+        let handler = StubHandler(admin: admin, cors: configuration.cors ?? .default(host: host),
+                                  access: configuration.access ?? AdminAccess(host: host), redactor: redactor,
+                                  feed: ExchangeFeed(observers: subscribers + configuration.observers))
+        let engine = HTTPEngine(configuration: engineConfiguration, handler: handler)
+        let ports = try engine.start()
+        return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
+                           host: host, admin: admin, engine: engine)
+    }
+}
