@@ -1,3 +1,4 @@
+import Dispatch
 import StubModel
 
 /// The admin API under `/__stubd/`: a table from method + path to one handler per resource.
@@ -14,48 +15,58 @@ struct AdminRouter: Sendable {
         rawPath.utf8.count >= prefix.utf8.count && (rawPath == prefix || rawPath.hasPrefix(prefixWithSlash))
     }
 
-    static let endpoints = [
-        "GET /__stubd/health", "GET /__stubd/routes", "POST /__stubd/routes", "DELETE /__stubd/routes",
-        "PUT /__stubd/routes/{id}", "DELETE /__stubd/routes/{id}", "GET /__stubd/requests", "GET /__stubd/requests/count",
-        "DELETE /__stubd/requests", "POST /__stubd/reset", "GET /__stubd/scenarios", "PUT /__stubd/scenarios/{name}",
-        "POST /__stubd/scenarios/reset", "POST /__stubd/recording/start", "POST /__stubd/recording/stop",
-        "PUT /__stubd/clock", "DELETE /__stubd/clock", "PUT /__stubd/random", "GET /__stubd/collections", "GET /__stubd/collections/{name}",
-        "PUT /__stubd/collections/{name}", "GET /__stubd/webhooks", "DELETE /__stubd/webhooks",
-    ]
+    /// Every endpoint, most specific first (see `AdminEndpoint.specificity`).
+    static let table: [AdminEndpoint] = [
+        AdminEndpoint("GET", "health") { StateAdmin(admin: $0.admin).health() },
+        AdminEndpoint("GET", "routes") { RoutesAdmin(admin: $0.admin).list(session: $0.session) },
+        AdminEndpoint("POST", "routes") { RoutesAdmin(admin: $0.admin).add($0.request.body, session: $0.session) },
+        AdminEndpoint("DELETE", "routes") { RoutesAdmin(admin: $0.admin).removeAll(session: $0.session) },
+        AdminEndpoint("PUT", "routes/{id}") { RoutesAdmin(admin: $0.admin).replace(id: $0.parameters[0], body: $0.request.body) },
+        AdminEndpoint("DELETE", "routes/{id}") { RoutesAdmin(admin: $0.admin).remove(id: $0.parameters[0]) },
+        AdminEndpoint("GET", "requests") { RequestsAdmin(admin: $0.admin).list($0.query, session: $0.session) },
+        AdminEndpoint("GET", "requests/count") { RequestsAdmin(admin: $0.admin).count($0.query, session: $0.session) },
+        AdminEndpoint("DELETE", "requests") { RequestsAdmin(admin: $0.admin).clear(session: $0.session) },
+        AdminEndpoint("POST", "reset") { StateAdmin(admin: $0.admin).reset(session: $0.session) },
+        AdminEndpoint("GET", "scenarios") { StateAdmin(admin: $0.admin).scenarioStates(session: $0.session) },
+        AdminEndpoint("PUT", "scenarios/{name}") { StateAdmin(admin: $0.admin).setScenario($0.parameters[0], body: $0.request.body, session: $0.session) },
+        AdminEndpoint("POST", "scenarios/reset") { StateAdmin(admin: $0.admin).resetScenarios(session: $0.session) },
+        AdminEndpoint("POST", "recording/start") { RecordingAdmin(admin: $0.admin).start($0.request.body) },
+        // Waits for the recording's files to be flushed: answered from another thread.
+        AdminEndpoint("POST", "recording/stop", later: { call, answer in
+            let recording = RecordingAdmin(admin: call.admin)
+            DispatchQueue.global().async { answer(recording.stop()) }
+        }),
+        AdminEndpoint("PUT", "clock") { ClockAdmin(admin: $0.admin).set($0.request.body, session: $0.session) },
+        AdminEndpoint("DELETE", "clock") { ClockAdmin(admin: $0.admin).clear(session: $0.session) },
+        AdminEndpoint("PUT", "random") { ClockAdmin(admin: $0.admin).seed($0.request.body, session: $0.session) },
+        AdminEndpoint("GET", "collections") { CollectionsAdmin(admin: $0.admin).list(session: $0.session) },
+        AdminEndpoint("GET", "collections/{name}") { CollectionsAdmin(admin: $0.admin).items($0.parameters[0], session: $0.session) },
+        AdminEndpoint("PUT", "collections/{name}") { CollectionsAdmin(admin: $0.admin).replace($0.parameters[0], body: $0.request.body, session: $0.session) },
+        AdminEndpoint("GET", "webhooks") { WebhooksAdmin(admin: $0.admin).list(session: $0.session) },
+        AdminEndpoint("DELETE", "webhooks") { WebhooksAdmin(admin: $0.admin).clear(session: $0.session) },
+    ].sorted { $0.specificity > $1.specificity }
 
-    func handle(_ request: IncomingRequest, session: SessionID?) -> PreparedReply {
+    /// `GET /__stubd/health`, … — every endpoint, in the table's order (the 404 lists them).
+    static var endpoints: [String] { table.map(\.description) }
+
+    /// What an admin call gets: a reply now, or a promise of one.
+    enum Answer {
+        case now(PreparedReply)
+        case later(@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
+    }
+
+    func handle(_ request: IncomingRequest, session: SessionID?) -> Answer {
         let path = Array(PathSegments(raw: request.rawPath).segments.dropFirst())
-        let query = FormCoding.decodePairs(request.rawQuery ?? "")
-        let routes = RoutesAdmin(admin: admin)
-        let requests = RequestsAdmin(admin: admin)
-        let state = StateAdmin(admin: admin)
-        switch (request.method, path.count, path.first ?? "") {
-        case ("GET", 1, "health"): return state.health()
-        case ("GET", 1, "routes"): return routes.list(session: session)
-        case ("POST", 1, "routes"): return routes.add(request.body, session: session)
-        case ("DELETE", 1, "routes"): return routes.removeAll(session: session)
-        case ("PUT", 2, "routes"): return routes.replace(id: path[1], body: request.body)
-        case ("DELETE", 2, "routes"): return routes.remove(id: path[1])
-        case ("GET", 1, "requests"): return requests.list(query, session: session)
-        case ("GET", 2, "requests") where path[1] == "count": return requests.count(query, session: session)
-        case ("DELETE", 1, "requests"): return requests.clear(session: session)
-        case ("POST", 1, "reset"): return state.reset(session: session)
-        case ("GET", 1, "scenarios"): return state.scenarioStates(session: session)
-        case ("PUT", 2, "scenarios"): return state.setScenario(path[1], body: request.body, session: session)
-        case ("POST", 2, "scenarios") where path[1] == "reset": return state.resetScenarios(session: session)
-        case ("POST", 2, "recording") where path[1] == "start": return RecordingAdmin(admin: admin).start(request.body)
-        case ("POST", 2, "recording") where path[1] == "stop": return RecordingAdmin(admin: admin).stop()
-        case ("PUT", 1, "clock"): return ClockAdmin(admin: admin).set(request.body, session: session)
-        case ("GET", 1, "collections"): return CollectionsAdmin(admin: admin).list(session: session)
-        case ("GET", 2, "collections"): return CollectionsAdmin(admin: admin).items(path[1], session: session)
-        case ("PUT", 2, "collections"): return CollectionsAdmin(admin: admin).replace(path[1], body: request.body, session: session)
-        case ("DELETE", 1, "clock"): return ClockAdmin(admin: admin).clear(session: session)
-        case ("PUT", 1, "random"): return ClockAdmin(admin: admin).seed(request.body, session: session)
-        case ("GET", 1, "webhooks"): return WebhooksAdmin(admin: admin).list(session: session)
-        case ("DELETE", 1, "webhooks"): return WebhooksAdmin(admin: admin).clear(session: session)
-        default:
-            return AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
-                                    problems: Self.endpoints)
+        for endpoint in Self.table {
+            guard let parameters = endpoint.match(method: request.method, path: path) else { continue }
+            let call = AdminEndpoint.Call(admin: admin, request: request, session: session, parameters: parameters,
+                                          query: FormCoding.decodePairs(request.rawQuery ?? ""))
+            switch endpoint.handler {
+            case .now(let handle): return .now(handle(call))
+            case .later(let handle): return .later { answer in handle(call, answer) }
+            }
         }
+        return .now(AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
+                                     problems: Self.endpoints))
     }
 }

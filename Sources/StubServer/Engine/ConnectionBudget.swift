@@ -20,7 +20,7 @@ final class ConnectionBudget {
     }
 
     /// Whether open connections have reached three quarters of the cap: connections that have
-    /// sent nothing are then given a short deadline (a connect-only flood yields early).
+    /// not sent a whole head are then given a short deadline (a connect-only flood yields early).
     var underPressure: Bool { open * 4 >= cap * 3 }
 
     func add(_ tracker: ConnectionTracker) { trackers.append(tracker) }

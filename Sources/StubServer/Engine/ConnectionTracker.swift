@@ -76,12 +76,14 @@ final class ConnectionTracker {
     /// Closes the connections whose head deadline has passed; lets go at once of newcomers evhttp
     /// has already dropped (a client that connected and left without a byte), so their
     /// descriptors close now rather than at the deadline; under pressure, gives connections that
-    /// have sent nothing one sweep.
+    /// have sent nothing one whole sweep interval.
     fileprivate func sweep() {
         tick += 1
         releaseDropped()
         if budget.underPressure {
-            for newcomer in newcomers.values where newcomer.sinceTick < tick { newcomerDeadline(newcomer) }
+            // At least one whole sweep interval (0.5–1 s): long enough for a real client's TLS
+            // handshake and head, short for a connect-only flood.
+            for newcomer in newcomers.values where newcomer.sinceTick + 2 <= tick { newcomerDeadline(newcomer) }
         }
         guard tick > deadlineTicks else { return }
         let limit = tick - deadlineTicks

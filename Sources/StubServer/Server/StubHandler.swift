@@ -39,6 +39,10 @@ final class StubHandler: EngineHandler {
             forward(request, to: target, session: decision.session, reply: reply)
             return
         }
+        if let later = decision.later {
+            answerLater(request, decision: decision, work: later, reply: reply)
+            return
+        }
         let draft = feed.isEmpty ? nil
             : ExchangeDraft(request: request, session: decision.session, resolution: decision.resolution,
                             answer: decision.plan.answer, feed: feed)
@@ -71,6 +75,19 @@ final class StubHandler: EngineHandler {
         }
     }
 
+    /// An admin call whose handler answers later, from any thread: the reply handle is completed
+    /// then (through the loop's mailbox), and the loop serves other requests meanwhile.
+    private func answerLater(_ request: IncomingRequest, decision: Decision, work: @Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void,
+                             reply: ReplyHandle) {
+        let feed = self.feed, cors = adminCORS, headOnly = decision.plan.headOnly, session = decision.session
+        work { prepared in
+            let plan = ReplyPlan(answer: .reply(prepared), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: prepared))
+            let draft = feed.isEmpty ? nil
+                : ExchangeDraft(request: request, session: session, resolution: .admin, answer: plan.answer, feed: feed)
+            reply.complete(plan, listener: draft)
+        }
+    }
+
     /// A miss from a page stubd may not forward for (`CORSPolicy.allowsForwarding`): 403, not
     /// sent upstream, not recorded, no CORS headers.
     private func refuseForwarding(_ request: IncomingRequest, session: SessionID?, reply: ReplyHandle) {
@@ -91,6 +108,9 @@ final class StubHandler: EngineHandler {
         var session: SessionID?
         /// Requests to send once the answer has left (the route's `"webhooks"`).
         var webhooks: [WebhookDelivery] = []
+        /// For an admin call that answers later: the work, which calls back with the reply from
+        /// any thread; `plan` is then only a placeholder.
+        var later: (@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)?
     }
 
     func decide(_ request: IncomingRequest) -> Decision {
@@ -125,9 +145,16 @@ final class StubHandler: EngineHandler {
             let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
             return Decision(plan: plan, resolution: .preflight, session: session)
         }
-        let reply = access.refusal(for: request) ?? router.handle(request, session: session)
-        let plan = ReplyPlan(answer: .reply(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply))
-        return Decision(plan: plan, resolution: .admin, session: session)
+        let answer: AdminRouter.Answer = access.refusal(for: request).map { .now($0) } ?? router.handle(request, session: session)
+        switch answer {
+        case .now(let reply):
+            let plan = ReplyPlan(answer: .reply(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply))
+            return Decision(plan: plan, resolution: .admin, session: session)
+        case .later(let work):
+            // The plan is made when the answer comes (`handle` completes the reply then).
+            let placeholder = ReplyPlan(answer: .reply(PreparedReply(status: 500, headers: [], body: [])), headOnly: headOnly)
+            return Decision(plan: placeholder, resolution: .admin, session: session, later: work)
+        }
     }
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
