@@ -36,6 +36,8 @@ public struct Exchange: Sendable {
     public let outcome: Outcome
     /// Seconds from arrival to the reply (or fault), delays included.
     public let latencySeconds: Double
+    /// The response sent; nil for a fault (no response, or not a whole one).
+    public internal(set) var response: ExchangeResponse? = nil
 
     /// Whether the request was for the stubs (the journal keeps only these).
     public var isStubTraffic: Bool {

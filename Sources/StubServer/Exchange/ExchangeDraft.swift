@@ -7,21 +7,28 @@ final class ExchangeDraft: ReplyListener {
     private let session: SessionID?
     private let resolution: Exchange.Resolution
     private let outcome: Exchange.Outcome
+    private let response: ExchangeResponse?
     private let feed: ExchangeFeed
 
-    init(request: IncomingRequest, session: SessionID?, resolution: Exchange.Resolution, answer: Answer, feed: ExchangeFeed) {
+    init(request: IncomingRequest, session: SessionID?, resolution: Exchange.Resolution, plan: ReplyPlan, feed: ExchangeFeed) {
         self.request = request
         self.session = session
         self.resolution = resolution
-        switch answer {
-        case .reply(let reply): outcome = .status(reply.status)
-        case .fault(let fault): outcome = .fault(fault)
+        switch plan.answer {
+        case .reply(let reply):
+            outcome = .status(reply.status)
+            var extra = plan.extraHeaders
+            if plan.closeConnection { extra.append(NameValue("Connection", "close")) }
+            response = ExchangeResponse(reply: reply, extraHeaders: extra, headOnly: plan.headOnly)
+        case .fault(let fault):
+            outcome = .fault(fault)
+            response = nil
         }
         self.feed = feed
     }
 
     func replyFinished(latencySeconds: Double) {
         feed.emit(Exchange(request: request, session: session, resolution: resolution, outcome: outcome,
-                           latencySeconds: latencySeconds))
+                           latencySeconds: latencySeconds, response: response))
     }
 }

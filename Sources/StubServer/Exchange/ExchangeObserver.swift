@@ -13,18 +13,3 @@ extension ExchangeObserver {
     /// Most observers only want finished exchanges.
     public func exchangeStarted(_ request: IncomingRequest) {}
 }
-
-/// The fixed list of observers a server was started with; emits each exchange to all of them.
-struct ExchangeFeed: Sendable {
-    let observers: [any ExchangeObserver]
-
-    var isEmpty: Bool { observers.isEmpty }
-
-    func start(_ request: IncomingRequest) {
-        for observer in observers { observer.exchangeStarted(request) }
-    }
-
-    func emit(_ exchange: Exchange) {
-        for observer in observers { observer.exchangeEnded(exchange) }
-    }
-}

@@ -45,7 +45,7 @@ final class StubHandler: EngineHandler {
         }
         let draft = feed.isEmpty ? nil
             : ExchangeDraft(request: request, session: decision.session, resolution: decision.resolution,
-                            answer: decision.plan.answer, feed: feed)
+                            plan: decision.plan, feed: feed)
         reply.complete(decision.plan, listener: draft)
         if !decision.webhooks.isEmpty { webhooks.send(decision.webhooks, via: reply, after: decision.plan.delay ?? 0) }
     }
@@ -69,7 +69,7 @@ final class StubHandler: EngineHandler {
             if cors.enabled { plan.extraHeaders = cors.headers(for: request, exposing: prepared) }
             let draft = feed.isEmpty ? nil
                 : ExchangeDraft(request: request, session: session, resolution: .proxied(upstream: proxy.description),
-                                answer: plan.answer, feed: feed)
+                                plan: plan, feed: feed)
             reply.complete(plan, listener: draft)
             target.recorder?.record(request, response)
         }
@@ -83,7 +83,7 @@ final class StubHandler: EngineHandler {
         work { prepared in
             let plan = ReplyPlan(answer: .reply(prepared), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: prepared))
             let draft = feed.isEmpty ? nil
-                : ExchangeDraft(request: request, session: session, resolution: .admin, answer: plan.answer, feed: feed)
+                : ExchangeDraft(request: request, session: session, resolution: .admin, plan: plan, feed: feed)
             reply.complete(plan, listener: draft)
         }
     }
@@ -97,7 +97,7 @@ final class StubHandler: EngineHandler {
         let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
         let draft = feed.isEmpty ? nil
             : ExchangeDraft(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
-                            answer: plan.answer, feed: feed)
+                            plan: plan, feed: feed)
         reply.complete(plan, listener: draft)
     }
 

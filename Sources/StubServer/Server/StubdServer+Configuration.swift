@@ -59,12 +59,12 @@ extension StubdServer {
             engineConfiguration.onEvent = { logger.warning("\($0)") }
         }
         let host = engineConfiguration.host
+        let feed = ExchangeFeed(observers: subscribers + configuration.observers)
         let handler = StubHandler(admin: admin, cors: configuration.cors ?? .default(host: host),
-                                  access: configuration.access ?? AdminAccess(host: host), redactor: redactor,
-                                  feed: ExchangeFeed(observers: subscribers + configuration.observers))
+                                  access: configuration.access ?? AdminAccess(host: host), redactor: redactor, feed: feed)
         let engine = HTTPEngine(configuration: engineConfiguration, handler: handler)
         let ports = try engine.start()
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
-                           host: host, admin: admin, engine: engine)
+                           host: host, admin: admin, engine: engine, feed: feed)
     }
 }

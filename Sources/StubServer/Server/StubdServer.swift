@@ -28,14 +28,30 @@ public final class StubdServer: Sendable {
     /// The owner of the server's state: stubs, scenarios, journal.
     public let admin: StubAdmin
     private let engine: HTTPEngine
+    /// Where exchanges go; observers can join and leave while the server runs.
+    private let feed: ExchangeFeed
 
-    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: HTTPEngine) {
+    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: HTTPEngine, feed: ExchangeFeed) {
         self.port = port
         self.httpsPort = httpsPort
         self.servesHTTP = servesHTTP
         self.host = host
         self.admin = admin
         self.engine = engine
+        self.feed = feed
+    }
+
+    /// Sends every exchange from now on — request, how it was resolved, the response sent (or
+    /// the fault), latency — to `observer`, on the loop that served it, until `unsubscribe`.
+    /// For a live view or a test that waits for a request; the observer must not block.
+    @discardableResult
+    public func subscribe(_ observer: any ExchangeObserver) -> ExchangeSubscription {
+        feed.subscribe(observer)
+    }
+
+    /// Stops what `subscribe` started.
+    public func unsubscribe(_ subscription: ExchangeSubscription) {
+        feed.unsubscribe(subscription)
     }
 
     /// Binds and starts serving; returns once connections are accepted. The same as

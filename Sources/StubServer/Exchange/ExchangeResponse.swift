@@ -1,0 +1,33 @@
+import StubModel
+
+/// What an exchange answered, when it answered with a response (a fault sends none): status,
+/// every header sent — the answer's own and those added on the way (CORS, `Connection: close`) —
+/// and the body, read from the answer itself (shared, never copied unless asked for).
+public struct ExchangeResponse: Sendable {
+    /// Body bytes `body()` gives by default: an observer keeping exchanges keeps at most this much
+    /// of each.
+    public static let bodyLimit = 64 * 1024
+
+    /// The status sent.
+    public let status: Int
+    /// The headers sent, in order (stubd's framing headers — length, chunking — aside).
+    public let headers: [NameValue]
+    /// Whether the body was left out (a HEAD request).
+    public let headOnly: Bool
+    private let reply: PreparedReply
+
+    init(reply: PreparedReply, extraHeaders: [NameValue], headOnly: Bool) {
+        self.reply = reply
+        self.status = reply.status
+        self.headers = extraHeaders.isEmpty ? reply.headers : reply.headers + extraHeaders
+        self.headOnly = headOnly
+    }
+
+    /// The body's size as answered (the upstream's for a relayed answer whose bytes were not kept).
+    public var bodySize: Int { headOnly ? 0 : reply.body.count }
+
+    /// The first `limit` bytes of the body sent.
+    public func body(upTo limit: Int = ExchangeResponse.bodyLimit) -> [UInt8] {
+        headOnly ? [] : Array(reply.body.prefix(max(0, limit)))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Synchronization
+import Testing
+import StubModel
+@testable import StubServer
+
+/// Observers that join a running server see each exchange with its response, and stop seeing
+/// them when they leave.
+@Suite struct LiveObserverEndToEndTests {
+    /// Keeps what it is sent.
+    final class Collector: ExchangeObserver {
+        let seen = Mutex<[(path: String, status: Int?, headers: [NameValue], body: [UInt8], fault: Bool)]>([])
+        func exchangeEnded(_ exchange: Exchange) {
+            let response = exchange.response
+            let fault: Bool
+            if case .fault = exchange.outcome { fault = true } else { fault = false }
+            seen.withLock { $0.append((exchange.request.rawPath, response?.status, response?.headers ?? [], response?.body() ?? [], fault)) }
+        }
+        var count: Int { seen.withLock { $0.count } }
+    }
+
+    @Test func anObserverAddedWhileServingSeesResponsesUntilItLeaves() throws {
+        let server = try TestServer(fixtures: [
+            route("/zen", outcome: ok("Design for failure.", headers: [NameValue("X-Kind", "zen")])),
+            route("/reset", outcome: .fault(.reset)),
+        ])
+        defer { server.stop() }
+        _ = try Curl.run([server.url("/zen")])
+        let collector = Collector()
+        let subscription = server.server.subscribe(collector)
+        _ = try Curl.run(["-H", "Origin: http://page.test", server.url("/zen")])
+        _ = try Curl.run(["-I", server.url("/zen")])
+        _ = try Curl.run([server.url("/reset")])
+        _ = try Curl.run([server.url("/nowhere")])
+        let deadline = Date().addingTimeInterval(5)
+        while collector.count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        server.server.unsubscribe(subscription)
+        _ = try Curl.run([server.url("/zen")])
+        Thread.sleep(forTimeInterval: 0.1)
+        let seen = collector.seen.withLock { $0 }
+        #expect(seen.count == 4, "the request before subscribing and the one after leaving are not seen: \(seen.map(\.path))")
+        guard seen.count == 4 else { return }
+        #expect(seen[0].status == 200 && String(decoding: seen[0].body, as: UTF8.self) == "Design for failure.")
+        #expect(seen[0].headers.contains(NameValue("X-Kind", "zen")))
+        #expect(seen[0].headers.contains(NameValue("Access-Control-Allow-Origin", "http://page.test")), "headers added on the way are there too")
+        #expect(seen[1].status == 200 && seen[1].body.isEmpty, "HEAD: no body was sent")
+        #expect(seen[2].status == nil && seen[2].fault, "a fault sends no response")
+        #expect(seen[3].status == 404 && String(decoding: seen[3].body, as: UTF8.self).contains("no stub matches GET /nowhere"))
+    }
+}
