@@ -30,7 +30,11 @@ final class StubHandler: EngineHandler {
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
         feed.start(request)
-        let decision = decide(request)
+        var decision = decide(request)
+        if decision.unexplainedMiss && admin.forwarding.current == nil {
+            // Forwarding stopped since the lookup (a recording ended): explain the miss after all.
+            decision = decide(request)
+        }
         if case .miss = decision.resolution, let target = admin.forwarding.current {
             guard cors.allowsForwarding(request) else {
                 refuseForwarding(request, session: decision.session, reply: reply)
@@ -101,6 +105,10 @@ final class StubHandler: EngineHandler {
         reply.complete(plan, listener: draft)
     }
 
+    /// The resolution of a miss looked up for forwarding (never shown: the exchange is journaled
+    /// as proxied, or as refused).
+    private static let forwardedMiss = "(to be forwarded)"
+
     /// What to answer, and why: the whole decision without a socket (tests call it directly).
     struct Decision {
         var plan: ReplyPlan
@@ -108,6 +116,9 @@ final class StubHandler: EngineHandler {
         var session: SessionID?
         /// Requests to send once the answer has left (the route's `"webhooks"`).
         var webhooks: [WebhookDelivery] = []
+        /// A miss looked up without its near-miss report because it is to be forwarded; `plan`
+        /// is then only a placeholder.
+        var unexplainedMiss = false
         /// For an admin call that answers later: the work, which calls back with the reply from
         /// any thread; `plan` is then only a placeholder.
         var later: (@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)?
@@ -133,6 +144,9 @@ final class StubHandler: EngineHandler {
             return Decision(plan: plan, resolution: .preflight, session: session)
         }
         var (plan, resolution, webhooks) = route(request, session: session, headOnly: headOnly)
+        if case .miss(let closest) = resolution, closest == Self.forwardedMiss {
+            return Decision(plan: plan, resolution: resolution, session: session, unexplainedMiss: true)
+        }
         if cors.enabled, case .reply(let prepared) = plan.answer {
             plan.extraHeaders = cors.headers(for: request, exposing: prepared)
         }
@@ -167,7 +181,9 @@ final class StubHandler: EngineHandler {
             return scenarios.state(of: step.name, session: session) == required
         }
         for _ in 0..<16 {
-            switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor) {
+            // The proxy answers misses first: no near-miss report is built for one it will forward.
+            let forwarding = admin.forwarding.current != nil
+            switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
                     let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)
@@ -182,6 +198,10 @@ final class StubHandler: EngineHandler {
                     : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin)
                 return (plan, .route(id: route.id, name: route.name), webhooks)
             case .miss(let nearMisses):
+                if forwarding {
+                    let placeholder = ReplyPlan(answer: .reply(PreparedReply(status: 502, headers: [], body: [])), headOnly: headOnly)
+                    return (placeholder, .miss(closest: Self.forwardedMiss), [])
+                }
                 let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses, redactor: redactor)), headOnly: headOnly)
                 return (plan, .miss(closest: MissReport.logSummary(nearMisses)), [])
             }

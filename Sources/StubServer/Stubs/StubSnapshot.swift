@@ -43,13 +43,17 @@ public final class StubSnapshot: Sendable, AtomicReference {
 
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
     /// `accept` (scenario state) may be nil when no route has a scenario.
-    func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?, redactor: Redactor = .off) -> LookupResult {
+    /// `explainMisses: false` skips ranking and explaining near misses (a miss that will be
+    /// forwarded upstream never shows them).
+    func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?, redactor: Redactor = .off,
+                explainMisses: Bool = true) -> LookupResult {
         let view = RequestView(request, redactor: redactor, knownHosts: hosts)
         if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(view, accept: accept) {
             return .hit(route)
         }
         if !global.routes.isEmpty, let route = global.match(view, accept: accept) { return .hit(route) }
         if let route = fixtures.match(view, accept: accept) { return .hit(route) }
+        guard explainMisses else { return .miss([]) }
         let scored = layers(for: session).flatMap { $0.nearMisses(view, limit: 3) }
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
             .prefix(3).map(\.element.miss))
