@@ -184,7 +184,7 @@ final class Worker {
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
                 Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
             } else {
-                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly)
+                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: connections(of: req)?.isTLS ?? false)
             }
         case .fault(let fault):
             LibeventFaultInjector.inject(fault, on: req, worker: self)

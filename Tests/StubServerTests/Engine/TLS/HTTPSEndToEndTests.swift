@@ -127,6 +127,42 @@ import StubModel
         #expect(throws: CertificateError.self) { try LocalCertificateAuthority.open(folder: folder) }
     }
 
+    /// A small reply leaves as one TLS record (head and body together), as nginx sends it: a
+    /// raw socket under a Python memory-BIO TLS client counts the application-data records that
+    /// carry each reply on a keep-alive connection.
+    @Test func aSmallReplyIsOneTLSRecord() throws {
+        let (server, authority) = try Self.server(ca: Self.caFolder())
+        defer { server.stop() }
+        let port = try #require(server.server.httpsPort)
+        let output = try Self.python("""
+            import socket, ssl, time
+            context = ssl.create_default_context(cafile="\(authority.certificateFile)")
+            context.maximum_version = ssl.TLSVersion.TLSv1_2  # no session tickets after the handshake
+            raw = socket.create_connection(("127.0.0.1", \(port)))
+            incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+            tls = context.wrap_bio(incoming, outgoing, server_hostname="localhost")
+            def flush():
+                data = outgoing.read()
+                if data: raw.sendall(data)
+            while True:
+                try:
+                    tls.do_handshake(); flush(); break
+                except ssl.SSLWantReadError:
+                    flush(); incoming.write(raw.recv(65536))
+            for _ in range(3):
+                tls.write(b"GET /zen HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n"); flush()
+                raw.settimeout(2); time.sleep(0.2)
+                data = raw.recv(65536)
+                records, offset = [], 0
+                while offset + 5 <= len(data):
+                    records.append(data[offset]); offset += 5 + int.from_bytes(data[offset + 3:offset + 5], "big")
+                incoming.write(data)
+                body = tls.read(65536)
+                print(sum(1 for kind in records if kind == 23), body.endswith(b"Design for failure."))
+            """)
+        #expect(output == "1 True\n1 True\n1 True\n", "application-data records per reply: \(output)")
+    }
+
     static func python(_ script: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
