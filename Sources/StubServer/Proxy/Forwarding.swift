@@ -1,3 +1,4 @@
+import Atomics
 import Synchronization
 
 /// Where requests no stub matches go right now: nowhere (the near-miss 404), an upstream
@@ -24,13 +25,20 @@ public final class Forwarding: Sendable {
     /// Where a recording started through the admin API logs its lines.
     public let log: @Sendable (String) -> Void
     private let state: Mutex<(startUp: Target?, started: Target?)>
+    /// Whether misses are forwarded now: read on every lookup, so one atomic load instead of
+    /// the lock; written under the lock with every change.
+    private let forwarding: ManagedAtomic<Bool>
 
     /// Misses go to `startUp` (nil: answered with the near-miss 404) until a recording is started.
     public init(_ startUp: Target? = nil, upstreamTLS: UpstreamTLS = UpstreamTLS(), log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.upstreamTLS = upstreamTLS
         self.log = log
         self.state = Mutex((startUp, nil))
+        self.forwarding = ManagedAtomic(startUp != nil)
     }
+
+    /// Whether a miss would be forwarded now (without taking the lock).
+    var isForwarding: Bool { forwarding.load(ordering: .relaxed) }
 
     /// The target for a miss now.
     var current: Target? {
@@ -44,13 +52,17 @@ public final class Forwarding: Sendable {
                 throw RecordingError.alreadyRecording(out: running.options.out)
             }
             state.started = target
+            forwarding.store(true, ordering: .relaxed)
         }
     }
 
     /// Stops the recording the admin API started, waits for its files and returns its summary.
     func stopRecording() throws(RecordingError) -> RecordingSummary {
         let stopped = state.withLock { state -> Recorder? in
-            defer { state.started = nil }
+            defer {
+                state.started = nil
+                forwarding.store(state.startUp != nil, ordering: .relaxed)
+            }
             return state.started?.recorder
         }
         guard let stopped else { throw RecordingError.notRecording }

@@ -31,7 +31,7 @@ final class StubHandler: EngineHandler {
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
         feed.start(request)
         var decision = decide(request)
-        if decision.unexplainedMiss && admin.forwarding.current == nil {
+        if decision.unexplainedMiss && !admin.forwarding.isForwarding {
             // Forwarding stopped since the lookup (a recording ended): explain the miss after all.
             decision = decide(request)
         }
@@ -182,7 +182,7 @@ final class StubHandler: EngineHandler {
         }
         for _ in 0..<16 {
             // The proxy answers misses first: no near-miss report is built for one it will forward.
-            let forwarding = admin.forwarding.current != nil
+            let forwarding = admin.forwarding.isForwarding
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
