@@ -31,17 +31,18 @@ final class StubHandler: EngineHandler {
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
         feed.start(request)
         var decision = decide(request)
-        if decision.unexplainedMiss && !admin.forwarding.isForwarding {
-            // Forwarding stopped since the lookup (a recording ended): explain the miss after all.
-            decision = decide(request)
-        }
-        if case .miss = decision.resolution, let target = admin.forwarding.current {
-            guard cors.allowsForwarding(request) else {
-                refuseForwarding(request, session: decision.session, reply: reply)
+        if decision.unexplainedMiss {
+            if let target = admin.forwarding.current {
+                guard cors.allowsForwarding(request) else {
+                    refuseForwarding(request, session: decision.session, reply: reply)
+                    return
+                }
+                forward(request, to: target, session: decision.session, reply: reply)
                 return
             }
-            forward(request, to: target, session: decision.session, reply: reply)
-            return
+            // Forwarding stopped since the lookup (a recording ended): the miss is explained after all.
+            decision = decide(request)
+            decision.unexplainedMiss = false
         }
         if let later = decision.later {
             answerLater(request, decision: decision, work: later, reply: reply)
@@ -199,7 +200,9 @@ final class StubHandler: EngineHandler {
                 return (plan, .route(id: route.id, name: route.name), webhooks)
             case .miss(let nearMisses):
                 if forwarding {
-                    let placeholder = ReplyPlan(answer: .reply(PreparedReply(status: 502, headers: [], body: [])), headOnly: headOnly)
+                    // Sent only if forwarding changes twice while this request is looked up.
+                    let retry = AdminReply.error("the upstream for misses changed while this request was looked up; send it again", status: 503)
+                    let placeholder = ReplyPlan(answer: .reply(retry), headOnly: headOnly)
                     return (placeholder, .miss(closest: Self.forwardedMiss), [])
                 }
                 let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses, redactor: redactor)), headOnly: headOnly)
