@@ -154,13 +154,31 @@ public struct Redactor: Sendable {
         }
     }
 
+    /// What a JWT becomes: still a JWT (header `{"alg":"none","typ":"JWT"}`, payload
+    /// `{"redacted":true}`), so an app that decodes its `id_token` on replay parses it instead
+    /// of failing on `[redacted]`.
+    public static let jwtPlaceholder = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJyZWRhY3RlZCI6dHJ1ZX0.cmVkYWN0ZWQ"
+
+    /// Three non-empty base64url segments, the first a JSON object's (`eyJ…`): a JWT.
+    static func isJWT(_ text: String) -> Bool {
+        let segments = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, segments[0].hasPrefix("eyJ") else { return false }
+        return segments.allSatisfy { segment in
+            !segment.isEmpty && segment.utf8.allSatisfy { byte in
+                (byte &- 48 < 10) || (byte &- 65 < 26) || (byte &- 97 < 26) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+        }
+    }
+
     /// Strings that name no secret: kept under a secret name.
     static let innocentValues: Set<String> = ["", "none", "null", "undefined", "n/a"]
 
     /// `value`, under a secret name: its secret-looking strings replaced, the rest kept.
     static func hidden(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .string(let text): return innocentValues.contains(text.lowercased()) ? value : .string(placeholder)
+        case .string(let text):
+            if innocentValues.contains(text.lowercased()) { return value }
+            return .string(isJWT(text) ? jwtPlaceholder : placeholder)
         case .object(let members): return .object(members.map { ($0.key, hidden($0.value)) })
         case .array(let items): return .array(items.map(hidden))
         default: return value

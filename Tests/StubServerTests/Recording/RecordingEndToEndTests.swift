@@ -154,7 +154,7 @@ import TargetModel
                     self.end_headers()
                     self.wfile.write(body)
                 def do_GET(self):
-                    token = b'{"access_token":"BR-SECRET-1","refresh_token":"BR-SECRET-2","token_hint":"none","expires_in":3600,"password_set":false}'
+                    token = b'{"access_token":"BR-SECRET-1","refresh_token":"BR-SECRET-2","id_token":"\(Self.jwt)","token_hint":"none","expires_in":3600,"password_set":false}'
                     accepted = self.headers.get("Accept-Encoding", "")
                     if self.path == "/forcebr": self.answer(b"BROTLI" + token, "application/json", [("Content-Encoding", "br")])
                     elif "br" in accepted: self.answer(b"BROTLI" + token, "application/json", [("Content-Encoding", "br")])
@@ -178,7 +178,7 @@ import TargetModel
         ], upstream: upstream.baseURL, options: RecordingOptions(out: out))
         #expect(answers[3].stdout.contains("FORM-SECRET-3"), "the client gets the upstream's answer unchanged")
         let written = try Self.allBytes(under: out)
-        for secret in ["BR-SECRET-1", "BR-SECRET-2", "FORM-SECRET-3", "PART-SECRET-4"] {
+        for secret in ["BR-SECRET-1", "BR-SECRET-2", "FORM-SECRET-3", "PART-SECRET-4", Self.jwt] {
             #expect(written.range(of: Data(secret.utf8)) == nil, "\(secret) was written: \(String(decoding: written, as: UTF8.self))")
         }
         let text = String(decoding: written, as: UTF8.self)
@@ -192,7 +192,8 @@ import TargetModel
             ["-w", " %{http_code}", "-H", "Content-Type: multipart/form-data; boundary=x", "--data-binary",
              "--x\r\nContent-Disposition: form-data; name=\"user\"\r\n\r\nu\r\n--x\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nother\r\n--x--\r\n", "/upload"],
         ], from: out)
-        #expect(replayed[0].stdout == #"{"access_token":"[redacted]","refresh_token":"[redacted]","token_hint":"none","expires_in":3600,"password_set":false}"#)
+        // A JWT stays a JWT (so an app that decodes its id_token parses the placeholder).
+        #expect(replayed[0].stdout == #"{"access_token":"[redacted]","refresh_token":"[redacted]","id_token":"\#(Redactor.jwtPlaceholder)","token_hint":"none","expires_in":3600,"password_set":false}"#)
         #expect(replayed[1].stdout == "access_token=[redacted]&scope=repo&token_type=bearer")
         #expect(replayed[2].stdout == "uploaded 200", "the recorded multipart route accepts another password")
     }
@@ -218,6 +219,9 @@ import TargetModel
         #expect(!recorder.warnings.contains { $0.contains("GET-named.bin") })
         _ = recorder.finish()
     }
+
+    /// A signed JWT (`{"alg":"RS256"}`, `{"sub":"u-1","exp":1}`).
+    static let jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1LTEiLCJleHAiOjF9.SldULVNJR05BVFVSRS01"
 
     /// A secret value that turns up outside its name — a session id in the path, a cookie copied
     /// into another query value, a token echoed in the answer — is scrubbed there too, and the

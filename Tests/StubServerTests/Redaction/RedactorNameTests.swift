@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import StubModel
 @testable import StubServer
 
 /// Which names hide their values: names read as words, a credential noun anywhere, a credential
@@ -45,5 +47,25 @@ import Testing
         #expect(words("key1") == ["key1"])
         #expect(words("oauth2Token") == ["oauth2", "Token"])
         #expect(words("--a--") == ["a"])
+    }
+}
+
+/// Values under secret names are replaced by kind: strings by the placeholder, a JWT by a JWT.
+@Suite struct RedactorValueTests {
+    @Test func valuesAreReplacedByKind() throws {
+        let document = try JSONParser.parse(Array(#"""
+            {"id_token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln", "access_token": "abc.def.ghi", "token_hint": "none",
+             "expires_in": 3600, "password_set": false, "password": "", "credentials": {"user": "u", "retries": 2}}
+            """#.utf8))
+        let redacted = Redactor().json(document)
+        #expect(redacted["id_token"] == .string(Redactor.jwtPlaceholder))
+        #expect(redacted["access_token"] == .string(Redactor.placeholder), "three dotted parts are not enough: a JWT starts with a JSON object")
+        #expect(redacted["token_hint"] == .string("none") && redacted["expires_in"] == .number(3600))
+        #expect(redacted["password_set"] == .bool(false) && redacted["password"] == .string(""))
+        #expect(redacted["credentials"]?["user"] == .string(Redactor.placeholder) && redacted["credentials"]?["retries"] == .number(2))
+        // The placeholder is itself a JWT whose parts decode.
+        let parts = Redactor.jwtPlaceholder.split(separator: ".")
+        let header = Data(base64Encoded: String(parts[0]) + "=")
+        #expect(parts.count == 3 && header.map { String(decoding: $0, as: UTF8.self) } == #"{"alg":"none","typ":"JWT"}"#)
     }
 }
