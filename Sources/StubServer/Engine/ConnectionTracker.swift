@@ -68,7 +68,7 @@ final class ConnectionTracker {
         evhttp_set_bevcb(http, onNewConnection, Unmanaged.passUnretained(self).toOpaque())
         retryTimer = event_new(worker.base, -1, 0, onRetryAccept, Unmanaged.passUnretained(self).toOpaque())
         sweepTimer = event_new(worker.base, -1, Int16(EV_PERSIST), onSweep, Unmanaged.passUnretained(self).toOpaque())
-        var interval = timeval(seconds: sweepInterval)
+        var interval = System.timeValue(seconds: sweepInterval)
         if let sweepTimer { event_add(sweepTimer, &interval) }
         budget.add(self)
     }
@@ -266,7 +266,7 @@ final class ConnectionTracker {
             worker.configuration.onEvent?("cannot accept connections (\(code)) with \(budget.open) open; pausing accept until descriptors free up")
         }
         pause()
-        var retry = timeval(seconds: 0.25)
+        var retry = System.timeValue(seconds: 0.25)
         if let retryTimer { event_add(retryTimer, &retry) }
     }
 

@@ -1,4 +1,5 @@
 import CLibevent
+import StubdSystem
 import StubModel
 
 /// Sends a reply's body in pieces on a repeating loop timer (`Dribble`): headers (with the full
@@ -34,7 +35,7 @@ final class Dribbler {
         let dribbler = Dribbler(request: req, body: reply.body, chunks: dribble.chunks, worker: worker)
         dribbler.timer = event_new(worker.base, -1, Int16(EV_PERSIST), onDribbleTick, Unmanaged.passUnretained(dribbler).toOpaque())
         worker.dribbles[ObjectIdentifier(dribbler)] = dribbler
-        var interval = timeval(seconds: dribble.seconds / Double(dribbler.chunks))
+        var interval = System.timeValue(seconds: dribble.seconds / Double(dribbler.chunks))
         event_base_update_cache_time(worker.base)
         event_add(dribbler.timer, &interval)
     }

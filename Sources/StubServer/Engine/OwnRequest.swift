@@ -1,4 +1,5 @@
 import CLibevent
+import StubdSystem
 
 /// A request of stubd's own (a webhook) waiting for its start time on a worker's loop. Unlike a
 /// forwarded request it belongs to no client: it outlives the reply that caused it, and is
@@ -21,7 +22,7 @@ extension Worker {
     func send(_ request: UpstreamRequest, after seconds: Double, then completion: @escaping (UpstreamResponse) -> Void) {
         let own = OwnRequest(request: request, worker: self, completion: completion)
         own.timer = clev_timer_new(base, onOwnRequestTimer, Unmanaged.passUnretained(own).toOpaque())
-        var delay = timeval(seconds: max(seconds, 0))
+        var delay = System.timeValue(seconds: max(seconds, 0))
         event_base_update_cache_time(base)
         guard let timer = own.timer, event_add(timer, &delay) == 0 else {
             if let timer = own.timer { event_free(timer) }

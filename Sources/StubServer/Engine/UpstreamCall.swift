@@ -1,4 +1,5 @@
 import CLibevent
+import StubdSystem
 import CLibeventTLS
 import StubModel
 
@@ -76,7 +77,7 @@ final class UpstreamCall {
             return
         }
         call.connection = connection
-        var timeout = timeval(seconds: request.timeoutSeconds)
+        var timeout = System.timeValue(seconds: request.timeoutSeconds)
         evhttp_connection_set_timeout_tv(connection, &timeout)
         evhttp_connection_set_retries(connection, 0)
         let retained = Unmanaged.passRetained(call)

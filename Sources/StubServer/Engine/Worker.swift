@@ -62,7 +62,7 @@ final class Worker {
                 freeFronts()
                 throw .libevent(operation: "create an HTTP server")
             }
-            var timeout = timeval(seconds: configuration.idleTimeoutSeconds)
+            var timeout = System.timeValue(seconds: configuration.idleTimeoutSeconds)
             evhttp_set_timeout_tv(http, &timeout)
             evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
             evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
@@ -230,7 +230,7 @@ final class Worker {
         exchange.watch = DepartureWatch(exchange.request, exchange: exchange)
         exchange.timer = clev_timer_new(base, onTimer, Unmanaged.passUnretained(exchange).toOpaque())
         pending[ObjectIdentifier(exchange)] = exchange
-        var delay = timeval(seconds: seconds)
+        var delay = System.timeValue(seconds: seconds)
         // libevent measures a new timer from the loop's cached time, which is stale by whatever this
         // iteration has done so far; refresh it so a delay never ends early.
         event_base_update_cache_time(base)
@@ -313,13 +313,3 @@ private func onStop(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer
     guard let arg else { return }
     event_base_loopbreak(Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().base)
 }
-
-extension timeval {
-    /// A `timeval` of `seconds`. `.init` takes the microseconds field's own type, `Int32`
-    /// (`__darwin_suseconds_t`) on Darwin and `Int` on Glibc, so one spelling builds on both.
-    init(seconds: Double) {
-        let whole = seconds.rounded(.down)
-        self.init(tv_sec: .init(whole), tv_usec: .init((seconds - whole) * 1_000_000))
-    }
-}
-

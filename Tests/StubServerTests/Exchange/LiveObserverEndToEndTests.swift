@@ -23,7 +23,7 @@ import StubModel
         let server = try TestServer(fixtures: [
             route("/zen", outcome: ok("Design for failure.", headers: [NameValue("X-Kind", "zen")])),
             route("/reset", outcome: .fault(.reset)),
-        ])
+        ]) { $0.workers = 1 }  // one loop: exchanges are emitted in the order they were served
         defer { server.stop() }
         _ = try Curl.run([server.url("/zen")])
         let collector = Collector()
@@ -32,11 +32,15 @@ import StubModel
         _ = try Curl.run(["-I", server.url("/zen")])
         _ = try Curl.run([server.url("/reset")])
         _ = try Curl.run([server.url("/nowhere")])
-        let deadline = Date().addingTimeInterval(5)
-        while collector.count < 4 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        // One loop emits in order: once the witness below has seen its exchange, every earlier
+        // one has been emitted to the collector.
         server.server.unsubscribe(subscription)
+        // After leaving: a second observer, subscribed now, sees the next exchange; the feed calls
+        // observers in one pass, so had the first still been subscribed it would have seen it too.
+        let witness = Collector()
+        server.server.subscribe(witness)
         _ = try Curl.run([server.url("/zen")])
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(witness.count == 1, "the exchange is emitted before its reply leaves the loop")
         let seen = collector.seen.withLock { $0 }
         #expect(seen.count == 4, "the request before subscribing and the one after leaving are not seen: \(seen.map(\.path))")
         guard seen.count == 4 else { return }

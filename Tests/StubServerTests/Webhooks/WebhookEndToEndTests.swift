@@ -95,8 +95,8 @@ import StubModel
             """)
         defer { server.stop() }
         _ = try Curl.run(["-X", "PUT", server.url("/jobs/1")])
-        // The first attempt went to a closed port; the receiver comes up only now.
-        Thread.sleep(forTimeInterval: 0.2)
+        // The first attempt (no delay) leaves on the loop's next turn, before Python has even
+        // started: it meets a closed port; the receiver comes up only now.
         let receiver = try Self.receiver(port: free)
         defer { receiver.stop() }
         #expect(Self.eventually { Self.received(receiver).count == 1 })
@@ -142,9 +142,18 @@ import StubModel
             """)
         defer { server.stop() }
         _ = try Curl.run(["-X", "POST", server.url("/loop")])
+        // The fifth delivery ends when its request (the sixth, at depth 5) has been answered, and
+        // that request sent none: once five have ended, nothing more is under way.
         #expect(Self.eventually { server.server.admin.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth })
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(server.server.admin.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth)
         #expect(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).count == WebhookDelivery.maxDepth + 1)
+        let last = try #require(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).last)
+        #expect(last.headers.contains(NameValue("X-Stubd-Webhook-Depth", String(WebhookDelivery.maxDepth))))
+        // And a request that deep renders no webhook (what keeps a seventh from ever leaving).
+        let route = try #require(server.server.admin.routes(session: nil).first?.route)
+        let deep = IncomingRequest(method: "POST", target: "/loop", headers: [NameValue("Host", "127.0.0.1:1"),
+                                                                          NameValue("X-Stubd-Webhook-Depth", String(WebhookDelivery.maxDepth))])
+        #expect(WebhookDelivery.render(route, request: deep, session: nil, state: TemplateState(), collections: server.server.admin).isEmpty)
+        let shallow = IncomingRequest(method: "POST", target: "/loop", headers: [NameValue("Host", "127.0.0.1:1")])
+        #expect(WebhookDelivery.render(route, request: shallow, session: nil, state: TemplateState(), collections: server.server.admin).count == 1)
     }
 }
