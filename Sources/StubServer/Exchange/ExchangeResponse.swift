@@ -10,18 +10,22 @@ public struct ExchangeResponse: Sendable {
 
     /// The status sent.
     public let status: Int
-    /// The headers sent, in order (stubd's framing headers — length, chunking — aside).
-    public let headers: [NameValue]
     /// Whether the body was left out (a HEAD request).
     public let headOnly: Bool
     private let reply: PreparedReply
+    private let extraHeaders: [NameValue]
 
+    /// Made for every exchange while any observer listens, so it only keeps references; the
+    /// header list is joined when an observer asks for it.
     init(reply: PreparedReply, extraHeaders: [NameValue], headOnly: Bool) {
         self.reply = reply
         self.status = reply.status
-        self.headers = extraHeaders.isEmpty ? reply.headers : reply.headers + extraHeaders
+        self.extraHeaders = extraHeaders
         self.headOnly = headOnly
     }
+
+    /// The headers sent, in order (stubd's framing headers — length, chunking — aside).
+    public var headers: [NameValue] { extraHeaders.isEmpty ? reply.headers : reply.headers + extraHeaders }
 
     /// The body's size as answered (the upstream's for a relayed answer whose bytes were not kept).
     public var bodySize: Int { headOnly ? 0 : reply.body.count }
