@@ -38,17 +38,35 @@ let package = Package(
             pkgConfig: "libevent",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
-        // libevent's OpenSSL bufferevents and OpenSSL itself, for HTTPS upstreams (engine only).
+        // libevent's OpenSSL bufferevents and OpenSSL itself, for HTTPS serving and upstreams (engine only).
         .systemLibrary(
             name: "CLibeventTLS",
             pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl@3"])]
         ),
-        // zlib, to store recorded gzip/deflate bodies decoded (engine only).
+        // zlib, to store recorded gzip/deflate bodies decoded (recording only).
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        // OpenSSL itself, for the machine's local CA (StubdCertificates).
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // OpenSSL calls Swift cannot make (macros, a variadic key maker, the certificate build) as
+        // plain C functions in a .c file; its header names OpenSSL's types without defining them.
+        .target(name: "CStubdTLS", dependencies: ["COpenSSL"]),
+        // The machine's local CA and the certificates it issues (`stubd cert`, `--https-port`).
+        .target(name: "StubdCertificates", dependencies: ["COpenSSL", "CStubdTLS", "StubdSystem"], swiftSettings: swiftSettings),
+        // The HTTP engine: libevent loops, TLS serving, replies, faults, dribbles, upstream calls.
+        // The only module that imports libevent; it knows nothing of routes, stubs or the admin API.
+        .target(
+            name: "StubdEngine",
+            dependencies: ["StubModel", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS"],
+            swiftSettings: swiftSettings
         ),
         // The funnel for POSIX and platform calls (sockets, descriptors, files, signals), with the
         // Darwin and Glibc spellings side by side; nothing else in the package calls libc directly.
@@ -72,8 +90,7 @@ let package = Package(
                 "FixtureFiles",
                 "TargetModel",
                 "StubdSystem",
-                "CLibevent",
-                "CLibeventTLS",
+                "StubdEngine",
                 "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
@@ -90,6 +107,8 @@ let package = Package(
             name: "StubdCLI",
             dependencies: [
                 "StubServer",
+                "StubdEngine",
+                "StubdCertificates",
                 "StubModel",
                 "FixtureFiles",
                 "Importers",
@@ -108,17 +127,17 @@ let package = Package(
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
+            dependencies: ["StubServer", "StubdEngine", "StubdCertificates", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["stubd", "StubdCLI", "StubServer", "StubdSystem"],
+            dependencies: ["stubd", "StubdCLI", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubServer
+import StubdCertificates
 import StubdSystem
 
 /// `stubd cert`: where stubd's local CA is, its fingerprint, and the exact steps to trust it on

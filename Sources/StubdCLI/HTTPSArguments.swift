@@ -1,5 +1,7 @@
 import ArgumentParser
 import StubServer
+import StubdCertificates
+import StubdEngine
 
 /// HTTPS serving options, for `serve` and `record`.
 struct HTTPSArguments: ParsableArguments {
@@ -41,9 +43,9 @@ struct HTTPSArguments: ParsableArguments {
                 notes.append("stubd: made a local CA in \(folder); trust \(authority.certificateFile) once on each device (stubd cert shows how)")
             }
             let names = LocalCertificateAuthority.serverNames(extra: certHosts)
-            let (settings, issued) = try authority.serverCertificate(names: names, port: httpsPort)
-            if issued { notes.append("stubd: issued an HTTPS certificate for \(names.joined(separator: ", ")) from \(authority.certificateFile)") }
-            return (settings, notes)
+            let issued = try authority.serverCertificate(names: names)
+            if issued.issued { notes.append("stubd: issued an HTTPS certificate for \(names.joined(separator: ", ")) from \(authority.certificateFile)") }
+            return (HTTPSSettings(port: httpsPort, certificateFile: issued.certificateFile, keyFile: issued.keyFile), notes)
         } catch {
             printError("stubd: error: --ca-dir \(error.description)")
             throw ExitCode(1)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubServer
+import StubdEngine
 
 /// Where a server listens, for `serve` and `record`: address, HTTP port, HTTPS, loops.
 struct ListenArguments: ParsableArguments {

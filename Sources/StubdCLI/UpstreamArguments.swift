@@ -1,6 +1,7 @@
 import ArgumentParser
 import StubServer
 import TargetModel
+import StubdEngine
 
 /// How an https upstream is trusted, for `serve --proxy-unmatched` and `record`.
 struct UpstreamTLSArguments: ParsableArguments {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import StubServer
 import TargetModel
+@testable import StubdEngine
 
 /// An app's API, as a Moya app declares it: what the kit stubs and verifies by target.
 enum UserAPI: TargetType {

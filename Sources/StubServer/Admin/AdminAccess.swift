@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import StubdSystem
+import StubdEngine
 
 /// Who may use the admin API (`/__stubd/…`). Stubs are served to everyone; the admin API changes
 /// what they answer and reads the journal, so by default only its owner can reach it:

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// One admin endpoint: a method, a path under `/__stubd/` (`{name}` matches one segment), and the
 /// small handler that answers it. The router is a list of these; the 404's list of endpoints and

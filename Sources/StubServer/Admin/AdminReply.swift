@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// JSON replies for the admin API.
 enum AdminReply {

@@ -1,5 +1,6 @@
 import Dispatch
 import StubModel
+import StubdEngine
 
 /// The admin API under `/__stubd/`: a table from method + path to one handler per resource.
 /// Runs on the event loop like any request; handlers only talk to the `StubAdmin` facade, never

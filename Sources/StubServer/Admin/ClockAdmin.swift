@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdEngine
 
 /// `PUT /__stubd/clock` (`{"now": "2026-01-01T09:00:00Z"}`) and `DELETE /__stubd/clock`: the
 /// time templates see, fixed for one session (with `X-Stubd-Session`) or for requests without one.

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// `GET /__stubd/collections` (each collection the session sees and its item count), and
 /// `GET`/`PUT /__stubd/collections/{name}` (its items, or replace them: a JSON array of objects).

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// `POST /__stubd/recording/start` and `POST /__stubd/recording/stop`: a test records one
 /// scenario from a real API — misses are forwarded to the upstream and written as fixtures

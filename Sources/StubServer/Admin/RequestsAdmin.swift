@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdEngine
 
 /// `/__stubd/requests`: the journal, filtered (`?method=&path=&route=&matched=`), counted for
 /// verification, and cleared. With an `X-Stubd-Session` header only that session's requests.

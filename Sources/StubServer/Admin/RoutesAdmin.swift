@@ -1,5 +1,6 @@
 import FixtureFiles
 import StubModel
+import StubdEngine
 
 /// `/__stubd/routes`: list, add, replace and remove runtime routes (same JSON as fixture files).
 struct RoutesAdmin {

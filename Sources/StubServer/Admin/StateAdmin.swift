@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// `/__stubd/health`, `/__stubd/reset` and `/__stubd/scenarios`.
 struct StateAdmin {

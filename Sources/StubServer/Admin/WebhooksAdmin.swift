@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// `GET /__stubd/webhooks` (the webhooks routes sent, oldest first: route, URL, attempts, status
 /// or error; only the caller's session's with `X-Stubd-Session`) and `DELETE` to forget them.

@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import Synchronization
+import StubdEngine
 
 /// The items of every declared collection, per session: a session's items start as the
 /// collection's seed on first use and are dropped by `reset(session:)`. Answers as a small real

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// One request and what became of it, emitted once when the exchange ends (the reply written,
 /// the fault applied). The journal and the log line are built from it; anything else that wants

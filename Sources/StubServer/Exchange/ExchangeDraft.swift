@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// An exchange decided but not yet carried out: the handler fills in everything it knows, and
 /// the engine's `replyFinished` adds the latency and emits the record to the feed.

@@ -1,5 +1,6 @@
 import Atomics
 import Synchronization
+import StubdEngine
 
 /// The observers every exchange goes to: those a server was started with, plus any subscribed
 /// while it runs (a dashboard tab, a test waiting for a request) until they unsubscribe.

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Something that watches every exchange as it ends: the journal, the log line, later the
 /// recorder and the dashboard. Called on the event-loop thread that served the request, so it
 /// must be quick and must not block (take a short lock at most).

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// What an exchange answered, when it answered with a response (a fault sends none): status,
 /// every header sent — the answer's own and those added on the way (CORS, `Connection: close`) —

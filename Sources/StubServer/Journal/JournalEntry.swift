@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdEngine
 
 /// One served request as the journal keeps it: bounded in size whatever the client sent.
 public struct JournalEntry: Sendable {

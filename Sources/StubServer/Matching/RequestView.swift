@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdEngine
 
 /// A request as the matchers see it: path key and query decoded once per lookup, the decoded
 /// path and the parsed body (JSON, form pairs, multipart parts) computed on first use and then

@@ -1,5 +1,6 @@
 import Atomics
 import Synchronization
+import StubdEngine
 
 /// Where requests no stub matches go right now: nowhere (the near-miss 404), an upstream
 /// (`--proxy-unmatched`), and whether its answers are recorded (`--record`, `stubd record`, or

@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdEngine
 
 /// The real server requests are forwarded to (`--proxy-unmatched URL`): where it is, and how a
 /// request and its answer are rewritten on the way, as a reverse proxy does (RFC 9110 §7.6):

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// A proxied request as a recorded fixture matches it: method, exact path, query as a multiset,
 /// body by meaning (JSON, form, multipart parts, else bytes) — the rules serving uses — with

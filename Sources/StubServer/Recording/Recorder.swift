@@ -2,6 +2,7 @@ import Dispatch
 import FixtureFiles
 import StubModel
 import Synchronization
+import StubdEngine
 
 /// Turns proxied exchanges into fixture files: one file per distinct request (the matching rules
 /// serving uses), secrets redacted, bodies decoded and stored readably, each file written whole.

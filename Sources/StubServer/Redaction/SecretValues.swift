@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdEngine
 
 /// The values an exchange carries under secret names — cookie values, an Authorization header's
 /// credentials, secret-named header, query, form and JSON values — so a recording can scrub them

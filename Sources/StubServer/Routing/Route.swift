@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// A compiled stub: the fixture plus everything the hit path needs, computed once.
 ///

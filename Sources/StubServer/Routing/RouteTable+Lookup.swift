@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// The result of looking a request up.
 public enum LookupResult: Sendable {

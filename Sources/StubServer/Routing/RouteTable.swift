@@ -1,5 +1,6 @@
 import StubModel
 import TargetModel
+import StubdEngine
 
 /// The compiled, immutable set of stubs that every event loop reads.
 ///
@@ -118,8 +119,8 @@ public final class RouteTable: Sendable {
         }
     }
 
-    /// The methods the engine can receive (libevent 2.1's nine).
-    static let servableMethods = Set(HTTPEngine.capabilities.methods)
+    /// The methods the engine can receive (libevent 2.1's nine, from its published capabilities).
+    static let servableMethods = Set(EngineCapabilities.libevent.methods)
 
     static func warnings(for fixture: Fixture) -> [String] {
         var warnings: [String] = []

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// Cross-origin rules for browser clients: which `Origin`s get `Access-Control-Allow-*` headers,
 /// and the answer to preflight `OPTIONS` requests.

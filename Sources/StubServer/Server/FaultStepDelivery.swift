@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// Makes a sequence or scenario step that fails without a response byte (`reset`, `empty`,
 /// `hang`) reach the client as authored, although clients silently re-send such requests.

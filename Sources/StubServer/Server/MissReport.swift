@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// The 404 a request gets when no stub matches: JSON naming the request and the closest routes
 /// with what differed in each, so the client or the fixture can be fixed in one look.

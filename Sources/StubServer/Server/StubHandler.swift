@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// Answers requests: CORS preflights, admin calls, then the stubs of the request's session
 /// (scenario state and sequence position applied), else the near-miss 404; fault steps are

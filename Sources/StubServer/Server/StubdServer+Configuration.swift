@@ -1,5 +1,6 @@
 import Logging
 import StubModel
+import StubdEngine
 
 extension StubdServer {
     /// Everything a server is started with, as one value: the engine's limits and ports, who may
@@ -34,6 +35,9 @@ extension StubdServer {
         /// How HTTPS upstreams named later (admin recording) are trusted; nil: the proxy's, else
         /// the system trust store.
         public var upstreamTLS: UpstreamTLS?
+        /// Makes the engine that serves: libevent's by default. Another front (a test double, a
+        /// later HTTP/2 engine) is handed in here; the server only needs the `Engine` protocol.
+        public var makeEngine: EngineFactory = { HTTPEngine(configuration: $0, handler: $1) }
 
         /// The defaults, on `engine`.
         public init(engine: EngineConfiguration = EngineConfiguration()) {
@@ -62,7 +66,7 @@ extension StubdServer {
         let feed = ExchangeFeed(observers: subscribers + configuration.observers)
         let handler = StubHandler(admin: admin, cors: configuration.cors ?? .default(host: host),
                                   access: configuration.access ?? AdminAccess(host: host), redactor: redactor, feed: feed)
-        let engine = HTTPEngine(configuration: engineConfiguration, handler: handler)
+        let engine = configuration.makeEngine(engineConfiguration, handler)
         let ports = try engine.start()
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
                            host: host, admin: admin, engine: engine, feed: feed)

@@ -1,6 +1,7 @@
 import Logging
 import StubModel
 import TargetModel
+import StubdEngine
 
 /// A running stub server: stubs served over HTTP by libevent event loops, changeable at runtime,
 /// with a request journal. Embed it in a test:
@@ -27,11 +28,11 @@ public final class StubdServer: Sendable {
     public let host: String
     /// The owner of the server's state: stubs, scenarios, journal.
     public let admin: StubAdmin
-    private let engine: HTTPEngine
+    private let engine: any Engine
     /// Where exchanges go; observers can join and leave while the server runs.
     private let feed: ExchangeFeed
 
-    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: HTTPEngine, feed: ExchangeFeed) {
+    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: any Engine, feed: ExchangeFeed) {
         self.port = port
         self.httpsPort = httpsPort
         self.servesHTTP = servesHTTP

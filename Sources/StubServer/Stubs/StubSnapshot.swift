@@ -1,5 +1,6 @@
 import Atomics
 import StubModel
+import StubdEngine
 
 /// Everything that answers requests at one moment: the fixture table, the global runtime table
 /// and one runtime table per session. Immutable; a change publishes a new snapshot, and a request

@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import Synchronization
+import StubdEngine
 
 /// Renders a route's `ResponseTemplate` for one request: every substitution reads the request
 /// (or the route, the session, the clock), JSON string values stay JSON strings, header values

@@ -1,4 +1,5 @@
 import StubModel
+import StubdEngine
 
 /// Sends rendered webhooks from the loop of the request that caused them, through the engine's
 /// own-request call (no loop waits): after the delay, then again after `retryDelay` when the

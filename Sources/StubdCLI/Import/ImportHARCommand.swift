@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Importers
 import StubServer
+import StubdEngine
 
 /// `stubd import har FILE --out DIR`: a HAR capture (Chrome/Firefox DevTools, Charles, Proxyman)
 /// becomes fixtures exactly as a recording would write them: one per distinct request, bodies

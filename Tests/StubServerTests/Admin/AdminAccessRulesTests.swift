@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// Who may use the admin API, decided without a socket.
 @Suite struct AdminAccessRulesTests {

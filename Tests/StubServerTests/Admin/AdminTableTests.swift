@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The admin API is one table: every endpoint in it is documented in the README's admin
 /// reference and every documented endpoint is in it; a path parameter never shadows a fixed word.

@@ -4,6 +4,7 @@ import Foundation
 import StubModel
 import Testing
 @testable import StubServer
+@testable import StubdEngine
 
 /// The engine seam over real sockets: a handler may complete a request at once, later from
 /// another thread (the engine hops back to the request's loop), or never before the server

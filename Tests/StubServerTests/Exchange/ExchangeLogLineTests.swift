@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 struct ExchangeLogLineTests {
     @Test func oneLinePerExchangeWithStatusOrFaultRouteAndLatency() {

@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The journal as an exchange observer, without a socket: bounded, filtered, per session.
 struct RequestJournalTests {

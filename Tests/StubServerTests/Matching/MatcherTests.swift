@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// Each request-part matcher without a socket: `matches` on the hit path, `distance` for ranking,
 /// `explain` for the 404 report.

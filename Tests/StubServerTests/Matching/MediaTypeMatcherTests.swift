@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// Content-Type by meaning: every client's spelling of the route's media type matches.
 struct MediaTypeMatcherTests {

@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The proxy's header rules and which pages may use it, without a socket.
 @Suite struct ProxyRulesTests {

@@ -272,7 +272,7 @@ import TargetModel
         var all = Data()
         for case let file as String in FileManager.default.enumerator(atPath: folder)! {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: folder + "/" + file, isDirectory: &isDirectory)
             if !isDirectory.boolValue { all += try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)) }
         }
         return all

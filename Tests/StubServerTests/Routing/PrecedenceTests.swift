@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The documented precedence order, one rule per test, plus templates end to end.
 struct PrecedenceTests {

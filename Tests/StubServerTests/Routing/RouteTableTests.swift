@@ -1,6 +1,7 @@
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdEngine
 
 struct RouteTableTests {
     @Test func twoStubsForTheSameRequestWithDifferentAnswersNameBoth() {

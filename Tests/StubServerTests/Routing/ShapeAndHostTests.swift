@@ -3,6 +3,7 @@ import Testing
 import FixtureFiles
 import TargetModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The shape policy (any client's request for a target's endpoint) and host-distinguished
 /// routes, socket-free: compiled tables and lookups.

@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// CORS decisions without a socket.
 struct CORSPolicyTests {

@@ -3,6 +3,7 @@ import StubdTesting
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The in-process API a test uses: two servers at once, targets added at runtime, the journal.
 @Suite(.serialized) struct EmbeddingTests {

@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The serving decision in memory (no socket), as Hummingbird's `.router` test mode does: the
 /// same handler the engine calls, asked directly.

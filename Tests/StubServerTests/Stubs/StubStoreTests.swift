@@ -1,6 +1,7 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// The store without a socket: every change publishes a new snapshot, failures change nothing,
 /// and sessions see their own layer first.

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+@testable import StubdEngine
 
 /// An exchange observer a test waits on instead of sleeping: it records every request the server
 /// has started to answer and every exchange that has ended.

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import TargetModel
+@testable import StubdEngine
 
 /// A stubd server on 127.0.0.1 with an ephemeral port, for one test.
 struct TestServer {

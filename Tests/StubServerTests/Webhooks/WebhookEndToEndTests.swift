@@ -3,6 +3,7 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+@testable import StubdEngine
 
 /// Webhooks sent by a route over real sockets to a Python http.server receiver: the templated
 /// request arrives after the answer, a refused connection is retried until the receiver is up,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdCertificates
+@testable import StubdEngine
 
 /// HTTPS on the engine with certificates made at test time (stubd's local CA in a temporary
 /// folder, and hand-made bad ones): real curl and Python clients, one route table served over
@@ -22,9 +24,11 @@ import StubModel
     static func server(ca folder: String, extra: [String] = []) throws -> (TestServer, LocalCertificateAuthority) {
         let (authority, created) = try LocalCertificateAuthority.open(folder: folder)
         #expect(created)
-        let (settings, issued) = try authority.serverCertificate(names: LocalCertificateAuthority.serverNames(extra: extra), port: 0)
-        #expect(issued)
-        let server = try TestServer(fixtures: fixtures) { $0.https = settings }
+        let issued = try authority.serverCertificate(names: LocalCertificateAuthority.serverNames(extra: extra))
+        #expect(issued.issued)
+        let server = try TestServer(fixtures: fixtures) {
+            $0.https = HTTPSSettings(port: 0, certificateFile: issued.certificateFile, keyFile: issued.keyFile)
+        }
         return (server, authority)
     }
 
@@ -112,10 +116,10 @@ import StubModel
     @Test func theCAFolderMustBeTheOwnersOnlyAndServerCertificatesFollowTheNames() throws {
         let folder = Self.caFolder()
         let (authority, _) = try LocalCertificateAuthority.open(folder: folder)
-        let first = try authority.serverCertificate(names: ["localhost"], port: 0)
+        let first = try authority.serverCertificate(names: ["localhost"])
         #expect(first.issued)
-        #expect(try !authority.serverCertificate(names: ["localhost"], port: 0).issued, "same names: kept")
-        #expect(try authority.serverCertificate(names: ["localhost", "lan.test"], port: 0).issued, "new name: re-issued")
+        #expect(try !authority.serverCertificate(names: ["localhost"]).issued, "same names: kept")
+        #expect(try authority.serverCertificate(names: ["localhost", "lan.test"]).issued, "new name: re-issued")
         let keyMode = try FileManager.default.attributesOfItem(atPath: folder + "/stubd-ca-key.pem")[.posixPermissions] as? Int
         #expect(keyMode == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int == 0o700)

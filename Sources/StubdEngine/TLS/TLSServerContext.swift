@@ -1,4 +1,5 @@
 import CLibeventTLS
+import CStubdTLS
 
 /// The OpenSSL server context HTTPS connections are accepted with: TLS 1.2 or later, the
 /// certificate chain and key from PEM files, checked to belong together before anything is

@@ -45,4 +45,13 @@ public struct EngineCapabilities: Sendable {
     public let methods: [String]
     /// Whether connections are encrypted.
     public let tls: Bool
+
+    /// A capability set, for an engine other than libevent's.
+    public init(methods: [String], tls: Bool) {
+        self.methods = methods
+        self.tls = tls
+    }
+
+    /// libevent 2.1's: its nine methods, plain or over TLS.
+    public static let libevent = EngineCapabilities(methods: HTTPMethods.names, tls: true)
 }

@@ -1,5 +1,6 @@
 import CLibevent
 import CLibeventTLS
+import CStubdTLS
 import Dispatch
 import StubModel
 import StubdSystem

@@ -62,7 +62,7 @@ public struct LocalCertificateAuthority: Sendable {
         }
         guard let ca = PEMCertificate.make(commonName: "stubd local CA (\(ProcessInfo.processInfo.hostName))", issuer: nil, isCA: true,
                                            validDays: 3650) else {
-            throw .openSSL("could not make the CA: \(TLSServerContext.lastError())")
+            throw .openSSL("could not make the CA: \(PEMCertificate.lastError())")
         }
         try write(ca.keyPEM, to: authority.keyFile, private: true)
         try write(ca.certificatePEM, to: authority.certificateFile, private: false)
@@ -79,26 +79,26 @@ public struct LocalCertificateAuthority: Sendable {
     }
 
     /// The server certificate for `names` (issued now if the names changed or it expires within
-    /// 30 days), as HTTPS settings for `port`; `issued` says whether it was made now.
-    public func serverCertificate(names: [String], port: Int) throws(CertificateError) -> (settings: HTTPSSettings, issued: Bool) {
-        let settings = HTTPSSettings(port: port, certificateFile: serverCertificateFile, keyFile: serverKeyFile)
+    /// 30 days): the PEM files an HTTPS listener is given; `issued` says whether it was made now.
+    public func serverCertificate(names: [String]) throws(CertificateError) -> (certificateFile: String, keyFile: String, issued: Bool) {
+        let settings = (certificateFile: serverCertificateFile, keyFile: serverKeyFile)
         let wanted = names.joined(separator: "\n") + "\n"
         if let existing = FileManager.default.contents(atPath: serverNamesFile), String(decoding: existing, as: UTF8.self) == wanted,
            let certificate = FileManager.default.contents(atPath: serverCertificateFile),
            let key = FileManager.default.contents(atPath: serverKeyFile),
            let current = PEMCertificate(certificatePEM: [UInt8](certificate), keyPEM: [UInt8](key)), current.isValid(forAnother: 30 * 86400) {
-            return (settings, false)
+            return (settings.certificateFile, settings.keyFile, false)
         }
         let ca = try loadCA()
         let alternativeNames = names.map { Self.isAddress($0) ? "IP:\($0)" : "DNS:\($0)" }.joined(separator: ",")
         guard let server = PEMCertificate.make(commonName: names.first ?? "localhost", issuer: ca, isCA: false, validDays: 365,
                                                subjectAltNames: alternativeNames) else {
-            throw .openSSL("could not make the server certificate for \(names.joined(separator: ", ")): \(TLSServerContext.lastError())")
+            throw .openSSL("could not make the server certificate for \(names.joined(separator: ", ")): \(PEMCertificate.lastError())")
         }
         try Self.write(server.keyPEM, to: serverKeyFile, private: true)
         try Self.write(server.certificatePEM, to: serverCertificateFile, private: false)
         try Self.write(Array(wanted.utf8), to: serverNamesFile, private: false)
-        return (settings, true)
+        return (settings.certificateFile, settings.keyFile, true)
     }
 
     /// The CA certificate's SHA-256 fingerprint (`AB:CD:…`).

@@ -1,6 +1,7 @@
 import CLibevent
 import StubdSystem
 import CLibeventTLS
+import CStubdTLS
 import StubModel
 
 /// One request to an upstream server on a worker's event loop: its own evhttp connection (async

@@ -1,8 +1,9 @@
-import CLibeventTLS
+import COpenSSL
+import CStubdTLS
 import Foundation
 
-/// A certificate and its key held by OpenSSL, read from and written as PEM. Engine-only: the
-/// OpenSSL pointers stay in here.
+/// A certificate and its key held by OpenSSL, read from and written as PEM. The OpenSSL pointers
+/// stay in here.
 final class PEMCertificate {
     let certificate: OpaquePointer
     let key: OpaquePointer
@@ -62,6 +63,15 @@ final class PEMCertificate {
     func isValid(forAnother seconds: Double) -> Bool {
         var time = time_t(Date().timeIntervalSince1970 + seconds)
         return X509_cmp_time(X509_get0_notAfter(certificate), &time) > 0
+    }
+
+    /// OpenSSL's most recent error as text, for messages.
+    static func lastError() -> String {
+        let code = ERR_get_error()
+        guard code != 0 else { return "no detail" }
+        var buffer = [CChar](repeating: 0, count: 256)
+        ERR_error_string_n(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func withBIO<T>(_ bytes: [UInt8], _ body: (OpaquePointer) -> T?) -> T? {

@@ -16,13 +16,13 @@ enum HTTPMethods {
     /// The `evhttp_set_allowed_methods` mask letting all of them through.
     static let allowedMask: UInt16 = table.reduce(0) { $0 | UInt16($1.command.rawValue) }
 
-    /// The name of a received method.
-    @inline(__always)
     /// The evhttp command for a method name; nil for one libevent cannot send.
     static func command(named name: String) -> evhttp_cmd_type? {
         table.first { $0.name == name }?.command
     }
 
+    /// The name of a received method.
+    @inline(__always)
     static func name(of command: evhttp_cmd_type) -> String {
         switch command {
         case EVHTTP_REQ_GET: return "GET"

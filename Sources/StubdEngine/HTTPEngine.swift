@@ -3,11 +3,12 @@ import Foundation
 import StubdSystem
 import Synchronization
 
-/// Runs `workers` event loops on their own threads, all accepting from one listening socket.
+/// The libevent engine: runs `workers` event loops on their own threads, all accepting from
+/// the same listening sockets (HTTP, HTTPS).
 ///
 /// `start()` returns once every loop is accepting, so a caller can connect immediately; `stop()`
 /// breaks every loop, waits for the threads and frees all libevent state. Thread-safe.
-final class HTTPEngine: Sendable {
+public final class HTTPEngine: Engine {
     private struct LoopHandle: @unchecked Sendable {
         /// The worker's stop event; `event_active` on it is safe from any thread.
         let stopEvent: OpaquePointer
@@ -23,24 +24,22 @@ final class HTTPEngine: Sendable {
     private let handler: any EngineHandler
     private let state = Mutex(State())
 
-    init(configuration: EngineConfiguration, handler: any EngineHandler) {
+    /// An engine for `configuration` giving every request to `handler`; nothing is bound until `start`.
+    public init(configuration: EngineConfiguration, handler: any EngineHandler) {
         self.configuration = configuration
         self.handler = handler
     }
 
     /// What this engine can receive and whether it can encrypt: HTTP/1.1 with libevent 2.1's
     /// nine methods, plain or over TLS.
-    static let capabilities = EngineCapabilities(methods: HTTPMethods.names, tls: true)
+    public static let capabilities = EngineCapabilities.libevent
 
-    /// The ports actually bound: HTTP unless served HTTPS only, HTTPS when configured.
-    struct BoundPorts {
-        var http: Int?
-        var https: Int?
-    }
+    /// The same, for a value typed as `any Engine`.
+    public var capabilities: EngineCapabilities { Self.capabilities }
 
     /// Binds (HTTP, HTTPS) and starts the loops; returns the bound ports. Nothing is served when
     /// the certificate or either port cannot be used.
-    func start() throws(EngineError) -> BoundPorts {
+    public func start() throws(EngineError) -> BoundPorts {
         HTTPEngine.prepareProcess()
         let tls = try configuration.https.map { settings throws(EngineError) in try TLSServerContext(settings) }
         var bound: [Listener] = []
@@ -112,7 +111,7 @@ final class HTTPEngine: Sendable {
 
     /// Stops every loop and waits for their threads; in-flight delayed replies are dropped and
     /// their connections closed. Idempotent.
-    func stop() {
+    public func stop() {
         let current = state.withLock { state -> State in
             let current = state
             state = State()

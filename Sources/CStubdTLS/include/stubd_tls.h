@@ -1,0 +1,33 @@
+#ifndef STUBD_TLS_H
+#define STUBD_TLS_H
+
+/* OpenSSL calls Swift cannot make itself (macros, a variadic function, a multi-step certificate
+   build), as plain functions. OpenSSL's types are only named here, never defined, so this header
+   needs no OpenSSL include path: Swift sees them as opaque pointers, the same ones COpenSSL and
+   CLibeventTLS hand out. */
+
+struct ssl_st;
+struct ssl_ctx_st;
+struct x509_st;
+struct evp_pkey_st;
+struct bio_st;
+
+/* SSL_set_tlsext_host_name (a macro): sets SNI. 1 on success. */
+int stubd_ssl_set_sni(struct ssl_st *ssl, const char *host);
+
+/* SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) (a macro). 1 on success. */
+int stubd_ssl_ctx_min_tls12(struct ssl_ctx_st *ctx);
+
+/* A new P-256 key (EVP_PKEY_Q_keygen is variadic). NULL on failure. */
+struct evp_pkey_st *stubd_new_ec_key(void);
+
+/* BIO_get_mem_data (a macro): the bytes a memory BIO holds. */
+long stubd_bio_data(struct bio_st *bio, char **data);
+
+/* A certificate for `key`, named `commonName`, valid from an hour ago for `validDays`: a CA
+   (self-signed when `issuer` is NULL) or a TLS server certificate for `subjectAltNames`
+   ("DNS:localhost,IP:127.0.0.1") signed by `issuer`/`issuerKey`. NULL on failure. */
+struct x509_st *stubd_make_certificate(struct evp_pkey_st *key, const char *commonName, struct x509_st *issuer,
+                                       struct evp_pkey_st *issuerKey, int isCA, long validDays, const char *subjectAltNames);
+
+#endif

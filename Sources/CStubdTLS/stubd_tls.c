@@ -1,0 +1,74 @@
+/* OpenSSL helpers for StubdCertificates and the engine; see include/stubd_tls.h. */
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "stubd_tls.h"
+
+int stubd_ssl_set_sni(SSL *ssl, const char *host) {
+    return (int)SSL_set_tlsext_host_name(ssl, host);
+}
+
+int stubd_ssl_ctx_min_tls12(SSL_CTX *ctx) {
+    return (int)SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+}
+
+EVP_PKEY *stubd_new_ec_key(void) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+}
+
+long stubd_bio_data(BIO *bio, char **data) {
+    return BIO_get_mem_data(bio, data);
+}
+
+static int stubd_add_extension(X509 *cert, X509V3_CTX *ctx, int nid, const char *value) {
+    X509_EXTENSION *extension = X509V3_EXT_conf_nid(NULL, ctx, nid, value);
+    if (extension == NULL) return 0;
+    int ok = X509_add_ext(cert, extension, -1);
+    X509_EXTENSION_free(extension);
+    return ok;
+}
+
+/* A certificate for `key`, named `commonName`, valid from an hour ago for `validDays`: a CA
+   (self-signed when `issuer` is NULL) or a TLS server certificate for `subjectAltNames`
+   ("DNS:localhost,IP:127.0.0.1") signed by `issuer`/`issuerKey`. NULL on failure. */
+X509 *stubd_make_certificate(EVP_PKEY *key, const char *commonName, X509 *issuer, EVP_PKEY *issuerKey,
+                             int isCA, long validDays, const char *subjectAltNames) {
+    X509 *cert = X509_new();
+    if (cert == NULL) return NULL;
+    unsigned char serial[16];
+    BIGNUM *number = NULL;
+    int ok = X509_set_version(cert, 2) && RAND_bytes(serial, sizeof serial) == 1;
+    if (ok) { serial[0] &= 0x7F; number = BN_bin2bn(serial, sizeof serial, NULL); ok = number != NULL; }
+    if (ok) ok = BN_to_ASN1_INTEGER(number, X509_get_serialNumber(cert)) != NULL;
+    BN_free(number);
+    ok = ok && X509_gmtime_adj(X509_getm_notBefore(cert), -3600) != NULL
+            && X509_gmtime_adj(X509_getm_notAfter(cert), validDays * 86400L) != NULL
+            && X509_set_pubkey(cert, key);
+    X509_NAME *name = X509_get_subject_name(cert);
+    ok = ok && X509_NAME_add_entry_by_txt(name, "O", MBSTRING_UTF8, (const unsigned char *)"stubd", -1, -1, 0)
+            && X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, (const unsigned char *)commonName, -1, -1, 0)
+            && X509_set_issuer_name(cert, issuer ? X509_get_subject_name(issuer) : name);
+    X509V3_CTX ctx;
+    X509V3_set_ctx_nodb(&ctx);
+    X509V3_set_ctx(&ctx, issuer ? issuer : cert, cert, NULL, NULL, 0);
+    if (isCA) {
+        ok = ok && stubd_add_extension(cert, &ctx, NID_basic_constraints, "critical,CA:TRUE,pathlen:0")
+                && stubd_add_extension(cert, &ctx, NID_key_usage, "critical,keyCertSign,cRLSign")
+                && stubd_add_extension(cert, &ctx, NID_subject_key_identifier, "hash");
+    } else {
+        ok = ok && stubd_add_extension(cert, &ctx, NID_basic_constraints, "critical,CA:FALSE")
+                && stubd_add_extension(cert, &ctx, NID_key_usage, "critical,digitalSignature")
+                && stubd_add_extension(cert, &ctx, NID_ext_key_usage, "serverAuth")
+                && stubd_add_extension(cert, &ctx, NID_subject_key_identifier, "hash")
+                && stubd_add_extension(cert, &ctx, NID_authority_key_identifier, "keyid:always")
+                && stubd_add_extension(cert, &ctx, NID_subject_alt_name, subjectAltNames);
+    }
+    ok = ok && X509_sign(cert, issuerKey ? issuerKey : key, EVP_sha256()) > 0;
+    if (!ok) { X509_free(cert); return NULL; }
+    return cert;
+}

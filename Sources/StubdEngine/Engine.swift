@@ -1,0 +1,29 @@
+/// What a server needs of an HTTP engine: start serving (every request goes to the handler it
+/// was made with), say what it can receive, and stop. `HTTPEngine` (libevent, OpenSSL) is the one
+/// stubd ships; `StubdServer` is handed a factory for it, so a test or another front (HTTP/2,
+/// WebSocket) can be put in its place without touching routing or the admin API.
+public protocol Engine: AnyObject, Sendable {
+    /// The methods it can receive and whether it encrypts; routing warns from this.
+    var capabilities: EngineCapabilities { get }
+    /// Binds and starts serving; returns the ports actually bound. Nothing is served on failure.
+    func start() throws(EngineError) -> BoundPorts
+    /// Stops serving and waits until no loop runs; requests not yet answered are dropped. Idempotent.
+    func stop()
+}
+
+/// Makes an engine for its configuration and the handler every request is given to.
+public typealias EngineFactory = @Sendable (EngineConfiguration, any EngineHandler) -> any Engine
+
+/// The ports an engine bound: HTTP unless it serves HTTPS only, HTTPS when configured.
+public struct BoundPorts: Sendable, Equatable {
+    /// The plain HTTP port.
+    public var http: Int?
+    /// The HTTPS port.
+    public var https: Int?
+
+    /// Ports as bound.
+    public init(http: Int? = nil, https: Int? = nil) {
+        self.http = http
+        self.https = https
+    }
+}
