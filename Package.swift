@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "FixtureFiles", targets: ["FixtureFiles"]),
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),
+        // Recording captured exchanges into fixtures, without the server.
+        .library(name: "Recording", targets: ["Recording"]),
         // WireMock/HAR importers and the import writer (also used by Tools/stubd-openapi).
         .library(name: "Importers", targets: ["Importers"]),
         // The UI- and integration-test kit: Foundation only, builds for iOS, macOS and Linux.
@@ -81,6 +83,13 @@ let package = Package(
         .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         // Importers: WireMock mappings and HAR captures → fixtures (OpenAPI: Tools/stubd-openapi).
         .target(name: "Importers", dependencies: ["StubModel", "FixtureFiles", "StubdSystem"], swiftSettings: swiftSettings),
+        // Recording: captured exchanges (proxied, from HAR) → fixture files off the serving loops,
+        // with redaction and body decoding (zlib). Needs neither the engine nor the server.
+        .target(
+            name: "Recording",
+            dependencies: ["StubModel", "FixtureFiles", "StubdSystem", "CZlib"],
+            swiftSettings: swiftSettings
+        ),
         // The Moya layer: TargetType, Task, Endpoint, encodings, and target → stub.
         .target(name: "TargetModel", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .target(
@@ -91,7 +100,7 @@ let package = Package(
                 "TargetModel",
                 "StubdSystem",
                 "StubdEngine",
-                "CZlib",
+                "Recording",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
@@ -109,6 +118,7 @@ let package = Package(
                 "StubServer",
                 "StubdEngine",
                 "StubdCertificates",
+                "Recording",
                 "StubModel",
                 "FixtureFiles",
                 "Importers",
@@ -129,10 +139,11 @@ let package = Package(
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecordingTests", dependencies: ["Recording", "StubModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubdEngine", "StubdCertificates", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
+            dependencies: ["StubServer", "StubdEngine", "StubdCertificates", "Recording", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

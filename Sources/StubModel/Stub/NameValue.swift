@@ -34,3 +34,10 @@ extension NameValue {
         }
     }
 }
+
+extension NameValue {
+    /// Header names (lower-case) that describe one connection, not the message (RFC 9110 §7.6.1
+    /// and the common `Proxy-Connection`): a proxy never forwards them, a recording never stores them.
+    public static let hopByHopNames: Set<String> = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
+                                                    "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
+}

@@ -1,4 +1,3 @@
-import Dispatch
 import StubModel
 import StubdEngine
 
@@ -32,10 +31,9 @@ struct AdminRouter: Sendable {
         AdminEndpoint("PUT", "scenarios/{name}") { StateAdmin(admin: $0.admin).setScenario($0.parameters[0], body: $0.request.body, session: $0.session) },
         AdminEndpoint("POST", "scenarios/reset") { StateAdmin(admin: $0.admin).resetScenarios(session: $0.session) },
         AdminEndpoint("POST", "recording/start") { RecordingAdmin(admin: $0.admin).start($0.request.body) },
-        // Waits for the recording's files to be flushed: answered from another thread.
+        // Answered when the recording's files are written, from the recorder's queue.
         AdminEndpoint("POST", "recording/stop", later: { call, answer in
-            let recording = RecordingAdmin(admin: call.admin)
-            DispatchQueue.global().async { answer(recording.stop()) }
+            RecordingAdmin(admin: call.admin).stop(answer: answer)
         }),
         AdminEndpoint("PUT", "clock") { ClockAdmin(admin: $0.admin).set($0.request.body, session: $0.session) },
         AdminEndpoint("DELETE", "clock") { ClockAdmin(admin: $0.admin).clear(session: $0.session) },

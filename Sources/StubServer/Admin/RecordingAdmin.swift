@@ -57,13 +57,14 @@ struct RecordingAdmin {
         }
     }
 
-    /// Stops the recording the admin API started; waits for its files; answers with its summary.
-    func stop() -> PreparedReply {
+    /// Stops the recording the admin API started; answers with its summary once its last file is
+    /// written, from the recorder's queue — no thread waits meanwhile, and the loops keep serving.
+    func stop(answer: @escaping @Sendable (PreparedReply) -> Void) {
         do {
-            let summary = try admin.forwarding.stopRecording()
-            return AdminReply.json(summary.json)
+            let recorder = try admin.forwarding.stopRecording()
+            recorder.finish { summary in answer(AdminReply.json(summary.json)) }
         } catch {
-            return AdminReply.error(error.description, status: 409)
+            answer(AdminReply.error(error.description, status: 409))
         }
     }
 }

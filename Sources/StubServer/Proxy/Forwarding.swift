@@ -57,8 +57,9 @@ public final class Forwarding: Sendable {
         }
     }
 
-    /// Stops the recording the admin API started, waits for its files and returns its summary.
-    func stopRecording() throws(RecordingError) -> RecordingSummary {
+    /// Stops forwarding to the recording the admin API started and returns its recorder, whose
+    /// files may still be being written (`Recorder.finish(then:)` says when they are).
+    func stopRecording() throws(RecordingError) -> Recorder {
         let stopped = state.withLock { state -> Recorder? in
             defer {
                 state.started = nil
@@ -67,6 +68,6 @@ public final class Forwarding: Sendable {
             return state.started?.recorder
         }
         guard let stopped else { throw RecordingError.notRecording }
-        return stopped.finish()
+        return stopped
     }
 }

@@ -55,8 +55,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
     public var description: String { "\(scheme)://\(host):\(port)\(basePath)" }
 
     /// Headers that describe one connection, not the message: never forwarded either way.
-    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-authenticate", "proxy-authorization",
-                                        "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
+    static let hopByHop = NameValue.hopByHopNames
 
     /// `headers` with `Accept-Encoding` cut to the codings stubd can decode (gzip, deflate,
     /// identity) — URLSession asks for `br` by default, and a Brotli answer would be stored

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Importers
-import StubServer
+import Recording
 import StubdEngine
 
 /// `stubd import har FILE --out DIR`: a HAR capture (Chrome/Firefox DevTools, Charles, Proxyman)
@@ -43,7 +43,7 @@ struct ImportHARCommand: ParsableCommand {
         }
         for warning in recorder.warnings { printError("warning: \(warning)") }
         for exchange in capture.exchanges {
-            let request = IncomingRequest(method: exchange.method, target: exchange.target, headers: exchange.requestHeaders, body: exchange.requestBody)
+            let request = CapturedRequest(method: exchange.method, target: exchange.target, headers: exchange.requestHeaders, body: exchange.requestBody)
             recorder.record(request, status: exchange.status, headers: exchange.responseHeaders, body: exchange.responseBody)
         }
         let summary = recorder.finish()

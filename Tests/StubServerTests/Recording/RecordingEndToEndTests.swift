@@ -1,7 +1,9 @@
 import Foundation
+import Synchronization
 import Testing
 import FixtureFiles
 import TargetModel
+@testable import Recording
 @testable import StubServer
 
 /// `stubd record` as a library: a real upstream (Python's http.server, plain HTTP or HTTPS with
@@ -396,6 +398,45 @@ import TargetModel
         let notAFolder = try Curl.run(["-w", "%{http_code}", "-H", "Content-Type: application/json", "--data",
                                        #"{"upstream": "\#(upstream.baseURL)", "out": "\#(file)"}"#, server.url("/__stubd/recording/start")]).stdout
         #expect(notAFolder.hasSuffix("400") && notAFolder.contains("out: \(file) is a file, not a folder"), "\(notAFolder)")
+    }
+
+    /// Stopping a recording whose files are still being written: the stop answers only after the
+    /// last file, and the one loop keeps serving another client meanwhile (writes are held by
+    /// a gate, so "meanwhile" is certain, not a race).
+    @Test func aStopWhileFilesAreWrittenAnswersAfterTheLastFileAndTheLoopKeepsServing() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let server = try TestServer(fixtures: [route("/zen", outcome: ok("zen"))]) { $0.workers = 1 }
+        defer { server.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        let proxy = try ProxyUpstream(url: upstream.baseURL)
+        let recorder = try Recorder(upstream: proxy.description, options: RecordingOptions(out: out), log: { _ in },
+                                    beforeWrite: { gate.wait() })
+        try server.server.admin.forwarding.startRecording(Forwarding.Target(upstream: proxy, recorder: recorder))
+        #expect(try Curl.run([server.url("/text")]).stdout == "hello text ✓")
+        #expect(try Curl.run([server.url("/pretty")]).stdout.contains("\"a\": 1"))
+        let stopped = Mutex<String?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        let stopThread = Thread {
+            let result = try? Curl.run(["-X", "POST", server.url("/__stubd/recording/stop")], maxTime: 30)
+            stopped.withLock { $0 = result?.stdout ?? "curl failed" }
+            answered.signal()
+        }
+        stopThread.start()
+        // While both files wait at the gate, another client's 100 requests are all answered by the
+        // one loop, and the stop has not answered.
+        let urls = Array(repeating: server.url("/zen"), count: 100)
+        let served = try Curl.run(["-s", "-w", "%{http_code}\n"] + urls.flatMap { ["-o", "/dev/null", $0] }, maxTime: 20)
+        #expect(served.stdout.split(separator: "\n").filter { $0 == "200" }.count == 100, "\(served.stdout)")
+        #expect(stopped.withLock { $0 } == nil, "the stop answered before its files were written")
+        #expect(!FileManager.default.fileExists(atPath: out + "/GET-text.json"))
+        gate.signal()
+        gate.signal()
+        #expect(answered.wait(timeout: .now() + 30) == .success)
+        let summary = try #require(stopped.withLock { $0 })
+        #expect(summary.contains("GET-pretty.json") && summary.contains("GET-text.json"), "\(summary)")
+        #expect(FileManager.default.fileExists(atPath: out + "/GET-text.json") && FileManager.default.fileExists(atPath: out + "/GET-pretty.json"))
     }
 
     enum UserAPI: TargetType {

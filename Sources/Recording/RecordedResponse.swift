@@ -42,7 +42,7 @@ struct RecordedResponse: Equatable {
     static let inlineTextLimit = 64 * 1024
 
     /// Headers never recorded: about the connection or the framing, which stubd sets itself.
-    static let droppedHeaders: Set<String> = ProxyUpstream.hopByHop.union(["content-length", "date"])
+    static let droppedHeaders: Set<String> = NameValue.hopByHopNames.union(["content-length", "date"])
 
     init(status: Int, headers upstreamHeaders: [NameValue], body upstreamBody: [UInt8], redactor: Redactor, secrets requestSecrets: SecretValues = SecretValues()) {
         self.status = status

@@ -1,6 +1,5 @@
 import Foundation
 import StubModel
-import StubdEngine
 
 /// The values an exchange carries under secret names — cookie values, an Authorization header's
 /// credentials, secret-named header, query, form and JSON values — so a recording can scrub them
@@ -34,7 +33,7 @@ struct SecretValues: Sendable, Equatable {
     }
 
     /// What a request carries under secret names.
-    init(request: IncomingRequest, redactor: Redactor) {
+    init(request: CapturedRequest, redactor: Redactor) {
         guard redactor.enabled else { return }
         for cookie in NameValue.cookies(in: request.headers) { add(cookie.value) }
         for header in request.headers where redactor.isSecret(header.name) {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StubServer
+@testable import Recording
 
 /// zlib through `ContentDecoding`: the three forms servers send, and refusals for bytes that are
 /// not what their header says (bodies Python's gzip/zlib modules wrote).

@@ -1,5 +1,4 @@
 import StubModel
-import StubdEngine
 
 /// A proxied request as a recorded fixture matches it: method, exact path, query as a multiset,
 /// body by meaning (JSON, form, multipart parts, else bytes) — the rules serving uses — with
@@ -24,7 +23,7 @@ struct RecordedRequest: Hashable {
     static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool { lhs.pattern == rhs.pattern }
     func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
-    init(_ request: IncomingRequest, redactor: Redactor) {
+    init(_ request: CapturedRequest, redactor: Redactor) {
         let secrets = SecretValues(request: request, redactor: redactor)
         var redacted = Set<String>()
         var query: [NameValue] = []
@@ -72,7 +71,7 @@ struct RecordedRequest: Hashable {
         return (.template(parsed), shown.joined(separator: "/"))
     }
 
-    private static func body(of request: IncomingRequest, redactor: Redactor, redacted: inout Set<String>) -> (BodyPattern, [String]) {
+    private static func body(of request: CapturedRequest, redactor: Redactor, redacted: inout Set<String>) -> (BodyPattern, [String]) {
         let bytes = request.body
         guard !bytes.isEmpty else { return (.any, []) }
         let sentType = request.header("Content-Type") ?? ""

@@ -2,13 +2,15 @@ import Dispatch
 import FixtureFiles
 import StubModel
 import Synchronization
-import StubdEngine
 
-/// Turns proxied exchanges into fixture files: one file per distinct request (the matching rules
-/// serving uses), secrets redacted, bodies decoded and stored readably, each file written whole.
+/// Turns captured exchanges (proxied, from a HAR file) into fixture files: one file per distinct
+/// request (the matching rules serving uses), secrets redacted, bodies decoded and stored
+/// readably, each file written whole.
 ///
-/// `record` runs on the event loop that got the upstream's answer and only does in-memory work;
-/// files are written in order on one background queue, so a loop never waits for a disk.
+/// `record` only hands the exchange to the recorder's own queue, where all the work happens in
+/// arrival order — decoding (bodies up to 64 MiB), redaction, JSON, the durable writes — so an
+/// event loop never does more than a copy of references. At most `pendingLimit` bytes of bodies
+/// wait there; an exchange beyond that is counted as a problem, not queued.
 public final class Recorder: Sendable {
     /// The upstream, as summaries and the `recordedFrom` member name it.
     public let upstream: String
@@ -17,8 +19,14 @@ public final class Recorder: Sendable {
     private let folder: RecordingFolder
     private let redactor: Redactor
     private let log: @Sendable (String) -> Void
-    private let writes = DispatchQueue(label: "stubd.recording.writes")
+    private let work = DispatchQueue(label: "stubd.recording")
     private let state: Mutex<State>
+    private let pending = Mutex(0)
+    /// Called on the recorder's queue before each file is written (tests hold writes with it).
+    private let beforeWrite: @Sendable () -> Void
+
+    /// Body bytes that may wait for the recorder's queue (1 GiB).
+    public static let pendingLimit = 1 << 30
 
     private struct Entry {
         var name: String?
@@ -38,7 +46,13 @@ public final class Recorder: Sendable {
 
     /// Prepares the output folder (created if missing; an error if it cannot be written).
     /// `log` gets one line per recorded request and every problem.
-    public init(upstream: String, options: RecordingOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(RecordingError) {
+    public convenience init(upstream: String, options: RecordingOptions, log: @escaping @Sendable (String) -> Void = { _ in }) throws(RecordingError) {
+        try self.init(upstream: upstream, options: options, log: log, beforeWrite: {})
+    }
+
+    init(upstream: String, options: RecordingOptions, log: @escaping @Sendable (String) -> Void,
+         beforeWrite: @escaping @Sendable () -> Void) throws(RecordingError) {
+        self.beforeWrite = beforeWrite
         self.upstream = upstream
         self.options = options
         self.folder = try RecordingFolder(path: options.out, overwrite: options.overwrite)
@@ -50,28 +64,53 @@ public final class Recorder: Sendable {
     /// Problems with files already in the folder (left as they are).
     public var warnings: [String] { folder.warnings }
 
-    /// Records one exchange. Requests the upstream did not answer are counted, never written.
-    func record(_ request: IncomingRequest, _ response: UpstreamResponse) {
-        let status: Int, headers: [NameValue], body: [UInt8]
-        switch response {
-        case .answered(let answeredStatus, let answeredHeaders, let answeredBody):
-            (status, headers, body) = (answeredStatus, answeredHeaders, answeredBody)
-        case .relayed(let relayedStatus, let relayedHeaders, let relayedBody?):
-            (status, headers, body) = (relayedStatus, relayedHeaders, relayedBody)
-        case .relayed:
-            let display = RecordedRequest(request, redactor: redactor).display
-            let problem = "\(display): not recorded, its body was over \(ProxyUpstream.recordLimit >> 20) MiB or did not arrive whole"
+    /// Records one exchange, later, on the recorder's queue; returns at once. Requests not
+    /// answered whole are counted, never written.
+    public func record(_ request: CapturedRequest, _ answer: CapturedAnswer) {
+        var size = request.body.count
+        if case .answered(_, _, let body) = answer { size += body.count }
+        let bytes = size
+        let admitted = pending.withLock { waiting in
+            guard waiting + bytes <= Self.pendingLimit || waiting == 0 else { return false }
+            waiting += bytes
+            return true
+        }
+        guard admitted else {
+            let problem = "\(request.method) \(request.rawPath): not recorded, the recorder was still writing over \(Self.pendingLimit >> 20) MiB of earlier answers"
             state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
             log(problem)
             return
-        case .failed:
+        }
+        work.async { [self] in
+            process(request, answer)
+            pending.withLock { $0 -= bytes }
+        }
+    }
+
+    /// Records an exchange that did not pass through the proxy (an imported capture: HAR).
+    public func record(_ request: CapturedRequest, status: Int, headers: [NameValue], body: [UInt8]) {
+        record(request, .answered(status: status, headers: headers, body: body))
+    }
+
+    private func process(_ request: CapturedRequest, _ answer: CapturedAnswer) {
+        let status: Int, headers: [NameValue], body: [UInt8]
+        switch answer {
+        case .answered(let answeredStatus, let answeredHeaders, let answeredBody):
+            (status, headers, body) = (answeredStatus, answeredHeaders, answeredBody)
+        case .incomplete(let limit):
+            let display = RecordedRequest(request, redactor: redactor).display
+            let problem = "\(display): not recorded, its body was over \(limit >> 20) MiB or did not arrive whole"
+            state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
+            log(problem)
+            return
+        case .unanswered:
             state.withLock { $0.summary.upstreamFailures += 1 }
             return
         }
         let key = RecordedRequest(request, redactor: redactor)
         var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets)
         var target: Fixture?
-        if let targets = options.targets, case .hit(let route) = targets.lookup(request) { target = route.fixture }
+        if let targets = options.targets { target = targets.target(for: request) }
         if target != nil, answer.storage != .none {
             // The body file is the target's sampleData: always a plain file.
             answer.storage = .file(extension: answer.storage.isJSON ? "json" : RecordedResponse.fileExtension(for: answer.contentType))
@@ -114,27 +153,29 @@ public final class Recorder: Sendable {
         }
         guard let job else { return }
         let (document, bodies) = job.files(upstream: upstream)
-        writes.async { [self] in
-            do {
-                try folder.write(name: job.name, document: document, bodies: bodies)
-                state.withLock { _ = $0.files.insert(job.name + ".json") }
-                log("recorded \(job.display) → \(folder.path)/\(job.name).json")
-            } catch {
-                state.withLock { $0.summary.problems.append("\(folder.path)/\(job.name).json: not written (\(error))") }
-                log("\(folder.path)/\(job.name).json: not written (\(error))")
-            }
+        beforeWrite()
+        do {
+            try folder.write(name: job.name, document: document, bodies: bodies)
+            state.withLock { _ = $0.files.insert(job.name + ".json") }
+            log("recorded \(job.display) → \(folder.path)/\(job.name).json")
+        } catch {
+            state.withLock { $0.summary.problems.append("\(folder.path)/\(job.name).json: not written (\(error))") }
+            log("\(folder.path)/\(job.name).json: not written (\(error))")
         }
     }
 
-    /// Records an exchange that did not pass through the proxy (an imported capture: HAR).
-    public func record(_ request: IncomingRequest, status: Int, headers: [NameValue], body: [UInt8]) {
-        record(request, .answered(status: status, headers: headers, body: body))
+    /// Waits until every exchange handed in so far is written, and returns what the recording
+    /// did. Blocks the caller: never call it on an event loop (the admin API calls it from its
+    /// off-loop work; `finish(then:)` does not block at all).
+    public func finish() -> RecordingSummary {
+        work.sync {}
+        return summary
     }
 
-    /// Waits for every pending write and returns what the recording did.
-    public func finish() -> RecordingSummary {
-        writes.sync {}
-        return summary
+    /// Calls `done` with the summary once every exchange handed in so far is written, on the
+    /// recorder's queue; returns at once.
+    public func finish(then done: @escaping @Sendable (RecordingSummary) -> Void) {
+        work.async { [self] in done(summary) }
     }
 
     /// What the recording has done so far (pending writes not counted).

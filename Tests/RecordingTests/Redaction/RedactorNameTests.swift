@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import StubModel
-@testable import StubServer
+@testable import Recording
 
 /// Which names hide their values: names read as words, a credential noun anywhere, a credential
 /// kind as the last word. Socket-free; the journal and recording tests cover where it applies.

@@ -1,6 +1,6 @@
 import Testing
 import StubModel
-@testable import StubServer
+@testable import Recording
 
 /// What a recorded answer keeps, without a socket: form answers redacted, an undecodable body
 /// left out with a note, JSON values replaced by kind.

@@ -12,11 +12,11 @@ public struct RecordingOptions: Sendable {
     /// Compiled Swift targets (a targets package): a request one of them covers is named after
     /// it (`GitHubAPI.zen.json`) and its body written as `__files/GitHubAPI.zen.<ext>`, the plain
     /// file the app can load as that target's `sampleData`.
-    public var targets: RouteTable?
+    public var targets: (any RecordingTargets)?
 
     /// Options writing to `out`, redacting every secret, keeping first answers.
     public init(out: String = "fixtures/recorded", keep: [String] = [], sequences: Bool = false, overwrite: Bool = false,
-                targets: RouteTable? = nil) {
+                targets: (any RecordingTargets)? = nil) {
         self.out = out
         self.keep = keep
         self.sequences = sequences

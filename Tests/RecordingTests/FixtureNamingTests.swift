@@ -1,6 +1,6 @@
 import Testing
 import StubModel
-@testable import StubServer
+@testable import Recording
 
 /// Recorded file names: readable, safe on every file system, stable across runs.
 @Suite struct FixtureNamingTests {

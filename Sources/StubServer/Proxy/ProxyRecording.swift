@@ -1,0 +1,44 @@
+import Recording
+import StubModel
+import StubdEngine
+
+/// Where the proxy meets recording: the engine's request and the upstream's answer become the
+/// plain values the `Recording` module works on (references copied, no bytes), and the served
+/// route table names what Swift targets cover.
+extension Recorder {
+    /// Hands one proxied exchange to the recorder's queue; returns at once.
+    func record(_ request: IncomingRequest, _ response: UpstreamResponse) {
+        record(CapturedRequest(request), CapturedAnswer(response))
+    }
+}
+
+extension CapturedRequest {
+    /// The engine's request as recording sees it.
+    init(_ request: IncomingRequest) {
+        self.init(method: request.method, rawPath: request.rawPath, rawQuery: request.rawQuery, headers: request.headers, body: request.body)
+    }
+}
+
+extension CapturedAnswer {
+    /// The upstream's answer as recording sees it: a relayed body kept whole counts as answered.
+    init(_ response: UpstreamResponse) {
+        switch response {
+        case .answered(let status, let headers, let body), .relayed(let status, let headers, let body?):
+            self = .answered(status: status, headers: headers, body: body)
+        case .relayed:
+            self = .incomplete(limit: ProxyUpstream.recordLimit)
+        case .failed:
+            self = .unanswered
+        }
+    }
+}
+
+extension RouteTable: RecordingTargets {
+    /// The target fixture that would answer `request` here.
+    public func target(for request: CapturedRequest) -> Fixture? {
+        let incoming = IncomingRequest(method: request.method, rawPath: request.rawPath, rawQuery: request.rawQuery,
+                                       headers: request.headers, body: request.body)
+        guard case .hit(let route) = lookup(incoming) else { return nil }
+        return route.fixture
+    }
+}
