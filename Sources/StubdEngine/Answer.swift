@@ -1,11 +1,13 @@
 import StubModel
 
-/// What goes on the wire for one request: a response, or a way of failing.
+/// What goes on the wire for one request: a response, a stream, or a way of failing.
 public enum Answer: Sendable {
     /// Send this response.
     case reply(PreparedReply)
     /// Fail on the wire (see `LibeventFaultInjector`).
     case fault(Fault)
+    /// Send this head now and the body as it is written, from any thread (see `ReplyStream`).
+    case stream(ReplyStream)
 }
 
 /// A response ready to write: status, headers and body, built once per route rather than per

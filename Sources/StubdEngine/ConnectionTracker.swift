@@ -229,6 +229,7 @@ final class ConnectionTracker {
 
     fileprivate func closed(_ state: KnownConnection) {
         known[state.connection] = nil
+        worker.connectionClosed(state.connection)
         connectionGone()
     }
 

@@ -40,10 +40,9 @@ public struct ReplyHandle: @unchecked Sendable {
 /// A loop's inbox for completions from other threads. Owned by its `Worker`; the worker pointer
 /// is only followed on the loop's own thread.
 final class LoopMailbox: @unchecked Sendable {
-    private struct Item {
-        let handle: ReplyHandle
-        let plan: ReplyPlan
-        let listener: (any ReplyListener)?
+    private enum Item {
+        case completion(ReplyHandle, ReplyPlan, (any ReplyListener)?)
+        case flush(ReplyStream)
     }
 
     private struct Queue {
@@ -72,7 +71,17 @@ final class LoopMailbox: @unchecked Sendable {
         // check and the wake-up.
         queue.withLock { queue in
             guard !queue.closed else { return }
-            queue.items.append(Item(handle: handle, plan: plan, listener: listener))
+            queue.items.append(.completion(handle, plan, listener))
+            event_active(event, EV_READ, 0)
+        }
+    }
+
+    /// Wakes the loop to send what `stream` has queued; from any thread, the loop's own included
+    /// (the pieces then go at the next turn of the loop, never inside the writer's call).
+    func post(flush stream: ReplyStream) {
+        queue.withLock { queue in
+            guard !queue.closed else { return }
+            queue.items.append(.flush(stream))
             event_active(event, EV_READ, 0)
         }
     }
@@ -92,7 +101,12 @@ final class LoopMailbox: @unchecked Sendable {
             defer { queue.items.removeAll() }
             return queue.items
         }
-        for item in items { worker.complete(item.handle, plan: item.plan, listener: item.listener) }
+        for item in items {
+            switch item {
+            case .completion(let handle, let plan, let listener): worker.complete(handle, plan: plan, listener: listener)
+            case .flush(let stream): worker.flush(stream)
+            }
+        }
     }
 
     /// Refuses later completions and frees the event; on the loop's thread, at shutdown.

@@ -25,6 +25,9 @@ final class Worker {
     var dribbles: [ObjectIdentifier: Dribbler] = [:]
     /// Upstream calls under way, freed at shutdown if they never finish.
     var upstreamCalls: [ObjectIdentifier: UpstreamCall] = [:]
+    /// Streamed replies under way (`ReplyStream`), by stream, and by connection for closes.
+    var streams: [ObjectIdentifier: StreamWriter] = [:]
+    var streamConnections: [OpaquePointer: ObjectIdentifier] = [:]
     /// Requests of stubd's own waiting for their start time (`OwnRequest`).
     var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
     /// Requests the handler has not completed yet (it answers later), by token.
@@ -119,6 +122,7 @@ final class Worker {
     func run() {
         event_base_dispatch(base)
         mailbox.close()
+        endStreams()
         for front in fronts { front.connections.shutdown() }
         for exchange in pending.values {
             if let timer = exchange.timer { event_free(timer) }
@@ -187,6 +191,8 @@ final class Worker {
             } else {
                 Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: connections(of: req)?.isTLS ?? false)
             }
+        case .stream(let stream):
+            StreamWriter.start(stream, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self)
         case .fault(let fault):
             LibeventFaultInjector.inject(fault, on: req, worker: self)
         }

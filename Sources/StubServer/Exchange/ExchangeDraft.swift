@@ -21,6 +21,13 @@ final class ExchangeDraft: ReplyListener {
             var extra = plan.extraHeaders
             if plan.closeConnection { extra.append(NameValue("Connection", "close")) }
             response = ExchangeResponse(reply: reply, extraHeaders: extra, headOnly: plan.headOnly)
+        case .stream(let stream):
+            // The head as sent; the body is written later and is not kept.
+            outcome = .status(stream.status)
+            var extra = plan.extraHeaders
+            if plan.closeConnection { extra.append(NameValue("Connection", "close")) }
+            response = ExchangeResponse(reply: PreparedReply(status: stream.status, headers: stream.headers, declaredLength: 0),
+                                        extraHeaders: extra, headOnly: true)
         case .fault(let fault):
             outcome = .fault(fault)
             response = nil

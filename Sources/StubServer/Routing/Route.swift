@@ -110,6 +110,7 @@ public final class Route: Sendable {
         actions.map { action in
             switch action {
             case .reply(let reply): return String(reply.status)
+            case .stream(let stream): return "\(stream.status) stream"
             case .fault(let fault): return "fault:\(fault.rawValue)"
             }
         }.joined(separator: ",")

@@ -51,6 +51,7 @@ struct StubHandlerTests {
         let answers = (0..<4).map { _ -> String in
             switch handler.decide(IncomingRequest(method: "GET", target: "/flaky")).plan.answer {
             case .reply(let reply): return String(reply.status)
+            case .stream(let stream): return "stream \(stream.status)"
             case .fault(let fault): return fault.rawValue
             }
         }

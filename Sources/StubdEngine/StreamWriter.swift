@@ -1,0 +1,149 @@
+import CLibevent
+import StubModel
+
+/// The loop's side of a `ReplyStream`: sends the head, hands queued pieces to evhttp as chunks,
+/// and ends the reply — when the stream finishes, the client leaves, the client reads too slowly,
+/// or the server stops.
+///
+/// Confined to its worker. Owned by `Worker.streams` from the head to the end; a closing
+/// connection finds its stream through `Worker.streamConnections`.
+final class StreamWriter {
+    let stream: ReplyStream
+    private let request: OpaquePointer
+    let connection: OpaquePointer
+    private unowned let worker: Worker
+    /// A batch handed to evhttp that the client has not taken yet.
+    private var inFlight = false
+
+    private init(stream: ReplyStream, request: OpaquePointer, connection: OpaquePointer, worker: Worker) {
+        self.stream = stream
+        self.request = request
+        self.connection = connection
+        self.worker = worker
+    }
+
+    /// Sends the head of `stream` on `req` and starts relaying its pieces (none for HEAD).
+    static func start(_ stream: ReplyStream, extraHeaders: [NameValue], headOnly: Bool, on req: OpaquePointer, worker: Worker) {
+        let output = evhttp_request_get_output_headers(req)
+        for header in stream.headers + extraHeaders {
+            evhttp_add_header(output, header.name, header.value)
+        }
+        guard let connection = evhttp_request_get_connection(req) else {
+            evhttp_send_reply_end(req)
+            stream.end(.clientLeft)
+            return
+        }
+        evhttp_send_reply_start(req, Int32(stream.status), nil)
+        if headOnly || !PreparedReply.statusAllowsBody(stream.status) {
+            evhttp_send_reply_end(req)
+            stream.end(.finished)
+            return
+        }
+        let writer = StreamWriter(stream: stream, request: req, connection: connection, worker: worker)
+        worker.register(writer)
+        writer.apply(stream.attach(worker.mailbox))
+    }
+
+    /// The mailbox woke the loop for this stream, or the client took the last batch.
+    func flush() {
+        if stream.overflowed {
+            drop(.slowReader)
+            return
+        }
+        guard !inFlight else { return }
+        apply(stream.takeWork())
+    }
+
+    /// evhttp wrote the last batch to the socket.
+    func drained() {
+        inFlight = false
+        flush()
+    }
+
+    private func apply(_ work: ReplyStream.Work) {
+        guard evhttp_request_get_connection(request) != nil else {
+            clientLeft()
+            return
+        }
+        if work.overflowed {
+            drop(.slowReader)
+            return
+        }
+        if !work.pieces.isEmpty, let buffer = evbuffer_new() {
+            for piece in work.pieces {
+                piece.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
+            }
+            inFlight = true
+            // One chunk per batch; evhttp calls back when the socket has taken it.
+            evhttp_send_reply_chunk_with_cb(request, buffer, onStreamDrained, Unmanaged.passUnretained(worker).toOpaque())
+            evbuffer_free(buffer)
+        }
+        if work.finish {
+            worker.unregister(self)
+            evhttp_send_reply_end(request)
+            stream.end(.finished)
+        }
+    }
+
+    /// The client's connection closed (its close callback, on the loop). evhttp detached the
+    /// request from it; ending the reply frees the request.
+    func clientLeft() {
+        worker.unregister(self)
+        if evhttp_request_get_connection(request) == nil { evhttp_send_reply_end(request) }
+        stream.end(.clientLeft)
+    }
+
+    /// Disconnects the client; freeing the connection frees the request with it.
+    private func drop(_ ending: ReplyStream.Ending) {
+        worker.unregister(self)
+        evhttp_connection_free(connection)
+        stream.end(ending)
+    }
+
+    /// The server is stopping: `evhttp_free` frees the request with its connection.
+    func serverStopped() {
+        stream.end(.serverStopped)
+    }
+}
+
+extension Worker {
+    fileprivate func register(_ writer: StreamWriter) {
+        streams[ObjectIdentifier(writer.stream)] = writer
+        streamConnections[writer.connection] = ObjectIdentifier(writer.stream)
+    }
+
+    fileprivate func unregister(_ writer: StreamWriter) {
+        streams[ObjectIdentifier(writer.stream)] = nil
+        streamConnections[writer.connection] = nil
+    }
+
+    /// The client took a stream's batch (`onStreamDrained`).
+    fileprivate func streamDrained(_ connection: OpaquePointer) {
+        guard let id = streamConnections[connection] else { return }
+        streams[id]?.drained()
+    }
+
+    /// A mailbox wake-up for `stream`; nothing when it has ended meanwhile.
+    func flush(_ stream: ReplyStream) {
+        streams[ObjectIdentifier(stream)]?.flush()
+    }
+
+    /// A connection closed (`ConnectionTracker`): a stream on it learns that its client left.
+    func connectionClosed(_ connection: OpaquePointer) {
+        guard !streamConnections.isEmpty, let id = streamConnections[connection] else { return }
+        streams[id]?.clientLeft()
+    }
+
+    /// At shutdown, before the fronts are freed.
+    func endStreams() {
+        for writer in streams.values { writer.serverStopped() }
+        streams.removeAll()
+        streamConnections.removeAll()
+    }
+}
+
+/// evhttp's "chunk written" callback; the argument is the worker (alive as long as its loop).
+private func onStreamDrained(_ connection: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let connection, let arg else { return }
+    Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().streamDrained(connection)
+}
