@@ -47,7 +47,9 @@ public final class HTTPEngine: Engine {
         var ports = BoundPorts()
         do throws(EngineError) {
             if configuration.servesHTTP {
-                let listener = try Listener.bind(host: configuration.host, port: configuration.port)
+                // Nagle off here too: a reply larger than one segment left its last segment waiting
+                // for the client's delayed ACK, 40 ms per 64 KiB answer on a keep-alive connection.
+                let listener = try Listener.bind(host: configuration.host, port: configuration.port, noDelay: true)
                 bound.append(listener)
                 listeners.append((listener.fd, nil))
                 ports.http = listener.port

@@ -8,8 +8,8 @@ struct Listener {
     let fd: Int32
     let port: Int
 
-    /// `noDelay` turns Nagle off for every accepted connection (TLS writes a reply as several
-    /// records).
+    /// `noDelay` turns Nagle off for every accepted connection (inherited from the listening
+    /// socket): a reply's last partial segment must not wait for the client's delayed ACK.
     static func bind(host: String, port: Int, backlog: Int32 = 4096, flag: String = "--port", noDelay: Bool = false) throws(EngineError) -> Listener {
         let resolved: [SocketAddress]
         do {
