@@ -13,7 +13,7 @@ PORT ?= 8080
 # builds never clone or compile OpenAPIKit and Yams.
 OPENAPI := Tools/stubd-openapi
 
-.PHONY: deps build run test release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
+.PHONY: deps build run test test-ui release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
 
 ## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
@@ -22,7 +22,7 @@ ifeq ($(UNAME),Darwin)
 	@command -v brew >/dev/null || { echo "make: Homebrew not found; install it from https://brew.sh, then run make again (stubd needs its libevent)."; exit 1; }
 	@pkg-config --exists libevent_openssl 2>/dev/null || { echo "make: installing libevent openssl@3 pkg-config with Homebrew"; brew install libevent openssl@3 pkg-config; }
 else
-	@if ! pkg-config --exists libevent libevent_openssl zlib 2>/dev/null || ! command -v curl >/dev/null; then \
+	@if ! pkg-config --exists libevent libevent_openssl openssl zlib 2>/dev/null || ! command -v curl >/dev/null; then \
 		echo "make: installing libevent-dev libssl-dev zlib1g-dev pkg-config curl"; \
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev libssl-dev zlib1g-dev pkg-config curl; \
 	fi
@@ -102,6 +102,17 @@ soak: deps
 ## hostile: figures under hostile clients (rejected 50 MiB bodies, a 30 MB miss, a connect flood under ulimit -n 256).
 hostile: release
 	python3 bench/hostile.py .build/release/stubd
+
+## test-ui: the dashboard (/__stubd/ui) in headless Chromium over its DevTools protocol, against debug stubd
+## servers the test starts (installs Debian's chromium when missing); saves Tests/ui/out/dashboard.png.
+test-ui: deps
+ifeq ($(UNAME),Darwin)
+	@command -v chromium >/dev/null || { echo "make: test-ui needs a chromium on PATH (brew install --cask chromium)"; exit 1; }
+else
+	@command -v chromium >/dev/null || { echo "make: installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+endif
+	$(SWIFT) build --product stubd
+	python3 Tests/ui/dashboard_test.py .build/debug/stubd
 
 ## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
 ## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.

@@ -67,6 +67,9 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Do not log one line per request.")
     var quiet = false
 
+    @Option(name: .customLong("ui-write-dir"), help: "A folder the dashboard (/__stubd/ui) may write fixture files into (\"write as fixture file\"). Default: none, the dashboard writes nothing.")
+    var uiWriteDir: String?
+
     @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http(s)://host[:port][/base-path]) and send back its answer.")
     var proxyUnmatched: String?
 
@@ -96,6 +99,12 @@ struct ServeCommand: ParsableCommand {
         guard journalBodyLimit >= 0 else { throw ValidationError("--journal-body-limit must be 0 or more, got \(journalBodyLimit)") }
         if noCORS && !corsOrigins.isEmpty { throw ValidationError("--no-cors and --cors-origin contradict each other; give one") }
         if let proxyUnmatched { _ = try upstreamTLS.upstream(proxyUnmatched, flag: "--proxy-unmatched") }
+        if let uiWriteDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: uiWriteDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--ui-write-dir \(uiWriteDir) is not a folder; create it first (mkdir -p \(uiWriteDir))")
+            }
+        }
         if record != nil && proxyUnmatched == nil {
             throw ValidationError("--record needs --proxy-unmatched URL: it records what that upstream answers")
         }
@@ -153,6 +162,7 @@ struct ServeCommand: ParsableCommand {
             try record.map { try recording.recorder(upstream: proxy, out: $0, flag: "--record", log: { logger.info("\($0)") }) }
         }
         settings.upstreamTLS = upstreamTLS.tls
+        settings.uiWriteDirectory = uiWriteDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let recorder = settings.recorder
         let termination = TerminationSignal()
         let server: StubdServer
@@ -172,6 +182,10 @@ struct ServeCommand: ParsableCommand {
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: \(access.summary)")
+        if access.mode != .disabled {
+            let writes = settings.uiWriteDirectory.map { "; it writes fixture files into \($0)" } ?? ""
+            printOut("stubd: dashboard: \(server.baseURL)\(StubdServer.dashboardPath)\(writes)")
+        }
         if !cors.enabled && !noCORS {
             printOut("stubd: CORS is off because --host \(listen.host) is not loopback; allow browser pages with --cors-origin ORIGIN")
         }

@@ -12,7 +12,9 @@ import StubdEngine
 /// - on any other bind, every admin request needs `Authorization: Bearer TOKEN`
 ///   (`--admin-token`), and without a token the admin API is off;
 /// - a request carrying an `Origin` (a web page) is refused unless `--admin-cors-origin` lists it,
-///   and only listed origins get CORS answers;
+///   and only listed origins get CORS answers — or unless it is the dashboard's own page: the
+///   Origin is exactly this server's origin as the request reached it (scheme and `Host`) and the
+///   request carries the server's page key (`X-Stubd-UI`), which only the served page holds;
 /// - a write with a body must say `Content-Type: application/json`, so an HTML form (which can
 ///   only send form or text types) cannot forge one.
 public struct AdminAccess: Sendable {
@@ -71,8 +73,17 @@ public struct AdminAccess: Sendable {
         corsOrigins.contains("*") || corsOrigins.contains(origin)
     }
 
-    /// The refusal for a request that may not use the admin API, or nil when it may.
-    func refusal(for request: IncomingRequest) -> PreparedReply? {
+    /// The refusal for the dashboard page itself (`GET /__stubd/ui`, its script): with a token
+    /// the page is served to anyone who passes the other checks — it holds no secret, and every
+    /// call it makes asks for the token — because a browser's navigation cannot send one.
+    func pageRefusal(for request: IncomingRequest) -> PreparedReply? {
+        if case .token = mode { return originRefusal(for: request, uiKey: nil) }
+        return refusal(for: request, uiKey: nil)
+    }
+
+    /// The refusal for a request that may not use the admin API, or nil when it may. `uiKey` is
+    /// the dashboard page's key (see `isOwnPage`).
+    func refusal(for request: IncomingRequest, uiKey: String? = nil) -> PreparedReply? {
         switch mode {
         case .disabled:
             return AdminReply.error("the admin API is off on a non-loopback address", status: 403,
@@ -95,7 +106,11 @@ public struct AdminAccess: Sendable {
                                         problems: ["use http://127.0.0.1 or http://localhost, or allow the name with --allowed-host \(host ?? "NAME")"])
             }
         }
-        if let origin = request.header("Origin"), !allowsOrigin(origin) {
+        return originRefusal(for: request, uiKey: uiKey)
+    }
+
+    private func originRefusal(for request: IncomingRequest, uiKey: String?) -> PreparedReply? {
+        if let origin = request.header("Origin"), !allowsOrigin(origin), !Self.isOwnPage(request, origin: origin, uiKey: uiKey) {
             return AdminReply.error("web pages may not use the admin API (Origin: \(origin))", status: 403,
                                     problems: ["allow this page with --admin-cors-origin \(origin)"])
         }
@@ -108,6 +123,17 @@ public struct AdminAccess: Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether a request with `origin` comes from the dashboard page this server served: the
+    /// origin is this server's as the request reached it (`http://` or `https://` + `Host`,
+    /// case-insensitive) and the request carries the page key. A page from any other origin
+    /// cannot send the key without a CORS preflight, which is refused; one of this origin that is
+    /// not the dashboard (an HTML stub) does not know the key.
+    static func isOwnPage(_ request: IncomingRequest, origin: String, uiKey: String?) -> Bool {
+        guard let uiKey, let presented = request.header("X-Stubd-UI"), constantTimeEquals(presented, uiKey),
+              let host = request.header("Host") else { return false }
+        return origin.lowercased() == (request.isTLS ? "https://" : "http://") + host.lowercased()
     }
 
     /// The token of `Authorization: Bearer TOKEN`; the scheme is case-insensitive (RFC 9110

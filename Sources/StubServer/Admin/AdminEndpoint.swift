@@ -26,6 +26,8 @@ struct AdminEndpoint: Sendable, CustomStringConvertible {
     enum Handler: Sendable {
         case now(@Sendable (Call) -> PreparedReply)
         case later(@Sendable (Call, _ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
+        /// A head now and a body written later, from any thread (`ReplyStream`): event streams.
+        case stream(@Sendable (Call) -> ReplyStream)
     }
 
     let method: String
@@ -41,6 +43,11 @@ struct AdminEndpoint: Sendable, CustomStringConvertible {
     /// An endpoint that answers when `handle` calls its `answer`, from any thread.
     init(_ method: String, _ path: String, later handle: @escaping @Sendable (Call, _ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void) {
         self.init(method, path, handler: .later(handle))
+    }
+
+    /// An endpoint answering with a stream.
+    init(_ method: String, _ path: String, stream open: @escaping @Sendable (Call) -> ReplyStream) {
+        self.init(method, path, handler: .stream(open))
     }
 
     private init(_ method: String, _ path: String, handler: Handler) {

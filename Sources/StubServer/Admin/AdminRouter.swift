@@ -42,6 +42,11 @@ struct AdminRouter: Sendable {
         AdminEndpoint("GET", "collections/{name}") { CollectionsAdmin(admin: $0.admin).items($0.parameters[0], session: $0.session) },
         AdminEndpoint("PUT", "collections/{name}") { CollectionsAdmin(admin: $0.admin).replace($0.parameters[0], body: $0.request.body, session: $0.session) },
         AdminEndpoint("GET", "webhooks") { WebhooksAdmin(admin: $0.admin).list(session: $0.session) },
+        AdminEndpoint("GET", "ui") { DashboardAdmin(admin: $0.admin).page(request: $0.request) },
+        AdminEndpoint("GET", "ui/app.js") { _ in DashboardAdmin.script() },
+        AdminEndpoint("POST", "ui/fixtures") { DashboardAdmin(admin: $0.admin).writeFixture($0.request.body) },
+        AdminEndpoint("GET", "events", stream: { DashboardAdmin(admin: $0.admin).events($0) }),
+        AdminEndpoint("GET", "metrics") { DashboardAdmin(admin: $0.admin).metrics() },
         AdminEndpoint("DELETE", "webhooks") { WebhooksAdmin(admin: $0.admin).clear(session: $0.session) },
     ].sorted { $0.specificity > $1.specificity }
 
@@ -52,6 +57,13 @@ struct AdminRouter: Sendable {
     enum Answer {
         case now(PreparedReply)
         case later(@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
+        case stream(ReplyStream)
+    }
+
+    /// The dashboard's page and script: served without the admin token (a browser's navigation
+    /// cannot send one), every call they make needs it.
+    static func isDashboardPage(_ request: IncomingRequest) -> Bool {
+        request.method == "GET" && (request.rawPath == prefix + "/ui" || request.rawPath == prefix + "/ui/app.js")
     }
 
     func handle(_ request: IncomingRequest, session: SessionID?) -> Answer {
@@ -63,6 +75,7 @@ struct AdminRouter: Sendable {
             switch endpoint.handler {
             case .now(let handle): return .now(handle(call))
             case .later(let handle): return .later { answer in handle(call, answer) }
+            case .stream(let open): return .stream(open(call))
             }
         }
         return .now(AdminReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,

@@ -34,7 +34,7 @@ struct RequestsAdmin {
         case .success(let query):
             let entries = admin.requests(query)
             return AdminReply.json(.object([("count", AdminReply.number(entries.count)),
-                                            ("requests", .array(entries.map(Self.json)))]))
+                                            ("requests", .array(entries.map { Self.json($0, redactor: admin.journal.redactor, bodyLimit: admin.journal.bodyLimit) }))]))
         }
     }
 
@@ -50,7 +50,7 @@ struct RequestsAdmin {
         return AdminReply.json(.object([("cleared", .bool(true))]))
     }
 
-    static func json(_ entry: JournalEntry) -> JSONValue {
+    static func json(_ entry: JournalEntry, redactor: Redactor = .off, bodyLimit: Int = 4096) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("sequence", AdminReply.number(entry.sequence)),
             ("time", .string(timestamp(entry.time))),
@@ -80,6 +80,33 @@ struct RequestsAdmin {
         if let status = entry.status { members.append(("status", AdminReply.number(status))) }
         if let fault = entry.fault { members.append(("fault", .string(fault.rawValue))) }
         members.append(("latencyMs", .number((entry.latency * 100_000).rounded() / 100)))
+        if let response = entry.response { members.append(("response", Self.json(response, entry: entry, redactor: redactor, bodyLimit: bodyLimit))) }
+        return .object(members)
+    }
+
+    /// Body bytes a miss's 404 shows however small the journal's body limit: enough for the
+    /// near-miss report (three routes, each difference cut at 1,024 characters).
+    static let missReportLimit = 16 * 1024
+
+    /// The response as listed: status, headers and the first body bytes, secrets hidden as in
+    /// the request.
+    static func json(_ response: ExchangeResponse, entry: JournalEntry, redactor: Redactor, bodyLimit: Int) -> JSONValue {
+        let contentType = response.headers.first { $0.name.equalsIgnoringCase("Content-Type") }?.value
+        let limit = entry.nearMiss != nil && !entry.matched ? max(bodyLimit, missReportLimit) : bodyLimit
+        var body = response.body(upTo: limit)
+        if redactor.enabled {
+            body = response.bodySize > limit && Redactor.mayNameSecrets(body, contentType: contentType) ? [] : redactor.body(body, contentType: contentType)
+        }
+        var members: [(key: String, value: JSONValue)] = [
+            ("status", AdminReply.number(response.status)),
+            ("headers", .array((redactor.enabled ? redactor.pairs(response.headers) : response.headers).map { .array([.string($0.name), .string($0.value)]) })),
+        ]
+        if let text = String(validating: body, as: UTF8.self) {
+            members.append(("body", .string(text)))
+        } else {
+            members.append(("bodyBase64", .string(Data(body).base64EncodedString())))
+        }
+        members.append(("bodySize", AdminReply.number(response.bodySize)))
         return .object(members)
     }
 

@@ -16,6 +16,7 @@ struct RoutesAdmin {
             members += [
                 ("source", .string(entry.route.fixture.source)),
                 ("answers", .string(entry.route.outcomeLabel)),
+                ("hits", AdminReply.number(entry.route.hits)),
                 ("route", FixtureWriter.route(entry.route.fixture)),
             ]
             return .object(members)

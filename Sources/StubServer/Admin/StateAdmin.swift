@@ -7,13 +7,20 @@ struct StateAdmin {
 
     func health() -> PreparedReply {
         let health = admin.health
-        return AdminReply.json(.object([
+        var members: [(key: String, value: JSONValue)] = [
             ("status", .string("ok")),
             ("fixtureRoutes", AdminReply.number(health.fixtureRoutes)),
             ("runtimeRoutes", AdminReply.number(health.runtimeRoutes)),
             ("journal", .object([("size", AdminReply.number(health.journalSize)),
                                  ("capacity", AdminReply.number(health.journalCapacity))])),
-        ]))
+        ]
+        if let recorder = admin.forwarding.current?.recorder {
+            // What a recording has written so far (the dashboard shows it).
+            let summary = recorder.summary
+            members.append(("recording", .object([("upstream", .string(recorder.upstream)), ("out", .string(summary.out)),
+                                                  ("files", .array(summary.files.map { .string($0) }))])))
+        }
+        return AdminReply.json(.object(members))
     }
 
     /// Back to the loaded fixtures: for one session (its runtime routes, scenarios, sequences and

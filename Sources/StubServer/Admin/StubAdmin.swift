@@ -22,21 +22,24 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     public let collections = CollectionStore()
     /// Webhooks sent by routes, and the bound on those under way.
     public let webhooks: WebhookLog
+    /// The dashboard's settings, key and counters.
+    public let dashboard: DashboardState
 
     init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding(),
-         webhooks: WebhookLog = WebhookLog()) {
+         webhooks: WebhookLog = WebhookLog(), dashboard: DashboardState = DashboardState()) {
         self.store = store
         self.scenarios = scenarios
         self.journal = journal
         self.forwarding = forwarding
         self.webhooks = webhooks
+        self.dashboard = dashboard
     }
 
     /// A fresh state serving `fixtures`, sending misses where `forwarding` says.
     public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding(),
-                            webhooks: WebhookLog = WebhookLog()) {
+                            webhooks: WebhookLog = WebhookLog(), dashboard: DashboardState = DashboardState()) {
         self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal, forwarding: forwarding,
-                  webhooks: webhooks)
+                  webhooks: webhooks, dashboard: dashboard)
     }
 
     // MARK: - Routes

@@ -18,18 +18,30 @@ public struct ExchangeResponse: Sendable {
 
     /// Made for every exchange while any observer listens, so it only keeps references; the
     /// header list is joined when an observer asks for it.
-    init(reply: PreparedReply, extraHeaders: [NameValue], headOnly: Bool) {
+    init(reply: PreparedReply, extraHeaders: [NameValue], headOnly: Bool, declaredSize: Int? = nil) {
         self.reply = reply
         self.status = reply.status
         self.extraHeaders = extraHeaders
         self.headOnly = headOnly
+        self.declaredSize = declaredSize
     }
+
+    private let declaredSize: Int?
 
     /// The headers sent, in order (stubd's framing headers — length, chunking — aside).
     public var headers: [NameValue] { extraHeaders.isEmpty ? reply.headers : reply.headers + extraHeaders }
 
     /// The body's size as answered (the upstream's for a relayed answer whose bytes were not kept).
-    public var bodySize: Int { headOnly ? 0 : reply.body.count }
+    public var bodySize: Int { headOnly ? 0 : declaredSize ?? reply.body.count }
+
+    /// This response holding at most `limit` body bytes: itself when the body fits (a reference,
+    /// no copy), else a copy of the first `limit` bytes — for keeping per-request answers (an
+    /// upstream's, a miss report) without keeping large bodies alive.
+    public func bounded(_ limit: Int = ExchangeResponse.bodyLimit) -> ExchangeResponse {
+        guard reply.body.count > limit else { return self }
+        let kept = PreparedReply(status: reply.status, headers: reply.headers, body: Array(reply.body.prefix(limit)))
+        return ExchangeResponse(reply: kept, extraHeaders: extraHeaders, headOnly: headOnly, declaredSize: reply.body.count)
+    }
 
     /// The first `limit` bytes of the body sent.
     public func body(upTo limit: Int = ExchangeResponse.bodyLimit) -> [UInt8] {

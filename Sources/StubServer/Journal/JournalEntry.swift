@@ -42,6 +42,9 @@ public struct JournalEntry: Sendable {
     public let fault: Fault?
     /// Seconds from arrival to the reply (or fault), delays included.
     public let latency: Double
+    /// The response sent (nil for a fault): a route's shared answer by reference, any other at
+    /// most `ExchangeResponse.bodyLimit` body bytes.
+    public var response: ExchangeResponse?
 
     /// Whether a route matched.
     public var matched: Bool { routeID != nil }
@@ -54,7 +57,8 @@ public struct JournalEntry: Sendable {
         return JournalEntry(sequence: sequence, time: time, session: session, connection: connection, method: method,
                             rawPath: rawPath, rawQuery: rawQuery.map(redactor.query), headers: redactor.pairs(headers),
                             body: redactor.body(body, contentType: contentType), bodySize: bodySize, routeID: routeID,
-                            routeName: routeName, nearMiss: nearMiss, status: status, fault: fault, latency: latency)
+                            routeName: routeName, nearMiss: nearMiss, status: status, fault: fault, latency: latency,
+                            response: response)
     }
 }
 

@@ -60,18 +60,31 @@ public final class RequestJournal: ExchangeObserver {
         case .admin, .preflight: break
         }
         let time = Date()
-        ring.withLock { ring in
+        var response = exchange.response
+        if case .route = exchange.resolution {} else { response = response?.bounded() }
+        let listening = !listeners.isEmpty
+        let added = ring.withLock { ring -> JournalEntry? in
             ring.sequence += 1
-            ring.slots[ring.next] = JournalEntry(
+            let entry = JournalEntry(
                 sequence: ring.sequence, time: time, session: exchange.session, connection: request.connection,
                 method: request.method,
                 rawPath: request.rawPath, rawQuery: request.rawQuery, headers: headers,
                 body: body, bodySize: request.body.count,
                 routeID: routeID, routeName: routeName,
-                nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds)
+                nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds, response: response)
+            ring.slots[ring.next] = entry
             ring.next = (ring.next + 1) % capacity
+            return listening ? entry : nil
         }
+        if let added { listeners.tell(added.redacted(by: redactor)) }
     }
+
+    /// Who hears of each entry as it is added (a dashboard's event stream), outside the
+    /// journal's lock, on the loop that served the request; entries come redacted.
+    public let listeners = JournalListeners()
+
+    /// Entries added so far, including those the ring has let go (for the metrics).
+    public var added: Int { ring.withLock { $0.sequence } }
 
     /// Bodies past this size that may name secrets (JSON, forms, multipart) are not kept: they
     /// would have to be parsed whole, on the serving loop, to be redacted before being cut.

@@ -1,3 +1,4 @@
+import Atomics
 import StubModel
 import StubdEngine
 
@@ -29,6 +30,12 @@ public final class Route: Sendable {
     let saves: [SavedValue]
     /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
     let webhooks: [CompiledWebhook]
+    /// Requests this route has answered since it was loaded (a reload or a replacement starts
+    /// again at 0): one relaxed atomic add per hit.
+    let hitCounter = ManagedAtomic<Int>(0)
+
+    /// Requests this route has answered since it was loaded.
+    public var hits: Int { hitCounter.load(ordering: .relaxed) }
 
     init(fixture: Fixture, id: RouteID, order: Int) {
         self.fixture = fixture

@@ -161,10 +161,16 @@ final class StubHandler: EngineHandler {
             let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
             return Decision(plan: plan, resolution: .preflight, session: session)
         }
-        let answer: AdminRouter.Answer = access.refusal(for: request).map { .now($0) } ?? router.handle(request, session: session)
+        let refusal = AdminRouter.isDashboardPage(request) ? access.pageRefusal(for: request)
+            : access.refusal(for: request, uiKey: admin.dashboard.uiKey)
+        let answer: AdminRouter.Answer = refusal.map { .now($0) } ?? router.handle(request, session: session)
         switch answer {
         case .now(let reply):
             let plan = ReplyPlan(answer: .reply(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply))
+            return Decision(plan: plan, resolution: .admin, session: session)
+        case .stream(let stream):
+            let plan = ReplyPlan(answer: .stream(stream), headOnly: headOnly,
+                                 extraHeaders: adminCORS.headers(for: request, exposing: PreparedReply(status: stream.status, headers: stream.headers, body: [])))
             return Decision(plan: plan, resolution: .admin, session: session)
         case .later(let work):
             // The plan is made when the answer comes (`handle` completes the reply then).
@@ -188,10 +194,12 @@ final class StubHandler: EngineHandler {
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
+                    route.hitCounter.wrappingIncrement(ordering: .relaxed)
                     let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)
                     return (plan, .route(id: route.id, name: route.name), [])
                 }
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
+                route.hitCounter.wrappingIncrement(ordering: .relaxed)
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
                 let plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
                                                          source: admin), delay: route.delayForRequest, headOnly: headOnly,

@@ -35,6 +35,8 @@ extension StubdServer {
         /// How HTTPS upstreams named later (admin recording) are trusted; nil: the proxy's, else
         /// the system trust store.
         public var upstreamTLS: UpstreamTLS?
+        /// The folder the dashboard may write fixture files into (`--ui-write-dir`); nil: off.
+        public var uiWriteDirectory: String?
         /// Makes the engine that serves: libevent's by default. Another front (a test double, a
         /// later HTTP/2 engine) is handed in here; the server only needs the `Engine` protocol.
         public var makeEngine: EngineFactory = { HTTPEngine(configuration: $0, handler: $1) }
@@ -55,8 +57,9 @@ extension StubdServer {
         let forwarding = Forwarding(proxy.map { Forwarding.Target(upstream: $0, recorder: configuration.recorder) },
                                     upstreamTLS: configuration.upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
         let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
-        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks)
-        var subscribers: [any ExchangeObserver] = configuration.journalCapacity > 0 ? [journal] : []
+        let dashboard = DashboardState(writeDirectory: configuration.uiWriteDirectory)
+        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks, dashboard: dashboard)
+        var subscribers: [any ExchangeObserver] = (configuration.journalCapacity > 0 ? [journal] : []) + [dashboard.metrics]
         if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
         var engineConfiguration = configuration.engine
         if engineConfiguration.onEvent == nil, let logger {

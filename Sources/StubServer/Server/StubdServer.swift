@@ -42,6 +42,9 @@ public final class StubdServer: Sendable {
         self.feed = feed
     }
 
+    /// Where the dashboard page is served (`http://127.0.0.1:PORT/__stubd/ui`).
+    public static let dashboardPath = AdminRouter.prefix + "/ui"
+
     /// Sends every exchange from now on — request, how it was resolved, the response sent (or
     /// the fault), latency — to `observer`, on the loop that served it, until `unsubscribe`.
     /// For a live view or a test that waits for a request; the observer must not block.

@@ -1,0 +1,22 @@
+/// What the dashboard (`/__stubd/ui`) needs from a running server: where "write as fixture file"
+/// may write, the per-server key its page proves itself with, and the metrics counters.
+public final class DashboardState: Sendable {
+    /// The folder the page may write fixture files into (`--ui-write-dir`); nil: writing is off.
+    public let writeDirectory: String?
+    /// Sent by the page in `X-Stubd-UI` with its admin calls, which carry an `Origin` a plain
+    /// client's would not: a random 128-bit value made at start, printed into the page only.
+    let uiKey: String
+    /// Requests, misses, faults (an exchange observer the server subscribes).
+    public let metrics = ServerMetrics()
+
+    /// A dashboard writing into `writeDirectory` (nil: no writing).
+    public init(writeDirectory: String? = nil) {
+        self.writeDirectory = writeDirectory
+        var generator = SystemRandomNumberGenerator()
+        uiKey = (0..<2).map { _ in
+            let value = generator.next() as UInt64
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StubModel
+import Testing
+@testable import StubServer
+
+/// The dashboard's endpoints and its page's admin rights, without a socket: the decision the
+/// engine would carry out, asked of the handler directly.
+struct DashboardAdminTests {
+    static func handler(writeDirectory: String? = nil, access: AdminAccess = AdminAccess(host: "127.0.0.1")) -> (StubHandler, StubAdmin) {
+        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: [route("/zen", outcome: ok("zen"))]),
+                              dashboard: DashboardState(writeDirectory: writeDirectory))
+        return (StubHandler(admin: admin, cors: CORSPolicy(enabled: false), access: access, feed: ExchangeFeed(observers: [admin.journal])), admin)
+    }
+
+    static func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "") -> IncomingRequest {
+        var request = IncomingRequest(method: method, target: target, headers: headers.map { NameValue($0.0, $0.1) }, body: Array(body.utf8))
+        request.peer = "127.0.0.1"
+        return request
+    }
+
+    static func answer(_ decision: StubHandler.Decision) -> (status: Int, body: String) {
+        guard case .reply(let reply) = decision.plan.answer else { return (0, "") }
+        return (reply.status, String(decoding: reply.body, as: UTF8.self))
+    }
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ui-write-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static let document = #"{"request": {"method": "GET", "path": "/x"}, "response": {"status": 200, "json": {"a": 1}}}"#
+
+    @Test func thePageCarriesItsKeyAndIsNeverFramedOrFetchedByAScript() {
+        let (handler, admin) = Self.handler()
+        let page = Self.answer(handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "127.0.0.1:8080")])))
+        #expect(page.status == 200)
+        #expect(page.body.contains(#"<meta name="stubd-ui-key" content="\#(admin.dashboard.uiKey)">"#))
+        #expect(admin.dashboard.uiKey.count == 32)
+        guard case .reply(let reply) = handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "localhost")])).plan.answer else {
+            Issue.record("no page"); return
+        }
+        #expect(reply.headers.contains { $0.name == "Content-Security-Policy" && $0.value.contains("frame-ancestors 'none'") })
+        #expect(reply.headers.contains { $0.name == "X-Frame-Options" && $0.value == "DENY" })
+        let fetched = handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "127.0.0.1"), ("Sec-Fetch-Dest", "empty")]))
+        #expect(Self.answer(fetched).status == 403)
+        // DNS rebinding: another Host never gets the page (nor its key).
+        #expect(Self.answer(handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "evil.example")]))).status == 403)
+    }
+
+    @Test func onlyThePagesOwnOriginWithTheKeyMayWrite() {
+        let (handler, admin) = Self.handler()
+        let key = admin.dashboard.uiKey
+        func post(_ headers: [(String, String)]) -> Int {
+            Self.answer(handler.decide(Self.request("POST", "/__stubd/routes",
+                                                    headers: [("Host", "127.0.0.1:8080"), ("Content-Type", "application/json")] + headers,
+                                                    body: Self.document))).status
+        }
+        #expect(post([("Origin", "http://127.0.0.1:8080"), ("X-Stubd-UI", key)]) == 201)
+        #expect(post([("Origin", "http://127.0.0.1:8080")]) == 403, "same origin without the key: an HTML stub")
+        #expect(post([("Origin", "http://127.0.0.1:8080"), ("X-Stubd-UI", String(key.reversed()))]) == 403, "a wrong key")
+        #expect(post([("Origin", "http://localhost:8080"), ("X-Stubd-UI", key)]) == 403, "another origin with the key")
+        #expect(post([("Origin", "https://127.0.0.1:8080"), ("X-Stubd-UI", key)]) == 403, "another scheme")
+        #expect(post([("Origin", "null"), ("X-Stubd-UI", key)]) == 403)
+    }
+
+    @Test func withATokenThePageIsServedAndEveryCallStillNeedsTheToken() {
+        let (handler, _) = Self.handler(access: AdminAccess(host: "0.0.0.0", token: "t0ken"))
+        #expect(Self.answer(handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "10.0.0.5:8080")]))).status == 200)
+        #expect(Self.answer(handler.decide(Self.request("GET", "/__stubd/ui/app.js", headers: [("Host", "10.0.0.5:8080")]))).status == 200)
+        #expect(Self.answer(handler.decide(Self.request("GET", "/__stubd/requests", headers: [("Host", "10.0.0.5:8080")]))).status == 401)
+        #expect(Self.answer(handler.decide(Self.request("GET", "/__stubd/events", headers: [("Host", "10.0.0.5:8080")]))).status == 401)
+        #expect(Self.answer(handler.decide(Self.request("GET", "/__stubd/requests",
+                                                        headers: [("Host", "10.0.0.5:8080"), ("Authorization", "Bearer t0ken")]))).status == 200)
+        // Without a token a non-loopback bind serves no page either.
+        let (off, _) = Self.handler(access: AdminAccess(host: "0.0.0.0"))
+        #expect(Self.answer(off.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "10.0.0.5:8080")]))).status == 403)
+    }
+
+    @Test func aFixtureFileIsWrittenOnlyIntoTheFolderOnlyWhenValidAndNeverOverAnother() throws {
+        func write(_ handler: StubHandler, _ body: String) -> (status: Int, body: String) {
+            Self.answer(handler.decide(Self.request("POST", "/__stubd/ui/fixtures", headers: [("Host", "127.0.0.1"), ("Content-Type", "application/json")], body: body)))
+        }
+        let (off, _) = Self.handler()
+        #expect(write(off, #"{"file": "a.json", "document": \#(Self.document)}"#).status == 403)
+        let folder = try Self.folder()
+        let (handler, _) = Self.handler(writeDirectory: folder)
+        for name in ["../a.json", "a/b.json", ".hidden.json", "a.txt", "a b.json", "/etc/x.json"] {
+            #expect(write(handler, #"{"file": "\#(name)", "document": \#(Self.document)}"#).status == 400, "\(name)")
+        }
+        let invalid = write(handler, #"{"file": "bad.json", "document": {"request": {"method": "GET", "path": "/x"}, "response": {"status": 9999}}}"#)
+        #expect(invalid.status == 400 && invalid.body.contains("bad.json is not a valid fixture file") && invalid.body.contains("status"), "\(invalid.body)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/bad.json"))
+        let written = write(handler, #"{"file": "x.json", "document": \#(Self.document)}"#)
+        #expect(written.status == 201, "\(written.body)")
+        let text = try String(contentsOfFile: folder + "/x.json", encoding: .utf8)
+        #expect(text.contains(#""path": "/x""#))
+        #expect(write(handler, #"{"file": "x.json", "document": \#(Self.document)}"#).status == 409)
+        #expect(write(handler, #"{"file": "x.json", "document": \#(Self.document), "overwrite": true}"#).status == 201)
+    }
+
+    @Test func metricsCountRequestsMissesFaultsAndHitsPerRoute() throws {
+        let server = try TestServer(fixtures: [route("/zen", outcome: ok("zen")), route("/boom", outcome: .fault(.reset))])
+        defer { server.stop() }
+        _ = try Curl.run(["-o", "/dev/null", server.url("/zen"), "-o", "/dev/null", server.url("/zen"), "-o", "/dev/null", server.url("/nope")])
+        _ = try? Curl.run([server.url("/boom")])
+        let metrics = try Curl.run([server.url("/__stubd/metrics")]).stdout
+        #expect(metrics.contains("stubd_requests_total 4"), "\(metrics)")
+        #expect(metrics.contains("stubd_misses_total 1"))
+        #expect(metrics.contains("stubd_faults_total 1"))
+        #expect(metrics.contains(#"stubd_route_hits_total{route="GET /zen",id="f0",source="test"} 2"#))
+        #expect(metrics.contains("# TYPE stubd_route_hits_total counter"))
+        let routes = try Curl.run([server.url("/__stubd/routes")]).stdout
+        #expect(routes.contains(#""hits": 2"#), "\(routes)")
+    }
+}

@@ -1,0 +1,259 @@
+"""The dashboard in a real browser: headless Chromium over DevTools, against stubd servers this
+test starts (port 0, 127.0.0.1), driven only through the page — clicks, typing — and checked
+with curl and `stubd check` from outside.
+
+Usage: python3 Tests/ui/dashboard_test.py [STUBD_BINARY]   (make test-ui)
+Saves the screenshot the README shows as Tests/ui/out/dashboard.png.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "stubd"))
+OUT = os.path.join(ROOT, "Tests", "ui", "out")
+
+FIXTURES = {
+    "api.json": {"routes": [
+        {"name": "zen", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "Design for failure."}},
+        {"name": "user", "request": {"method": "GET", "path": "/users/octocat", "query": {"page": "2"}},
+         "response": {"json": {"login": "octocat"}}},
+        {"name": "other page", "request": {"method": "GET", "path": "/page.html"},
+         "response": {"headers": {"Content-Type": "text/html"}, "text": "<!doctype html><title>a page</title><p>another page"}},
+    ]},
+    "todo.json": {"routes": [
+        {"request": {"method": "GET", "path": "/todo"}, "response": {"text": "[]"}, "scenario": "todo", "requiredState": "Started"},
+        {"request": {"method": "POST", "path": "/todo"}, "response": {"status": 201}, "scenario": "todo", "newState": "Added"},
+        {"request": {"method": "GET", "path": "/todo"}, "response": {"text": "[\"milk\"]"}, "scenario": "todo", "requiredState": "Added"},
+    ]},
+}
+
+
+class Stubd:
+    """`stubd serve` on an ephemeral port; the port is read from its banner."""
+
+    def __init__(self, folder, *extra):
+        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.banner = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("stubd exited: " + "".join(self.banner))
+            self.banner.append(line)
+            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+            if "dashboard:" in line or "admin API off" in line:
+                break
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def curl(url, *arguments):
+    """(status, body) of a curl request."""
+    result = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", *arguments, url], capture_output=True, text=True, timeout=20)
+    body, _, status = result.stdout.rpartition("\n")
+    return int(status), body
+
+
+def js(text):
+    return json.dumps(text)
+
+
+CHECKS = []
+
+
+def check(function):
+    CHECKS.append(function)
+    return function
+
+
+@check
+def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
+    server = Stubd(folder, "--ui-write-dir", write_dir)
+    try:
+        browser.open(server.base + "/__stubd/ui")
+        browser.wait("document.querySelector('#status').textContent === 'live'", "the event stream")
+        # A request made with curl appears without a reload, within 1 s.
+        started = time.monotonic()
+        assert curl(server.base + "/zen")[0] == 200
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/zen')", "/zen in the list", 5)
+        seen = time.monotonic() - started
+        assert seen < 1.0, f"/zen appeared after {seen:.2f} s"
+        print(f"  a curl request appeared in the list after {seen * 1000:.0f} ms")
+
+        # The route table renders, with hit counts.
+        browser.evaluate("document.querySelector('nav button[data-tab=routes]').click()")
+        browser.wait("document.querySelectorAll('#routes tbody tr').length === 6", "six routes in the table")
+        zen_hits = browser.evaluate("[...document.querySelectorAll('#routes tbody tr')].find(r => r.cells[1].textContent === 'zen').cells[5].textContent")
+        assert zen_hits == "1", f"zen hits: {zen_hits}"
+        browser.evaluate("document.querySelector('nav button[data-tab=requests]').click()")
+
+        # A miss shows the differing fields: expected against got, per closest route.
+        assert curl(server.base + "/users/octocat?page=3")[0] == 404
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/users/octocat?page=3')", "the miss in the list")
+        browser.evaluate("[...document.querySelectorAll('#requests tbody tr')].find(r => r.cells[2].textContent === '/users/octocat?page=3').click()")
+        browser.wait("!document.querySelector('#miss-card').hidden", "the near-miss card")
+        rows = browser.evaluate("[...document.querySelectorAll('#miss-routes table.diff tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        assert ["query page", '"2"', '"3"'] in rows, f"differences shown: {rows}"
+        assert "user" in browser.evaluate("document.querySelector('#miss-routes').textContent")
+
+        # Stub this request: the exact request prefilled, added for every session; the same curl then gets 200.
+        browser.evaluate("document.querySelector('#stub-this').click()")
+        browser.wait("!document.querySelector('#editor').hidden", "the route editor")
+        draft = json.loads(browser.evaluate("document.querySelector('#draft').value"))
+        assert draft["request"] == {"method": "GET", "path": "/users/octocat", "query": {"page": "3"}}, draft
+        # A broken draft is refused with the problem at the editor.
+        browser.evaluate("(() => { const d = JSON.parse(document.querySelector('#draft').value); d.response.status = 9999;"
+                         " document.querySelector('#draft').value = JSON.stringify(d); document.querySelector('#add-global').click(); })()")
+        browser.wait("document.querySelector('#draft-errors').textContent.includes('status')", "the validation error at the editor")
+        browser.evaluate("(() => { const d = JSON.parse(document.querySelector('#draft').value); d.response = {status: 200, json: {page: 3}};"
+                         " document.querySelector('#draft').value = JSON.stringify(d); document.querySelector('#add-global').click(); })()")
+        browser.wait("document.querySelector('#draft-result').textContent.startsWith('Added')", "the route added")
+        status, body = curl(server.base + "/users/octocat?page=3")
+        assert status == 200 and json.loads(body) == {"page": 3}, (status, body)
+
+        # Write it as a fixture file; the written file passes `stubd check`.
+        browser.evaluate("document.querySelector('#draft-file').value = 'octocat-page-3.json'; document.querySelector('#write-file').click()")
+        browser.wait("document.querySelector('#draft-result').textContent.startsWith('Wrote')", "the fixture file written")
+        written = os.path.join(write_dir, "octocat-page-3.json")
+        assert os.path.exists(written)
+        checked = subprocess.run([STUBD, "check", written], capture_output=True, text=True, timeout=30)
+        assert checked.returncode == 0 and "1 routes OK" in checked.stdout, checked.stdout + checked.stderr
+        print(f"  stubd check {os.path.basename(written)}: {checked.stdout.strip()}")
+
+        # Copy as cURL gives a command that replays the request.
+        browser.evaluate("document.querySelector('#copy-curl').click()")
+        browser.wait("!document.querySelector('#curl-text').hidden", "the cURL command")
+        command = browser.evaluate("document.querySelector('#curl-text').textContent")
+        assert command.startswith("curl -X GET") and f"'{server.base}/users/octocat?page=3'" in command, command
+
+        # The screenshot the README shows: the miss selected, the editor open.
+        for path in ["/zen", "/todo", "/search?q=swift%20stub"]:
+            curl(server.base + path)
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/search?q=swift%20stub')", "the last request")
+        # The oldest of the two (the list is newest first): the miss, before the route was added.
+        browser.evaluate("[...document.querySelectorAll('#requests tbody tr')].filter(r => r.cells[2].textContent === '/users/octocat?page=3').pop().click()")
+        browser.wait("!document.querySelector('#miss-card').hidden", "the miss selected again")
+        browser.evaluate("document.querySelector('#stub-this').click()")
+        browser.wait("!document.querySelector('#editor').hidden", "the route editor again")
+        os.makedirs(OUT, exist_ok=True)
+        browser.screenshot(os.path.join(OUT, "dashboard.png"))
+        print(f"  screenshot: {os.path.relpath(os.path.join(OUT, 'dashboard.png'), ROOT)}")
+    finally:
+        server.stop()
+
+
+@check
+def scenario_reset_from_the_page(browser, folder, write_dir):
+    server = Stubd(folder)
+    try:
+        assert curl(server.base + "/todo", "-X", "POST")[0] == 201
+        assert curl(server.base + "/todo")[1] == '["milk"]'
+        browser.open(server.base + "/__stubd/ui")
+        browser.evaluate("document.querySelector('nav button[data-tab=scenarios]').click()")
+        browser.wait("[...document.querySelectorAll('#scenarios tbody tr')].some(r => r.cells[0].textContent === 'todo' && r.cells[1].textContent === 'Added')",
+                     "the todo scenario in state Added")
+        browser.evaluate("document.querySelector('#scenarios-reset').click()")
+        browser.wait("[...document.querySelectorAll('#scenarios tbody tr')].some(r => r.cells[1].textContent === 'Started')", "the scenario reset")
+        assert curl(server.base + "/todo")[1] == "[]"
+    finally:
+        server.stop()
+
+
+@check
+def a_token_is_asked_for_once_and_kept_in_the_tab(browser, folder, write_dir):
+    server = Stubd(folder, "--admin-token", "s3cret-token")
+    try:
+        assert curl(server.base + "/zen")[0] == 200
+        browser.open(server.base + "/__stubd/ui")
+        browser.wait("document.querySelector('#token-bar').classList.contains('shown')", "the token prompt")
+        assert browser.evaluate("document.querySelectorAll('#requests tbody tr').length") == 0, "nothing shown without the token"
+        browser.evaluate("document.querySelector('#token-input').value = 'wrong'; document.querySelector('#token-form').requestSubmit()")
+        browser.wait("document.querySelector('#token-error').textContent.includes('refused')", "a wrong token refused")
+        browser.evaluate("document.querySelector('#token-input').value = 's3cret-token'; document.querySelector('#token-form').requestSubmit()")
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/zen')", "the journal with the token")
+        browser.wait("document.querySelector('#status').textContent === 'live'", "the event stream with the token")
+        assert curl(server.base + "/__stubd/requests")[0] == 401, "the admin API itself still needs the token"
+    finally:
+        server.stop()
+
+
+@check
+def pages_of_other_origins_cannot_read_the_stream_or_use_the_page_key(browser, folder, write_dir):
+    server = Stubd(folder)
+    try:
+        # localhost:PORT is another origin than 127.0.0.1:PORT.
+        other = f"http://localhost:{server.port}/page.html"
+        browser.open(other)
+        outcome = browser.evaluate(
+            f"fetch({js(server.base + '/__stubd/events')}).then(r => 'read ' + r.status, e => 'blocked: ' + e.name)")
+        assert outcome.startswith("blocked"), f"another origin: {outcome}"
+        # A page of the dashboard's own origin that is not the dashboard does not know the key.
+        browser.open(server.base + "/page.html")
+        status = browser.evaluate(
+            "fetch('/__stubd/routes', {method: 'POST', headers: {'Content-Type': 'application/json'},"
+            " body: JSON.stringify({request: {method: 'GET', path: '/x'}, response: {text: 'x'}})}).then(r => r.status)")
+        assert status == 403, f"a same-origin page without the key: {status}"
+        guessed = browser.evaluate(
+            "fetch('/__stubd/routes', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-Stubd-UI': '0123456789abcdef0123456789abcdef'},"
+            " body: JSON.stringify({request: {method: 'GET', path: '/x'}, response: {text: 'x'}})}).then(r => r.status)")
+        assert guessed == 403, f"a guessed key: {guessed}"
+        framed = browser.evaluate("fetch('/__stubd/ui').then(r => r.status)")
+        assert framed == 403, f"the page fetched by a script (its key read): {framed}"
+        assert curl(server.base + "/x")[0] == 404
+    finally:
+        server.stop()
+
+
+def main():
+    if not os.path.exists(STUBD):
+        sys.exit(f"test-ui: {STUBD} is missing; build it first (swift build --product stubd)")
+    folder = tempfile.mkdtemp(prefix="stubd-ui-fixtures-")
+    write_dir = tempfile.mkdtemp(prefix="stubd-ui-written-")
+    for name, document in FIXTURES.items():
+        with open(os.path.join(folder, name), "w") as file:
+            json.dump(document, file)
+    browser = cdp.Browser()
+    failures = 0
+    try:
+        for function in CHECKS:
+            started = time.monotonic()
+            try:
+                function(browser, folder, write_dir)
+                print(f"ok   {function.__name__} ({time.monotonic() - started:.1f} s)")
+            except Exception:
+                failures += 1
+                print(f"FAIL {function.__name__}")
+                traceback.print_exc()
+                try:
+                    os.makedirs(OUT, exist_ok=True)
+                    browser.screenshot(os.path.join(OUT, f"failed-{function.__name__}.png"))
+                except Exception:
+                    pass
+    finally:
+        browser.close()
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(write_dir, ignore_errors=True)
+    print(f"test-ui: {len(CHECKS) - failures} of {len(CHECKS)} browser checks passed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
