@@ -67,7 +67,8 @@ let package = Package(
         // The only module that imports libevent; it knows nothing of routes, stubs or the admin API.
         .target(
             name: "StubdEngine",
-            dependencies: ["StubModel", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS"],
+            dependencies: ["StubModel", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS",
+                           .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: swiftSettings
         ),
         // The funnel for POSIX and platform calls (sockets, descriptors, files, signals), with the

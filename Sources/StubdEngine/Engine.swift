@@ -9,6 +9,8 @@ public protocol Engine: AnyObject, Sendable {
     func start() throws(EngineError) -> BoundPorts
     /// Stops serving and waits until no loop runs; requests not yet answered are dropped. Idempotent.
     func stop()
+    /// How late its loops run (for metrics); nil when it does not measure.
+    var loopLag: LoopLag? { get }
 }
 
 /// Makes an engine for its configuration and the handler every request is given to.

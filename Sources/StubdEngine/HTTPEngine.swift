@@ -28,6 +28,7 @@ public final class HTTPEngine: Engine {
     public init(configuration: EngineConfiguration, handler: any EngineHandler) {
         self.configuration = configuration
         self.handler = handler
+        self.loopLag = LoopLag(loops: max(1, configuration.workers))
     }
 
     /// What this engine can receive and whether it can encrypt: HTTP/1.1 with libevent 2.1's
@@ -36,6 +37,9 @@ public final class HTTPEngine: Engine {
 
     /// The same, for a value typed as `any Engine`.
     public var capabilities: EngineCapabilities { Self.capabilities }
+
+    /// Each loop's lag, measured by a timer on it.
+    public let loopLag: LoopLag?
 
     /// Binds (HTTP, HTTPS) and starts the loops; returns the bound ports. Nothing is served when
     /// the certificate or either port cannot be used.
@@ -75,9 +79,11 @@ public final class HTTPEngine: Engine {
             let outcome = Mutex<Result<LoopHandle, EngineError>?>(nil)
             let configuration = configuration
             let handler = handler
+            let lag = loopLag
             let thread = Thread {
                 do {
                     let worker = try Worker(listeners: sockets.value, configuration: configuration, handler: handler, numbers: numbers)
+                    if let lag { worker.measureLag(lag, loop: index) }
                     outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!)) }
                     ready.signal()
                     worker.run()

@@ -41,6 +41,8 @@ final class Worker {
         return dns
     }()
     var dnsStarted = false
+    /// Measures this loop's lag, when asked to (`measureLag`).
+    private var lagTimer: LoopLagTimer?
     /// One OpenSSL context per TLS setting used by upstream calls, made on first use.
     private var tlsContexts: [UpstreamTLS: OpaquePointer] = [:]
 
@@ -136,10 +138,16 @@ final class Worker {
         awaiting.removeAll()
         for front in fronts { evhttp_free(front.http) }
         fronts.removeAll()
+        lagTimer?.free()
         if dnsStarted, let dns { evdns_base_free(dns, 0) }
         for context in tlsContexts.values { SSL_CTX_free(context) }
         if let stopEvent { event_free(stopEvent) }
         event_base_free(base)
+    }
+
+    /// Starts the lag timer of loop number `loop`.
+    func measureLag(_ lag: LoopLag, loop: Int) {
+        lagTimer = LoopLagTimer(lag: lag, loop: loop, base: base)
     }
 
     func handle(_ req: OpaquePointer) {

@@ -34,6 +34,7 @@ FIXTURES = {
         {"request": {"method": "GET", "path": "/todo"}, "response": {"text": "[]"}, "scenario": "todo", "requiredState": "Started"},
         {"request": {"method": "POST", "path": "/todo"}, "response": {"status": 201}, "scenario": "todo", "newState": "Added"},
         {"request": {"method": "GET", "path": "/todo"}, "response": {"text": "[\"milk\"]"}, "scenario": "todo", "requiredState": "Added"},
+        {"name": "flaky", "request": {"method": "GET", "path": "/flaky"}, "responses": [{"status": 500}, {"status": 200}]},
     ]},
 }
 
@@ -100,7 +101,7 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
 
         # The route table renders, with hit counts.
         browser.evaluate("document.querySelector('nav button[data-tab=routes]').click()")
-        browser.wait("document.querySelectorAll('#routes tbody tr').length === 6", "six routes in the table")
+        browser.wait("document.querySelectorAll('#routes tbody tr').length === 7", "seven routes in the table")
         zen_hits = browser.evaluate("[...document.querySelectorAll('#routes tbody tr')].find(r => r.cells[1].textContent === 'zen').cells[5].textContent")
         assert zen_hits == "1", f"zen hits: {zen_hits}"
         browser.evaluate("document.querySelector('nav button[data-tab=requests]').click()")
@@ -164,15 +165,20 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
 def scenario_reset_from_the_page(browser, folder, write_dir):
     server = Stubd(folder)
     try:
+        assert curl(server.base + "/flaky")[0] == 500
         assert curl(server.base + "/todo", "-X", "POST")[0] == 201
         assert curl(server.base + "/todo")[1] == '["milk"]'
         browser.open(server.base + "/__stubd/ui")
         browser.evaluate("document.querySelector('nav button[data-tab=scenarios]').click()")
         browser.wait("[...document.querySelectorAll('#scenarios tbody tr')].some(r => r.cells[0].textContent === 'todo' && r.cells[1].textContent === 'Added')",
                      "the todo scenario in state Added")
+        browser.wait("[...document.querySelectorAll('#sequences tbody tr')].some(r => r.cells[0].textContent === 'flaky' && r.cells[2].textContent === '1 of 2' && r.cells[3].textContent === '200')",
+                     "the flaky sequence one answer in")
         browser.evaluate("document.querySelector('#scenarios-reset').click()")
         browser.wait("[...document.querySelectorAll('#scenarios tbody tr')].some(r => r.cells[1].textContent === 'Started')", "the scenario reset")
+        browser.wait("[...document.querySelectorAll('#sequences tbody tr')].some(r => r.cells[2].textContent === '0 of 2')", "the sequence reset")
         assert curl(server.base + "/todo")[1] == "[]"
+        assert curl(server.base + "/flaky")[0] == 500
     finally:
         server.stop()
 

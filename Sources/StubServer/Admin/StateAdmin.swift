@@ -32,7 +32,13 @@ struct StateAdmin {
 
     func scenarioStates(session: SessionID?) -> PreparedReply {
         let states = admin.scenarioStates(session: session)
-        return AdminReply.json(.object([("scenarios", .object(states.keys.sorted().map { ($0, .string(states[$0]!)) }))]))
+        let sequences = admin.sequencePositions(session: session).map { entry -> JSONValue in
+            .object([("route", .string(entry.route.id.description)), ("name", .string(entry.route.name)),
+                     ("served", AdminReply.number(entry.served)), ("steps", AdminReply.number(entry.route.actions.count)),
+                     ("next", .string(entry.route.outcomeLabel.split(separator: ",").map(String.init)[min(entry.served, entry.route.actions.count - 1)]))])
+        }
+        return AdminReply.json(.object([("scenarios", .object(states.keys.sorted().map { ($0, .string(states[$0]!)) })),
+                                        ("sequences", .array(sequences))]))
     }
 
     func setScenario(_ name: String, body: [UInt8], session: SessionID?) -> PreparedReply {

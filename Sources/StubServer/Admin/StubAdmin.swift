@@ -114,6 +114,14 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
         return all
     }
 
+    /// Where each sequence (a route with several answers) stands for `session`: the answers it
+    /// has served and how many it has; the next is answer `min(served, steps - 1)`.
+    public func sequencePositions(session: SessionID?) -> [(route: Route, served: Int)] {
+        routes(session: session).filter { $0.route.actions.count > 1 }.map { entry in
+            (entry.route, scenarios.hitsServed(route: entry.route.id, session: session))
+        }
+    }
+
     /// The states the routes a session sees give scenario `name` (its required and new states,
     /// and `Started`), or nil when no route names that scenario: what a state may be set to.
     public func knownStates(ofScenario name: String, session: SessionID?) -> Set<String>? {

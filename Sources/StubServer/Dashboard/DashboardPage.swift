@@ -135,6 +135,8 @@ textarea { width: 100%; min-height: 14em; font-family: ui-monospace, Menlo, mono
     <div class="row"><button id="scenarios-reset">Reset scenarios and sequences</button><button id="scenarios-refresh">Refresh</button><span id="scenarios-result" class="ok"></span></div>
     <table id="scenarios"><thead><tr><th>scenario</th><th>state</th><th>set state</th></tr></thead><tbody></tbody></table>
     <ul id="scenario-errors" class="errors"></ul>
+    <h2 style="font-size: 14px">Sequences</h2>
+    <table id="sequences"><thead><tr><th>route</th><th>id</th><th>answers served</th><th>next answer</th></tr></thead><tbody></tbody></table>
   </div>
 </main>
 <script src="/__stubd/ui/app.js"></script>

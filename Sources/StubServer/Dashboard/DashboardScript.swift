@@ -426,6 +426,15 @@ async function loadScenarios() {
     });
     td.append(input, button);
   }
+  const sequences = $('sequences').tBodies[0];
+  sequences.replaceChildren();
+  for (const sequence of (answer.json && answer.json.sequences) || []) {
+    const row = sequences.insertRow();
+    cell(row, sequence.name);
+    cell(row, sequence.route);
+    cell(row, sequence.served + ' of ' + sequence.steps);
+    cell(row, sequence.next);
+  }
 }
 $('scenarios-refresh').addEventListener('click', loadScenarios);
 $('scenarios-reset').addEventListener('click', async () => {

@@ -1,3 +1,6 @@
+import Synchronization
+import StubdEngine
+
 /// What the dashboard (`/__stubd/ui`) needs from a running server: where "write as fixture file"
 /// may write, the per-server key its page proves itself with, and the metrics counters.
 public final class DashboardState: Sendable {
@@ -8,6 +11,16 @@ public final class DashboardState: Sendable {
     let uiKey: String
     /// Requests, misses, faults (an exchange observer the server subscribes).
     public let metrics = ServerMetrics()
+    /// The engine's loop lag, once it runs.
+    private let lag = Mutex<LoopLag?>(nil)
+
+    /// The serving engine's loop lag (set by the server once the engine runs).
+    func measure(_ loopLag: LoopLag?) {
+        lag.withLock { $0 = loopLag }
+    }
+
+    /// The engine's loop lag, if it measures it.
+    var loopLag: LoopLag? { lag.withLock { $0 } }
 
     /// A dashboard writing into `writeDirectory` (nil: no writing).
     public init(writeDirectory: String? = nil) {

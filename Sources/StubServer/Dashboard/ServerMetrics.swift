@@ -52,6 +52,15 @@ public final class ServerMetrics: ExchangeObserver {
         let journal = state.journal
         counter("stubd_journal_dropped_total", "Journal entries let go because the journal was full (--journal-size).",
                 [("", max(0, journal.added - journal.capacity))])
+        if let lag = state.dashboard.loopLag {
+            let loops = lag.seconds
+            lines.append("# HELP stubd_loop_lag_seconds How late each event loop ran at its last measurement (every \(LoopLag.interval) s).")
+            lines.append("# TYPE stubd_loop_lag_seconds gauge")
+            for (index, value) in loops.enumerated() { lines.append("stubd_loop_lag_seconds{loop=\"\(index)\"} \(value.last)") }
+            lines.append("# HELP stubd_loop_lag_max_seconds The largest loop lag since start.")
+            lines.append("# TYPE stubd_loop_lag_max_seconds gauge")
+            for (index, value) in loops.enumerated() { lines.append("stubd_loop_lag_max_seconds{loop=\"\(index)\"} \(value.max)") }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

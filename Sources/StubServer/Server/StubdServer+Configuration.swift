@@ -71,6 +71,7 @@ extension StubdServer {
                                   access: configuration.access ?? AdminAccess(host: host), redactor: redactor, feed: feed)
         let engine = configuration.makeEngine(engineConfiguration, handler)
         let ports = try engine.start()
+        dashboard.measure(engine.loopLag)
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
                            host: host, admin: admin, engine: engine, feed: feed)
     }

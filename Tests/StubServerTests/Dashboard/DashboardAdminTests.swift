@@ -110,6 +110,7 @@ struct DashboardAdminTests {
         #expect(metrics.contains("stubd_faults_total 1"))
         #expect(metrics.contains(#"stubd_route_hits_total{route="GET /zen",id="f0",source="test"} 2"#))
         #expect(metrics.contains("# TYPE stubd_route_hits_total counter"))
+        #expect(metrics.contains("# TYPE stubd_loop_lag_seconds gauge") && metrics.contains(#"stubd_loop_lag_max_seconds{loop="0"} "#))
         let routes = try Curl.run([server.url("/__stubd/routes")]).stdout
         #expect(routes.contains(#""hits": 2"#), "\(routes)")
     }
