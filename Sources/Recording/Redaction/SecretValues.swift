@@ -52,10 +52,16 @@ struct SecretValues: Sendable, Equatable {
                 add(header.value)
             }
         }
-        for pair in FormCoding.decodePairs(request.rawQuery ?? "") where redactor.isSecret(pair.name) { add(pair.value) }
+        // Both readings of `+` (a space; a plus, as a base64 token sent unescaped means it).
+        for plusIsSpace in [true, false] {
+            for pair in FormCoding.decodePairs(request.rawQuery ?? "", plusIsSpace: plusIsSpace) where redactor.isSecret(pair.name) { add(pair.value) }
+        }
         let contentType = request.header("Content-Type")?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
-            for pair in FormCoding.decodePairs(String(decoding: request.body, as: UTF8.self)) where redactor.isSecret(pair.name) { add(pair.value) }
+            let form = String(decoding: request.body, as: UTF8.self)
+            for plusIsSpace in [true, false] {
+                for pair in FormCoding.decodePairs(form, plusIsSpace: plusIsSpace) where redactor.isSecret(pair.name) { add(pair.value) }
+            }
         } else if !request.body.isEmpty, let json = try? JSONParser.parse(request.body) {
             addJSON(json, redactor: redactor)
         }

@@ -22,12 +22,19 @@ struct QueryMatcher: RequestPartMatcher {
         self.setAside = Set(present + matches.map(\.name))
     }
 
+    /// The query read with `+` as a space, or — for a fixture written when stubd read `+` as a
+    /// plus — with `+` as a plus (only computed when the query has a `+`).
     func matches(_ request: RequestView) -> Bool {
-        if setAside.isEmpty && !othersAllowed { return request.query == expected }
-        let names = Set(request.query.map(\.name))
+        if matches(request.query) { return true }
+        return request.literalQuery.map(matches) ?? false
+    }
+
+    private func matches(_ query: [NameValue]) -> Bool {
+        if setAside.isEmpty && !othersAllowed { return query == expected }
+        let names = Set(query.map(\.name))
         guard present.allSatisfy(names.contains) else { return false }
-        for (name, test) in tests where !test.accepts(request.query.filter { $0.name == name }.map(\.value)) { return false }
-        let rest = request.query.filter { !setAside.contains($0.name) }
+        for (name, test) in tests where !test.accepts(query.filter { $0.name == name }.map(\.value)) { return false }
+        let rest = query.filter { !setAside.contains($0.name) }
         return othersAllowed ? Self.contains(rest, expected) : rest == expected
     }
 
@@ -86,7 +93,10 @@ enum PairDifferences {
         var differences: [String] = []
         for pair in missing {
             if let index = remaining.firstIndex(where: { $0.name == pair.name }) {
-                differences.append("\(label) \(pair.name): expected \"\(shown(pair))\", got \"\(shown(remaining[index]))\"")
+                let hint = onlySpacesDiffer(pair.value, remaining[index].value)
+                    ? " (only a space's encoding differs: in a query or form `+` is a space and `%2B` a plus; write the value with a space, or send %2B for a plus)"
+                    : ""
+                differences.append("\(label) \(pair.name): expected \"\(shown(pair))\", got \"\(shown(remaining[index]))\"\(hint)")
                 remaining.remove(at: index)
             } else {
                 differences.append("\(label) \(pair.name): expected \"\(shown(pair))\", missing")
@@ -96,5 +106,10 @@ enum PairDifferences {
             differences.append("\(label) \(extra.name): unexpected (\"\(shown(extra))\")")
         }
         return differences
+    }
+
+    /// Whether two values are the same once every `+` is read as a space.
+    static func onlySpacesDiffer(_ expected: String, _ got: String) -> Bool {
+        expected != got && expected.replacingOccurrences(of: "+", with: " ") == got.replacingOccurrences(of: "+", with: " ")
     }
 }

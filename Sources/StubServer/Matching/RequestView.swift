@@ -11,8 +11,10 @@ final class RequestView {
     let request: IncomingRequest
     /// The canonical path key (see `PathSegments.key`), what exact routes are hashed on.
     let pathKey: String
-    /// The decoded query pairs, sorted (compared as a multiset).
+    /// The decoded query pairs, sorted (compared as a multiset), `+` read as a space.
     let query: [NameValue]
+    /// The same with `+` read as a plus; nil when the query has no `+`.
+    let literalQuery: [NameValue]?
     /// Hides secret values in explanations (near-miss reports end up in logs and the journal).
     let redactor: Redactor
 
@@ -32,8 +34,10 @@ final class RequestView {
         self.pathKey = PathSegments.key(raw: request.rawPath)
         if let rawQuery = request.rawQuery, !rawQuery.isEmpty {
             self.query = FormCoding.decodePairs(rawQuery).sorted()
+            self.literalQuery = FormCoding.hasPlus(rawQuery) ? FormCoding.decodePairs(rawQuery, plusIsSpace: false).sorted() : nil
         } else {
             self.query = []
+            self.literalQuery = nil
         }
     }
 
@@ -71,6 +75,11 @@ final class RequestView {
 
     /// The body's form pairs, sorted.
     lazy var form: [NameValue] = FormCoding.decodePairs(String(decoding: request.body, as: UTF8.self)).sorted()
+
+    /// The form pairs with `+` read as a plus — nil when the body has no `+`: the second reading
+    /// a fixture written before `+` meant a space still matches.
+    lazy var literalForm: [NameValue]? = request.body.contains(UInt8(ascii: "+"))
+        ? FormCoding.decodePairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: false).sorted() : nil
 
     /// The body split into multipart parts with the boundary its Content-Type names.
     lazy var multipart: MultipartBody = {
