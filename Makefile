@@ -103,8 +103,9 @@ soak: deps
 hostile: release
 	python3 bench/hostile.py .build/release/stubd
 
-## test-ui: the dashboard (/__stubd/ui) in headless Chromium over its DevTools protocol, against debug stubd
-## servers the test starts (installs Debian's chromium when missing); saves Tests/ui/out/dashboard.png.
+## test-ui: the dashboard (/__stubd/ui), and faults seen from a cross-origin page, in headless Chromium over its
+## DevTools protocol, against debug stubd servers the tests start (installs Debian's chromium when missing);
+## saves Tests/ui/out/dashboard.png.
 test-ui: deps
 ifeq ($(UNAME),Darwin)
 	@command -v chromium >/dev/null || { echo "make: test-ui needs a chromium on PATH (brew install --cask chromium)"; exit 1; }
@@ -113,6 +114,7 @@ else
 endif
 	$(SWIFT) build --product stubd
 	python3 Tests/ui/dashboard_test.py .build/debug/stubd
+	python3 Tests/ui/cors_faults_test.py .build/debug/stubd
 
 ## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
 ## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.

@@ -21,7 +21,16 @@ enum LibeventFaultInjector {
     /// header lines is accepted as complete by curl and Python.)
     static let cutHeadBytes: [UInt8] = Array("HTTP/1.1 2".utf8)
 
-    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker) {
+    /// `bytes` with `headers` added after the status line (the plan's extra headers: CORS), so a
+    /// cross-origin page's browser reports the fault itself — a length mismatch, a bad chunk —
+    /// and not a missing `Access-Control-Allow-Origin`.
+    static func withHeaders(_ bytes: [UInt8], _ headers: [NameValue]) -> [UInt8] {
+        guard !headers.isEmpty, let lineEnd = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return bytes }
+        let lines = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+        return Array(bytes[...lineEnd]) + Array(lines.utf8) + Array(bytes[(lineEnd + 1)...])
+    }
+
+    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker, extraHeaders: [NameValue] = []) {
         if fault == .hang {
             worker.schedule(PendingExchange(request: req, plan: ReplyPlan(answer: .fault(.hang)), start: 0, listener: nil,
                                             kind: .closeAfterHang),
@@ -35,10 +44,14 @@ enum LibeventFaultInjector {
         case .empty, .hang:
             evhttp_connection_free(connection)
         case .garbage:
-            write(garbageBytes, thenClose: connection)
+            write(withHeaders(garbageBytes, extraHeaders), thenClose: connection)
         case .truncated, .badChunk:
-            let head = evhttp_request_get_command(req) == EVHTTP_REQ_HEAD
-            write(head ? cutHeadBytes : fault == .truncated ? truncatedBytes : badChunkBytes, thenClose: connection)
+            // A cut status line has no header lines to add to.
+            if evhttp_request_get_command(req) == EVHTTP_REQ_HEAD {
+                write(cutHeadBytes, thenClose: connection)
+            } else {
+                write(withHeaders(fault == .truncated ? truncatedBytes : badChunkBytes, extraHeaders), thenClose: connection)
+            }
         }
     }
 

@@ -202,7 +202,7 @@ final class Worker {
         case .stream(let stream):
             StreamWriter.start(stream, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self)
         case .fault(let fault):
-            LibeventFaultInjector.inject(fault, on: req, worker: self)
+            LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders)
         }
         if let listener {
             listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)

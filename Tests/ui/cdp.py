@@ -109,6 +109,7 @@ class Browser:
         page = next(target for target in targets if target["type"] == "page")
         self.socket = WebSocket(page["webSocketDebuggerUrl"])
         self.next_id = 0
+        self.events = []
         self.command("Page.enable")
         self.command("Runtime.enable")
 
@@ -122,6 +123,8 @@ class Browser:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message.get("result", {})
+            if "method" in message and message["method"].startswith("Network."):
+                self.events.append(message)
 
     def open(self, url):
         self.command("Page.navigate", url=url)

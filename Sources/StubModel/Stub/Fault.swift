@@ -34,6 +34,10 @@ public enum Fault: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether it sends a response head before failing (truncated, badChunk, garbage): the head
+    /// carries the route's CORS headers, so a cross-origin page's browser reports the fault.
+    public var sendsBytes: Bool { !sendsNoResponse }
+
     /// The fault for an `NSError` from a Moya `.networkError`:
     ///
     /// | error (NSURLErrorDomain) | fault |

@@ -149,8 +149,13 @@ final class StubHandler: EngineHandler {
         if case .miss(let closest) = resolution, closest == Self.forwardedMiss {
             return Decision(plan: plan, resolution: resolution, session: session, unexplainedMiss: true)
         }
-        if cors.enabled, case .reply(let prepared) = plan.answer {
-            plan.extraHeaders = cors.headers(for: request, exposing: prepared)
+        if cors.enabled {
+            switch plan.answer {
+            case .reply(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
+            // A fault that sends a head carries CORS too, so the page's browser names the fault.
+            case .fault(let fault) where fault.sendsBytes: plan.extraHeaders = cors.headers(for: request, exposing: nil)
+            case .fault, .stream: break
+            }
         }
         return Decision(plan: plan, resolution: resolution, session: session, webhooks: webhooks)
     }

@@ -33,6 +33,19 @@ import TargetModel
         #expect(result.status == exitCode, "\(path): \(result.stderr)")
     }
 
+    /// A fault that sends a head sends the route's CORS headers in it (a cross-origin page's
+    /// browser then reports the fault, not a missing Allow-Origin); one that sends nothing cannot.
+    @Test(arguments: ["/truncated", "/badChunk", "/garbage"])
+    func aFaultThatSendsAHeadCarriesCORS(path: String) throws {
+        let server = try TestServer(fixtures: Self.fixtures, cors: CORSPolicy(enabled: true))
+        defer { server.stop() }
+        let bytes = RawHTTP.exchange(port: server.port, bytes: Array("GET \(path) HTTP/1.1\r\nHost: x\r\nOrigin: http://localhost:3000\r\n\r\n".utf8))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: http://localhost:3000\r\n"), "\(text)")
+        let plain = RawHTTP.exchange(port: server.port, bytes: Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(!String(decoding: plain, as: UTF8.self).contains("Access-Control"), "no Origin, no CORS")
+    }
+
     /// HEAD has no body to cut short, so `truncated` cuts the status line instead.
     @Test func truncatedFailsAHeadRequestToo() throws {
         let server = try TestServer(fixtures: Self.fixtures)
