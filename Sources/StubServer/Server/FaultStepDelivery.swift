@@ -9,8 +9,11 @@ import StubdEngine
 /// would take the next step. Java's HttpClient re-sends a GET or HEAD that got no byte even on a
 /// *fresh* connection. Python requests and Node fetch never re-send. So:
 ///
-/// 1. While such a step is next for a session, every reply to that session carries
-///    `Connection: close`, so the client's next request usually opens a fresh connection.
+/// 1. A reply from a route whose own next step — the next answer of its sequence, or a route
+///    of its scenario in the state it leaves — is such a fault carries `Connection: close`, so
+///    the client's next request to it usually opens a fresh connection. Replies of other routes
+///    keep their connections alive (an earlier rule closed every reply of the session while
+///    such a step was next: a `[reset, …]` sequence turned keep-alive off for the whole folder).
 /// 2. When the step meets a request the client will re-send — from Java's HttpClient (GET or
 ///    HEAD), or on a reused connection from any client not known to report such failures
 ///    without re-sending — it is delivered once without being consumed; the re-send meets the
@@ -43,11 +46,14 @@ struct FaultStepDelivery {
         return fault
     }
 
-    /// Whether a step with no response byte is next for `session` (rule 1): a scenario route in
-    /// its required state, or a sequence whose next answer is such a fault.
-    func faultStepIsNext(in snapshot: StubSnapshot, session: SessionID?) -> Bool {
+    /// Whether, after `answered` has answered, a step with no response byte is next among its
+    /// own steps (rule 1): the next answer of its sequence, or a route of its scenario whose
+    /// required state the scenario is now in.
+    func faultStepFollows(_ answered: Route, in snapshot: StubSnapshot, session: SessionID?) -> Bool {
         guard snapshot.hasFaultSteps else { return false }
+        let scenario = answered.fixture.scenario?.name
         return snapshot.faultSteps(for: session).contains { route in
+            guard route.id == answered.id || (scenario != nil && route.fixture.scenario?.name == scenario) else { return false }
             if let step = route.fixture.scenario, let required = step.requiredState,
                scenarios.state(of: step.name, session: session) != required {
                 return false

@@ -127,12 +127,7 @@ final class StubHandler: EngineHandler {
     }
 
     func decide(_ request: IncomingRequest) -> Decision {
-        var decision = decideAnswer(request)
-        if case .reply = decision.plan.answer, admin.store.hasFaultSteps,
-           faultSteps.faultStepIsNext(in: admin.store.snapshot, session: decision.session) {
-            decision.plan.closeConnection = true
-        }
-        return decision
+        decideAnswer(request)
     }
 
     private func decideAnswer(_ request: IncomingRequest) -> Decision {
@@ -206,9 +201,14 @@ final class StubHandler: EngineHandler {
                 if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
                 let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
-                let plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
+                var plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
                                                          source: admin), delay: route.delayForRequest, headOnly: headOnly,
                                      dribble: route.fixture.dribble)
+                // The next step of this route's sequence or scenario fails without a byte: close
+                // this connection, so the client's next request to it comes on a fresh one.
+                if case .reply = plan.answer, snapshot.hasFaultSteps {
+                    plan.closeConnection = faultSteps.faultStepFollows(route, in: snapshot, session: session)
+                }
                 let webhooks = route.webhooks.isEmpty ? []
                     : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin)
                 return (plan, .route(id: route.id, name: route.name), webhooks)

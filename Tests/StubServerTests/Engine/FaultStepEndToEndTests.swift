@@ -94,15 +94,24 @@ import TargetModel
         #expect(seen.map { $0.hasSuffix("\r\n\r\nok") ? "ok" : $0 } == expected)
     }
 
-    /// While a no-byte step is next, replies close their connection; the journal lists each
-    /// attempt with its connection number and place on it.
+    /// Only the replies of the route whose next step sends no byte close their connection; an
+    /// unrelated route keeps its connection alive however many fault steps are loaded; the
+    /// journal lists each attempt with its connection number and place on it.
     @Test func repliesBeforeAFaultStepCloseTheConnectionAndTheJournalShowsConnections() throws {
         let server = try TestServer(fixtures: Self.fixtures())
         defer { server.stop() }
         let warm = try Curl.run(["-i", server.url("/warm")])
-        #expect(warm.stdout.lowercased().contains("connection: close"))
+        #expect(!warm.stdout.lowercased().contains("connection: close"), "an unrelated route keeps keep-alive")
+        // Five GETs of the unrelated route with `[reset, ok]` and `[500, reset, ok]` loaded: one connection.
+        _ = try Curl.run((1...5).flatMap { _ in ["-o", "/dev/null", server.url("/warm")] })
+        let warmJournal = try Curl.run([server.url("/__stubd/requests?path=/warm")]).stdout
+        let warmEntries = try #require(try JSONSerialization.jsonObject(with: Data(warmJournal.utf8)) as? [String: Any])["requests"] as? [[String: Any]]
+        let warmConnections = Set((warmEntries ?? []).dropFirst().compactMap { $0["connection"] as? Int })
+        #expect(warmConnections.count == 1, "five GETs of /warm on \(warmConnections.count) connections")
+        let before = try Curl.run(["-i", server.url("/flaky")])
+        #expect(before.stdout.lowercased().contains("connection: close"), "the reply before the reset step closes")
         let url = server.url("/flaky")
-        _ = try Curl.run([url, url, url])
+        _ = try Curl.run([url, url])
         let journal = try Curl.run([server.url("/__stubd/requests?path=/flaky")]).stdout
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(journal.utf8)) as? [String: Any])["requests"] as? [[String: Any]]
         let attempts = (entries ?? []).map { "\($0["status"] ?? $0["fault"] ?? "?")@\($0["connection"] ?? "?")#\($0["connectionRequest"] ?? "?")" }
