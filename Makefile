@@ -115,6 +115,7 @@ endif
 	$(SWIFT) build --product stubd
 	python3 Tests/ui/dashboard_test.py .build/debug/stubd
 	python3 Tests/ui/cors_faults_test.py .build/debug/stubd
+	python3 Tests/ui/fault_steps_test.py .build/debug/stubd 5
 
 ## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
 ## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.

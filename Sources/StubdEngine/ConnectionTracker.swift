@@ -1,4 +1,5 @@
 import CLibevent
+import Dispatch
 import CLibeventTLS
 import StubdSystem
 import Synchronization
@@ -102,7 +103,7 @@ final class ConnectionTracker {
             worker.configuration.onEvent?("accepting connections again (\(budget.open) open)")
         }
         bufferevent_incref(bev)
-        let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick)
+        let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds)
         // Admitted before it is listed, so making room never picks the connection being made
         // (evhttp has not taken its bufferevent yet, so it would look already dropped).
         budget.admitted()
@@ -197,25 +198,30 @@ final class ConnectionTracker {
     func requestArrived(_ req: OpaquePointer) -> ConnectionUse? {
         guard let connection = evhttp_request_get_connection(req) else { return nil }
         let state: KnownConnection
+        var firstRequestWait: Double?
+        var acceptedAt: UInt64 = 0
         if let existing = known[connection] {
             state = existing
             state.idleSince = nil
             state.idleTick = nil
         } else {
-            if let bev = evhttp_connection_get_bufferevent(connection), newcomers.removeValue(forKey: bev) != nil {
+            if let bev = evhttp_connection_get_bufferevent(connection), let newcomer = newcomers.removeValue(forKey: bev) {
                 bufferevent_decref(bev)
+                firstRequestWait = Double(DispatchTime.now().uptimeNanoseconds &- newcomer.acceptedAt) / 1e9
+                acceptedAt = newcomer.acceptedAt
             } else {
                 // Counted out already (its head deadline ended it, but evhttp had the request
                 // read): counted in again, so its close is not counted out twice.
                 budget.admitted()
             }
-            state = KnownConnection(connection: connection, tracker: self, number: numbers.next())
+            state = KnownConnection(connection: connection, tracker: self, number: numbers.next(), acceptedAt: acceptedAt)
             known[connection] = state
             evhttp_connection_set_closecb(connection, onConnectionClosed, Unmanaged.passUnretained(state).toOpaque())
         }
         evhttp_request_set_on_complete_cb(req, onReplyWritten, Unmanaged.passUnretained(state).toOpaque())
         state.requests += 1
-        return ConnectionUse(number: state.number, request: state.requests)
+        return ConnectionUse(number: state.number, request: state.requests, idleBeforeFirstRequest: firstRequestWait ?? 0,
+                             acceptedAt: state.acceptedAt)
     }
 
     fileprivate func replyWritten(_ state: KnownConnection) {
@@ -303,6 +309,9 @@ private struct Newcomer {
     /// When it connected: on the tracker's clock (ordering) and in sweeps (deadline).
     let since: UInt64
     let sinceTick: UInt64
+    /// When it was accepted (monotonic nanoseconds): how long a connection waited before its
+    /// first request tells a preconnected socket from one opened for the request.
+    let acceptedAt: UInt64
 }
 
 /// A connection that has sent requests; idle (waiting for its next head) since its last reply.
@@ -317,7 +326,11 @@ private final class KnownConnection {
     let number: Int
     var requests = 0
 
-    init(connection: OpaquePointer, tracker: ConnectionTracker, number: Int) {
+    /// When it was accepted (monotonic ns; 0 when not seen as a newcomer).
+    let acceptedAt: UInt64
+
+    init(connection: OpaquePointer, tracker: ConnectionTracker, number: Int, acceptedAt: UInt64) {
+        self.acceptedAt = acceptedAt
         self.connection = connection
         self.tracker = tracker
         self.number = number

@@ -10,15 +10,30 @@ public struct ConnectionUse: Sendable, Equatable {
     /// connection, and so on.
     public var request: Int
 
+    /// For a first request: seconds from the accept to the request's arrival (0 otherwise).
+    public var idleBeforeFirstRequest: Double
+    /// When the connection was accepted (monotonic nanoseconds, `DispatchTime`); 0 when unknown.
+    public var acceptedAt: UInt64
+
     /// Creates a use.
-    public init(number: Int, request: Int) {
+    public init(number: Int, request: Int, idleBeforeFirstRequest: Double = 0, acceptedAt: UInt64 = 0) {
         self.number = number
         self.request = request
+        self.idleBeforeFirstRequest = idleBeforeFirstRequest
+        self.acceptedAt = acceptedAt
     }
 
-    /// True for the connection's first request: a client never re-sends a request that failed on
-    /// a fresh connection (except Java's HttpClient after zero bytes; see `StubHandler`).
-    public var isFresh: Bool { request == 1 }
+    /// Seconds a connection may wait between its accept and its first request and still count
+    /// as opened for that request. A browser opens sockets ahead of need (Chromium preconnects
+    /// while a page loads) and treats one as an idle socket it may retry on; a client connecting
+    /// for a request sends it within a handshake's time.
+    public static let preconnectThreshold = 0.05
+
+    /// True for the connection's first request when it came at once after the connect: a
+    /// client never re-sends a request that failed on a connection it opened for it (except
+    /// Java's HttpClient after zero bytes; see `FaultStepDelivery`). A socket that sat idle first
+    /// (a browser's preconnect) is not fresh: Chromium re-sends on it as on a reused one.
+    public var isFresh: Bool { request == 1 && idleBeforeFirstRequest < Self.preconnectThreshold }
 }
 
 

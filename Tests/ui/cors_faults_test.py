@@ -1,6 +1,7 @@
-"""Faults as a cross-origin page's browser sees them: headless Chromium's DevTools must name the
-fault itself (a length mismatch, a bad chunk), not a CORS error, because a fault that sends a
-head sends the route's CORS headers too.
+"""Browser-client checks in headless Chromium: faults as a cross-origin page sees them (DevTools
+must name the fault itself — a length mismatch, a bad chunk — not a CORS error, because a fault
+that sends a head sends the route's CORS headers too), and a space sent as `+` by
+`URLSearchParams` (a query and a form body) matching a route written with a space.
 
 Usage: python3 Tests/ui/cors_faults_test.py [STUBD_BINARY]   (make test-ui)
 """
@@ -19,6 +20,8 @@ FAULTS = {"truncated": "net::ERR_CONTENT_LENGTH_MISMATCH", "badChunk": "net::ERR
 def main():
     folder = tempfile.mkdtemp(prefix="stubd-cors-faults-")
     routes = [{"request": {"method": "GET", "path": f"/{fault}"}, "fault": fault} for fault in FAULTS]
+    routes.append({"request": {"method": "GET", "path": "/search", "query": {"q": "swift stub"}}, "response": {"text": "found"}})
+    routes.append({"request": {"method": "POST", "path": "/form", "body": {"form": {"q": "swift stub"}}}, "response": {"text": "posted"}})
     routes.append({"request": {"method": "GET", "path": "/page.html"},
                    "response": {"headers": {"Content-Type": "text/html"}, "text": "<!doctype html><title>page</title>"}})
     with open(os.path.join(folder, "faults.json"), "w") as file:
@@ -44,10 +47,18 @@ def main():
             failures += 0 if good else 1
             print(f"{'ok  ' if good else 'FAIL'} {fault} from another origin: page {outcome}; DevTools {error}"
                   f"{'' if cors is None else ', CORS error ' + json.dumps(cors)}")
+        browser.open(f"{server.base}/page.html")
+        plus = browser.evaluate(
+            "(async () => { const p = new URLSearchParams({q: 'swift stub'});"
+            " const g = await fetch('/search?' + p); const f = await fetch('/form', {method: 'POST', body: p});"
+            " return [String(p), g.status, await g.text(), f.status, await f.text()].join(' '); })()")
+        good = plus == "q=swift+stub 200 found 200 posted"
+        failures += 0 if good else 1
+        print(f"{'ok  ' if good else 'FAIL'} URLSearchParams query and form (+ for a space): {plus}")
     finally:
         browser.close()
         server.stop()
-    print(f"test-ui: {len(FAULTS) - failures} of {len(FAULTS)} cross-origin fault checks passed")
+    print(f"test-ui: {len(FAULTS) + 1 - failures} of {len(FAULTS) + 1} browser-client checks passed")
     sys.exit(1 if failures else 0)
 
 

@@ -15,9 +15,13 @@ import StubdEngine
 ///    keep their connections alive (an earlier rule closed every reply of the session while
 ///    such a step was next: a `[reset, …]` sequence turned keep-alive off for the whole folder).
 /// 2. When the step meets a request the client will re-send — from Java's HttpClient (GET or
-///    HEAD), or on a reused connection from any client not known to report such failures
-///    without re-sending — it is delivered once without being consumed; the re-send meets the
-///    same fault and consumes it.
+///    HEAD), or on a reused connection, or on a preconnected one (accepted more than
+///    `ConnectionUse.preconnectThreshold` before its first request: Chromium opens sockets while
+///    a page loads and retries on them as on reused ones), from any client not known to report
+///    such failures without re-sending — it is delivered without being consumed: once for Java,
+///    whose re-send then consumes it; for the others every time, until the attempt on a
+///    connection opened for the request consumes it (Chromium was measured going through two idle
+///    sockets before connecting anew).
 ///
 /// Closing other idle connections when a step becomes next was tried and dropped: Node's fetch
 /// picks a pooled connection without noticing the server closed it, and fails the request.
@@ -30,19 +34,36 @@ struct FaultStepDelivery {
     static let reportingAgents = ["python-requests/", "node", "undici"]
 
     /// Whether the client will re-send this request if it fails before the first response byte.
-    static func expectsResend(_ request: IncomingRequest) -> Bool {
+    /// `since` is when this route, or any route, last answered the session: a connection accepted
+    /// before it sat open while the client waited, and a browser treats such a socket as an idle
+    /// one it may retry on — Chromium preconnects sockets and was measured re-sending on one used
+    /// 1 ms after its accept. Without such a time, a first request that came more than
+    /// `ConnectionUse.preconnectThreshold` after the accept counts as on an idle socket.
+    static func expectsResend(_ request: IncomingRequest, since: UInt64?) -> Bool {
         let agent = request.header("User-Agent") ?? ""
-        if agent.hasPrefix("Java-http-client/") { return request.method == "GET" || request.method == "HEAD" }
-        guard let connection = request.connection, !connection.isFresh else { return false }
-        return !reportingAgents.contains { agent.hasPrefix($0) }
+        if isJava(request) { return request.method == "GET" || request.method == "HEAD" }
+        guard !reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
+        guard connection.request == 1 else { return true }
+        if let since, connection.acceptedAt != 0 { return connection.acceptedAt < since }
+        return !connection.isFresh
+    }
+
+    static func isJava(_ request: IncomingRequest) -> Bool {
+        (request.header("User-Agent") ?? "").hasPrefix("Java-http-client/")
     }
 
     /// The fault to deliver without consuming the step (rule 2), or nil to serve as usual.
     func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
-        guard route.actions.count > 1 || route.fixture.scenario != nil, Self.expectsResend(request) else { return nil }
+        guard route.actions.count > 1 || route.fixture.scenario != nil,
+              Self.expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
         let hit = route.actions.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.action(forHit: hit), fault.sendsNoResponse,
-              scenarios.holdForResend(route: route.id, session: session) else { return nil }
+        guard case .fault(let fault) = route.action(forHit: hit), fault.sendsNoResponse else { return nil }
+        // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
+        if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
+        // Any other client re-sends for as long as it has an idle socket to try (Chromium went
+        // through two): held each time, and the time noted, so only a connection opened after
+        // this attempt — one the client cannot retry from — consumes the step.
+        scenarios.noteAnswered(route: route.id, session: session)
         return fault
     }
 

@@ -193,6 +193,9 @@ final class StubHandler: EngineHandler {
             let forwarding = admin.forwarding.isForwarding
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
+                // While fault steps are loaded, when the session was last answered tells a socket
+                // opened for a request from one that sat idle meanwhile (`FaultStepDelivery`).
+                defer { if snapshot.hasFaultSteps { scenarios.noteSessionAnswered(session) } }
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
                     route.hitCounter.wrappingIncrement(ordering: .relaxed)
                     let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import StubModel
 
@@ -12,6 +13,12 @@ final class ScenarioBook: Sendable {
         var hits: [SessionID?: [RouteID: Int]] = [:]
         /// Steps delivered once without being consumed, waiting for the client's re-send.
         var held: Set<HeldStep> = []
+        /// session → route → when it last answered or delivered a held step (monotonic ns): a
+        /// connection accepted before it existed while the client waited, so the client may
+        /// treat it as an idle socket and re-send on failure (`FaultStepDelivery`).
+        var answeredAt: [SessionID?: [RouteID: UInt64]] = [:]
+        /// session → when any of its routes last answered, while fault steps are loaded.
+        var sessionAnsweredAt: [SessionID?: UInt64] = [:]
     }
 
     private struct HeldStep: Hashable {
@@ -49,10 +56,33 @@ final class ScenarioBook: Sendable {
 
     /// Counts a hit on a route and returns how many came before it.
     func nextHit(route: RouteID, session: SessionID?) -> Int {
-        state.withLock { state in
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { state in
             let served = state.hits[session]?[route] ?? 0
             state.hits[session, default: [:]][route] = served + 1
+            state.answeredAt[session, default: [:]][route] = now
             return served
+        }
+    }
+
+    /// Notes that a route answered now (a held step, a scenario step), without counting a hit.
+    func noteAnswered(route: RouteID, session: SessionID?) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { $0.answeredAt[session, default: [:]][route] = now }
+    }
+
+    /// Notes that some route answered `session` now (kept only while fault steps are loaded).
+    func noteSessionAnswered(_ session: SessionID?) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { $0.sessionAnsweredAt[session] = now }
+    }
+
+    /// The later of when the route and when any route last answered `session` (monotonic ns),
+    /// or nil when neither has.
+    func answeredAt(route: RouteID, session: SessionID?) -> UInt64? {
+        state.withLock { state in
+            let times = [state.answeredAt[session]?[route], state.sessionAnsweredAt[session]].compactMap { $0 }
+            return times.max()
         }
     }
 
@@ -76,6 +106,8 @@ final class ScenarioBook: Sendable {
             if let session {
                 state.scenarios[session] = nil
                 state.hits[session] = nil
+                state.answeredAt[session] = nil
+                state.sessionAnsweredAt[session] = nil
                 state.held = state.held.filter { $0.session != session }
             } else {
                 state = State()

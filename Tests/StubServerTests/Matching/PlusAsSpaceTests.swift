@@ -67,4 +67,32 @@ struct PlusAsSpaceTests {
             """)
         #expect(python == "200 q=swift+stub 200 q=swift+stub\n", "\(python)")
     }
+
+    /// Node's fetch with URLSearchParams, as a web page builds the URL and the form (Node is on
+    /// machines that ran `make conformance`; Chromium's own check is in `make test-ui`).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/node")))
+    func nodeFetchWithURLSearchParamsMatches() throws {
+        let server = try TestServer(fixtures: [
+            route("/search", query: [NameValue("q", "swift stub")], outcome: ok("found")),
+            route("/form", method: "POST", body: .form([NameValue("q", "swift stub")]), outcome: ok("posted")),
+        ])
+        defer { server.stop() }
+        // Node's fetch with URLSearchParams, as a web page would build the URL and the form.
+        let node = Process()
+        node.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        node.arguments = ["node", "-e", """
+            const params = new URLSearchParams({q: "swift stub"});
+            (async () => {
+              const get = await fetch("\(server.url("/search"))?" + params);
+              const post = await fetch("\(server.url("/form"))", {method: "POST", body: params});
+              console.log(get.status, String(params), post.status, await post.text());
+            })();
+            """]
+        let out = Pipe()
+        node.standardOutput = out
+        try node.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        node.waitUntilExit()
+        #expect(printed == "200 q=swift+stub 200 posted\n", "\(printed)")
+    }
 }
