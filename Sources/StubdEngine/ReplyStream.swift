@@ -79,6 +79,19 @@ public final class ReplyStream: Sendable {
         return accepted
     }
 
+    /// Disconnects the client now, as a slow reader (`.slowReader`): for a writer whose own
+    /// queue overflowed before the bytes reached the stream.
+    public func drop() {
+        let wake = state.withLock { state -> LoopMailbox? in
+            guard state.ending == nil else { return nil }
+            state.overflowed = true
+            state.queued.removeAll()
+            state.queuedBytes = 0
+            return state.mailbox
+        }
+        wake?.post(flush: self)
+    }
+
     /// Ends the body once the queued pieces are sent. Idempotent.
     public func finish() {
         let wake = state.withLock { state -> LoopMailbox? in

@@ -8,19 +8,24 @@ import Synchronization
 /// `Last-Event-ID` (browsers' `EventSource` does so by itself) first gets every entry after it
 /// that the journal still holds, then the live ones, none twice and none missing.
 ///
-/// Written through a `ReplyStream`: a tab that stops reading is dropped once `bufferLimit` bytes
-/// wait (its `EventSource` reconnects and catches up from the journal), and the serving loops
-/// only append to a queue. A comment line every `heartbeatSeconds` keeps idle connections (and
+/// The serving loop only hands each entry to the stream's own serial queue (a closure and a
+/// counter); redaction and JSON happen there, in journal order. Bounded twice: at most
+/// `pendingLimit` entries wait for the queue, and the `ReplyStream` holds at most `bufferLimit`
+/// bytes for the tab — past either the tab is disconnected (its `EventSource` reconnects and
+/// catches up from the journal). A comment every `heartbeatSeconds` keeps idle connections (and
 /// proxies between) from timing out.
 final class JournalEventStream: Sendable {
     /// Bytes one tab may fall behind before it is dropped (a resume replays up to the whole
     /// journal: 1,000 entries of a few KiB each fit).
     static let bufferLimit = 8 << 20
+    /// Entries that may wait for the stream's queue before the tab is dropped.
+    static let pendingLimit = 10_000
     /// Seconds between keep-alive comments.
     static let heartbeatSeconds = 15.0
 
     private struct State {
         var sent = 0
+        var pending = 0
         var listener: Int?
         var heartbeat: Heartbeat?
     }
@@ -34,6 +39,7 @@ final class JournalEventStream: Sendable {
     private let journal: RequestJournal
     private let session: SessionID?
     private let state = Mutex(State())
+    private let work = DispatchQueue(label: "stubd.events")
 
     private init(journal: RequestJournal, session: SessionID?) {
         self.journal = journal
@@ -53,9 +59,17 @@ final class JournalEventStream: Sendable {
     }
 
     private func start(_ stream: ReplyStream, after lastEventID: Int?) {
-        // Listen first, then send what the journal holds under the same lock the listener takes:
-        // an entry journaled meanwhile waits for the lock and is then skipped if already sent.
-        let listener = journal.listeners.add { [self] entry in send(entry, to: stream) }
+        stream.write(Array("retry: 1000\n\n".utf8))
+        // The backlog is queued before the listener is added: an entry journaled meanwhile is
+        // queued after it, and skipped there if the backlog already sent it.
+        if let lastEventID {
+            work.async { [self] in
+                let backlog = journal.entries(matching: JournalQuery(session: session)).filter { $0.sequence > lastEventID }
+                state.withLock { $0.sent = max($0.sent, lastEventID) }
+                for entry in backlog { send(entry, to: stream, redacted: true) }
+            }
+        }
+        let listener = journal.listeners.add { [self] entry in enqueue(entry, to: stream) }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.heartbeatSeconds, repeating: Self.heartbeatSeconds)
         timer.setEventHandler { stream.write(Array(": keep-alive\n\n".utf8)) }
@@ -63,25 +77,37 @@ final class JournalEventStream: Sendable {
         state.withLock { state in
             state.listener = listener
             state.heartbeat = heartbeat
-            stream.write(Array("retry: 1000\n\n".utf8))
-            if let lastEventID {
-                state.sent = lastEventID
-                for entry in journal.entries(matching: JournalQuery(session: session)) where entry.sequence > state.sent {
-                    stream.write(event(entry))
-                    state.sent = entry.sequence
-                }
-            }
         }
         timer.resume()
     }
 
-    private func send(_ entry: JournalEntry, to stream: ReplyStream) {
+    /// On the serving loop: queue the entry, or drop a tab whose queue is full.
+    private func enqueue(_ entry: JournalEntry, to stream: ReplyStream) {
         if let session, entry.session != session { return }
-        state.withLock { state in
-            guard entry.sequence > state.sent else { return }
-            state.sent = entry.sequence
-            stream.write(event(entry))
+        let admitted = state.withLock { state -> Bool in
+            guard state.pending < Self.pendingLimit else { return false }
+            state.pending += 1
+            return true
         }
+        guard admitted else {
+            stream.drop()
+            return
+        }
+        work.async { [self] in
+            send(entry, to: stream, redacted: false)
+            state.withLock { $0.pending -= 1 }
+        }
+    }
+
+    /// On the stream's queue: one event, once, in sequence order.
+    private func send(_ entry: JournalEntry, to stream: ReplyStream, redacted: Bool) {
+        let fresh = state.withLock { state -> Bool in
+            guard entry.sequence > state.sent else { return false }
+            state.sent = entry.sequence
+            return true
+        }
+        guard fresh, stream.ending == nil else { return }
+        stream.write(event(redacted ? entry : entry.redacted(by: journal.redactor)))
     }
 
     private func close() {

@@ -76,11 +76,12 @@ public final class RequestJournal: ExchangeObserver {
             ring.next = (ring.next + 1) % capacity
             return listening ? entry : nil
         }
-        if let added { listeners.tell(added.redacted(by: redactor)) }
+        if let added { listeners.tell(added) }
     }
 
     /// Who hears of each entry as it is added (a dashboard's event stream), outside the
-    /// journal's lock, on the loop that served the request; entries come redacted.
+    /// journal's lock, on the loop that served the request. Entries come as kept, not yet
+    /// redacted: a listener shows them through `redacted(by: redactor)`, off the loop.
     public let listeners = JournalListeners()
 
     /// Entries added so far, including those the ring has let go (for the metrics).

@@ -114,4 +114,14 @@ struct DashboardAdminTests {
         let routes = try Curl.run([server.url("/__stubd/routes")]).stdout
         #expect(routes.contains(#""hits": 2"#), "\(routes)")
     }
+
+    /// The journal's timestamps, computed without a formatter, agree with Foundation's.
+    @Test func timestampsAgreeWithISO8601DateFormatter() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for seconds in [0.0, 951_782_400.5, 1_709_164_800.123, 1_795_000_000.999, 4_102_444_799.25, -86_400.5, 1_000_000_000.0] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(RequestsAdmin.timestamp(date) == formatter.string(from: date), "\(seconds)")
+        }
+    }
 }
