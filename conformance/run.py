@@ -63,18 +63,25 @@ TITLES = {
 
 
 class Stubd:
-    def __init__(self, binary):
+    def __init__(self, binary, ca_dir=None):
+        https = ["--https-port", "0", "--ca-dir", ca_dir] if ca_dir else []
         self.process = subprocess.Popen(
-            [binary, "serve", os.path.join(HERE, "fixtures"), "--port", "0", "--hang-cap", "30"],
+            [binary, "serve", os.path.join(HERE, "fixtures"), "--port", "0", "--hang-cap", "30", *https],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         first = self.process.stdout.readline()
         if " on http://" not in first:
             sys.exit(f"stubd did not start: {first!r}")
-        self.base = first.rsplit(" on ", 1)[1].strip()
+        # The admin API is called over plain HTTP; the clients use `self.base` (HTTPS with --https).
+        self.admin_base = self.base = first.rsplit(" on ", 1)[1].strip()
+        if ca_dir:
+            second = self.process.stdout.readline()
+            if "over HTTPS on https://" not in second:
+                sys.exit(f"stubd did not serve HTTPS: {second!r}")
+            self.base = second.rsplit(" on ", 1)[1].strip()
 
     def admin(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + "/__stubd/" + path, data=data, method=method,
+        request = urllib.request.Request(self.admin_base + "/__stubd/" + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"} if data else {})
         with urllib.request.urlopen(request, timeout=10) as answer:
             return json.load(answer)
@@ -89,8 +96,11 @@ class Stubd:
         self.process.wait(timeout=10)
 
 
+CLIENT_ENV = dict(os.environ)
+
+
 def run_client(command, base, steps):
-    result = subprocess.run(command + [base] + steps, capture_output=True, text=True, timeout=180)
+    result = subprocess.run(command + [base] + steps, capture_output=True, text=True, timeout=180, env=CLIENT_ENV)
     lines = result.stdout.splitlines()
     if len(lines) != len(steps):
         raise RuntimeError(f"{' '.join(command[:2])}: {len(lines)} results for {len(steps)} steps\n{result.stderr[-2000:]}")
@@ -176,14 +186,30 @@ def table(columns, measured):
     return "\n".join(lines)
 
 
-def write_readme(path, text):
-    """Puts the table between `<!-- conformance:begin … -->` and `<!-- conformance:end -->`
-    (only after a run with every client, so the README never shows a partial table)."""
+def trust_local_ca(ca_dir, binary):
+    """Makes stubd's CA in `ca_dir` and points every client's trust at it: curl, Python
+    requests, Node by environment; Java and OkHttp through a trust store and both JVM flags;
+    Chromium (which has no per-process CA option) by ignoring certificate errors."""
+    subprocess.run([binary, "cert", "--ca-dir", ca_dir], capture_output=True, check=True, timeout=60)
+    ca = os.path.join(ca_dir, "stubd-ca.pem")
+    store = os.path.join(ca_dir, "stubd.jks")
+    subprocess.run(["keytool", "-importcert", "-noprompt", "-alias", "stubd", "-file", ca, "-keystore", store,
+                    "-storepass", "changeit"], capture_output=True, check=True, timeout=60)
+    CLIENT_ENV.update({
+        "CURL_CA_BUNDLE": ca, "REQUESTS_CA_BUNDLE": ca, "NODE_EXTRA_CA_CERTS": ca, "SSL_CERT_FILE": ca,
+        "JAVA_TOOL_OPTIONS": f"-Djavax.net.ssl.trustStore={store} -Djavax.net.ssl.trustStorePassword=changeit",
+        "STUBD_CHROMIUM_FLAGS": "--ignore-certificate-errors",
+    })
+
+
+def write_readme(path, text, marker="conformance"):
+    """Puts the table between `<!-- MARKER:begin … -->` and `<!-- MARKER:end -->` (only after a
+    run with every client, so the README never shows a partial table)."""
     with open(path, encoding="utf-8") as file:
         readme = file.read()
-    begin = readme.index("<!-- conformance:begin")
+    begin = readme.index(f"<!-- {marker}:begin")
     begin = readme.index("\n", begin) + 1
-    end = readme.index("<!-- conformance:end -->")
+    end = readme.index(f"<!-- {marker}:end -->")
     with open(path + ".tmp", "w", encoding="utf-8") as file:
         file.write(readme[:begin] + text + "\n" + readme[end:])
     os.replace(path + ".tmp", path)
@@ -196,9 +222,16 @@ def main():
     parser.add_argument("--bin", default=os.path.join(HERE, ".build"))
     parser.add_argument("--out")
     parser.add_argument("--readme", help="replace the table between the conformance markers of this file")
+    parser.add_argument("--https", action="store_true",
+                        help="the same steps over HTTPS, the local CA (made in a temporary folder) trusted per client")
     options = parser.parse_args()
     columns, measured, failures = [], {}, []
-    stubd = Stubd(options.stubd)
+    ca_dir = None
+    if options.https:
+        import tempfile
+        ca_dir = tempfile.mkdtemp(prefix="stubd-conformance-ca-")
+        trust_local_ca(ca_dir, options.stubd)
+    stubd = Stubd(options.stubd, ca_dir)
     try:
         for name in options.clients.split(","):
             missing = available(name)
@@ -215,14 +248,19 @@ def main():
     print(text)
     for name in columns:
         failures += [f"{TITLES[name]}: {row}: {cell}" for row, (good, cell) in measured[name].items() if good is False]
-    if options.out:
+    if options.out and not options.https:
         with open(options.out + ".tmp", "w", encoding="utf-8") as file:
             file.write("# Client conformance\n\nWritten by `make conformance` (conformance/run.py); do not edit.\n"
                        "✓ the client reported what the stub stands for; ✗ it did not; attempts = requests that "
                        "reached stubd (a silent re-send shows as 2).\n\n" + text + "\n")
         os.replace(options.out + ".tmp", options.out)
-    if options.readme and set(columns) == set(TITLES):
-        write_readme(options.readme, text)
+    if options.out and options.https:
+        with open(options.out, "a", encoding="utf-8") as file:
+            file.write("\n## Over HTTPS (the local CA trusted per client; URLSession on Linux left out: its libcurl "
+                       "reads only the system store)\n\n" + text + "\n")
+    wanted = set(TITLES) - ({"urlsession"} if options.https else set())
+    if options.readme and set(columns) == wanted:
+        write_readme(options.readme, text, marker="conformance-https" if options.https else "conformance")
     if failures:
         print("\nconformance: FAILED\n" + "\n".join(failures), file=sys.stderr)
         return 1

@@ -54,7 +54,8 @@ with tempfile.TemporaryDirectory() as folder:
     browser = subprocess.Popen(
         ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-extensions",
-         f"--user-data-dir={os.path.join(folder, 'profile')}", f"--log-net-log={netlog}", page],
+         f"--user-data-dir={os.path.join(folder, 'profile')}", f"--log-net-log={netlog}",
+         *os.environ.get("STUBD_CHROMIUM_FLAGS", "").split(), page],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     body = None
