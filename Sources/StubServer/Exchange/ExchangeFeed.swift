@@ -11,7 +11,12 @@ final class ExchangeFeed: Sendable {
     /// One published list, immutable.
     private final class Observers: AtomicReference, Sendable {
         let list: [(id: Int, observer: any ExchangeObserver)]
-        init(_ list: [(id: Int, observer: any ExchangeObserver)]) { self.list = list }
+        /// Those that asked to hear arrivals (`observesStarts`), usually none.
+        let starters: [any ExchangeObserver]
+        init(_ list: [(id: Int, observer: any ExchangeObserver)]) {
+            self.list = list
+            self.starters = list.map(\.observer).filter(\.observesStarts)
+        }
     }
 
     private let current: ManagedAtomic<Observers>
@@ -24,7 +29,9 @@ final class ExchangeFeed: Sendable {
     var isEmpty: Bool { current.load(ordering: .acquiring).list.isEmpty }
 
     func start(_ request: IncomingRequest) {
-        for entry in current.load(ordering: .acquiring).list { entry.observer.exchangeStarted(request) }
+        let starters = current.load(ordering: .acquiring).starters
+        guard !starters.isEmpty else { return }
+        for observer in starters { observer.exchangeStarted(request) }
     }
 
     func emit(_ exchange: Exchange) {

@@ -38,11 +38,14 @@ public final class RequestJournal: ExchangeObserver {
     public func exchangeEnded(_ exchange: Exchange) {
         guard capacity > 0, exchange.isStubTraffic else { return }
         let request = exchange.request
+        // Shared with the request (no copy) unless over the limit, then cut.
         var headerBytes = 0
-        let headers = Array(request.headers.prefix { header in
+        var kept = request.headers.count
+        for (index, header) in request.headers.enumerated() {
             headerBytes += header.name.utf8.count + header.value.utf8.count
-            return headerBytes <= Self.headerLimit
-        })
+            if headerBytes > Self.headerLimit { kept = index; break }
+        }
+        let headers = kept == request.headers.count ? request.headers : Array(request.headers.prefix(kept))
         let body = Self.kept(request.body, contentType: request.header("Content-Type"), limit: bodyLimit, redactor: redactor)
         var status: Int?
         var fault: Fault?

@@ -11,6 +11,8 @@ final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
     /// Async waiters for an arrival, resumed by `exchangeStarted` (or their timeout).
     private var waiters: [UUID: (path: String, continuation: CheckedContinuation<Bool, Never>)] = [:]
 
+    var observesStarts: Bool { true }
+
     func exchangeStarted(_ request: IncomingRequest) {
         condition.lock()
         started.append(request.rawPath)
