@@ -129,6 +129,7 @@ final class Worker {
         for exchange in pending.values {
             if let timer = exchange.timer { event_free(timer) }
             exchange.watch?.end()
+            if case .stream(let stream) = exchange.plan.answer { stream.end(.serverStopped) }
         }
         pending.removeAll()
         for dribbler in dribbles.values { dribbler.cancel() }
@@ -286,6 +287,8 @@ extension Worker {
         if exchange.kind == .deliver, let listener = exchange.listener {
             listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - exchange.start) / 1e9)
         }
+        // A stream whose head never went: its writer hears that the client left.
+        if case .stream(let stream) = exchange.plan.answer { stream.end(.clientLeft) }
     }
 }
 

@@ -13,7 +13,7 @@ enum FixtureDraft {
     /// `name.json` with letters, digits, `.`, `_`, `-` only, not hidden: never a path.
     static func isPlainName(_ name: String) -> Bool {
         name.hasSuffix(".json") && name.count > 5 && name.count <= 128 && !name.hasPrefix(".")
-            && name.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0)
                 || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-" }
     }
 

@@ -17,6 +17,7 @@ import Testing
         let endings = Mutex<[String: ReplyStream.Ending]>([:])
         let ended = DispatchSemaphore(value: 0)
         let held = Mutex<[ReplyStream]>([])
+        let delayedArrived = DispatchSemaphore(value: 0)
 
         func stream(_ name: String, bufferLimit: Int = 256 * 1024) -> ReplyStream {
             ReplyStream(status: 200, headers: [NameValue("Content-Type", "text/plain")], bufferLimit: bufferLimit) { [self] ending in
@@ -51,6 +52,10 @@ import Testing
                 let stream = stream("hold")
                 held.withLock { $0.append(stream) }
                 reply.complete(ReplyPlan(answer: .stream(stream)))
+            case "/delayed":
+                // The head would go after 5 s; the client leaves first.
+                reply.complete(ReplyPlan(answer: .stream(stream("delayed")), delay: 5))
+                delayedArrived.signal()
             default:
                 reply.complete(ReplyPlan(answer: .reply(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
             }
@@ -154,6 +159,18 @@ import Testing
         #expect(handler.ended.wait(timeout: .now() + 2) == .success)
         #expect(handler.endings.withLock { $0["hold"] } == .clientLeft)
         #expect(handler.held.withLock { $0.first?.write(Array("late".utf8)) } == false)
+    }
+
+    @Test func aClientThatLeavesDuringTheDelayEndsTheStreamBeforeItsHead() throws {
+        let handler = StreamingHandler()
+        let (engine, port) = try Self.engine(handler)
+        defer { engine.stop() }
+        let client = RawHTTP.connectLoopback(port: port)
+        System.sendAll(client, Array("GET /delayed HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(handler.delayedArrived.wait(timeout: .now() + 5) == .success, "the request is parked on its delay")
+        close(client)
+        #expect(handler.ended.wait(timeout: .now() + 2) == .success)
+        #expect(handler.endings.withLock { $0["delayed"] } == .clientLeft)
     }
 
     @Test func stoppingTheServerEndsOpenStreams() throws {
