@@ -13,6 +13,7 @@ public struct NameValue: Sendable, Hashable, Comparable, CustomStringConvertible
         self.value = value
     }
 
+    /// By name, then value: the order pairs are sorted in to be compared as a multiset.
     public static func < (lhs: NameValue, rhs: NameValue) -> Bool {
         (lhs.name, lhs.value) < (rhs.name, rhs.value)
     }

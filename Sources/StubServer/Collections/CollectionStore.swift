@@ -26,6 +26,7 @@ public final class CollectionStore: Sendable {
 
     private let state = Mutex(State())
 
+    /// An empty store: every session starts from its collections' seeds.
     public init() {}
 
     /// The items a session sees in a collection (its own, or the seed).
