@@ -5,31 +5,91 @@ import StubModel
 /// The path and query are kept raw (percent-encoded, as on the wire) and decoded by the matcher,
 /// so nothing is decoded for requests that never need it.
 public struct IncomingRequest: Sendable {
+    /// The fields, in one box: a request is passed on many times (the handler, the lookup, the
+    /// exchange, the journal), and each copy is one reference count instead of one per field.
+    /// A write to a shared box copies it first, so the struct keeps value semantics.
+    private final class Storage: @unchecked Sendable {
+        var method: String
+        var rawPath: String
+        var rawQuery: String?
+        var headers: [NameValue]
+        var body: [UInt8]
+        var peer = ""
+        var connection: ConnectionUse?
+        var isTLS = false
+
+        init(method: String, rawPath: String, rawQuery: String?, headers: [NameValue], body: [UInt8]) {
+            self.method = method
+            self.rawPath = rawPath
+            self.rawQuery = rawQuery
+            self.headers = headers
+            self.body = body
+        }
+
+        func copy() -> Storage {
+            let copy = Storage(method: method, rawPath: rawPath, rawQuery: rawQuery, headers: headers, body: body)
+            copy.peer = peer
+            copy.connection = connection
+            copy.isTLS = isTLS
+            return copy
+        }
+    }
+
+    private var storage: Storage
+
+    /// The box to write to: this value's own (copied first when shared).
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
     /// The method from the request line.
-    public var method: String
+    public var method: String {
+        get { storage.method }
+        set { unique.method = newValue }
+    }
     /// The path as sent, percent-encoded, without query or fragment.
-    public var rawPath: String
+    public var rawPath: String {
+        get { storage.rawPath }
+        set { unique.rawPath = newValue }
+    }
     /// The query as sent (after `?`), or nil when there is none.
-    public var rawQuery: String?
+    public var rawQuery: String? {
+        get { storage.rawQuery }
+        set { unique.rawQuery = newValue }
+    }
     /// Headers in arrival order, names as sent.
-    public var headers: [NameValue]
+    public var headers: [NameValue] {
+        get { storage.headers }
+        set { unique.headers = newValue }
+    }
     /// The (de-chunked) body.
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        get { storage.body }
+        set { unique.body = newValue }
+    }
     /// The client's numeric address (`127.0.0.1`, `::1`); empty when not known (a request built
     /// in memory).
-    public var peer: String = ""
+    public var peer: String {
+        get { storage.peer }
+        set { unique.peer = newValue }
+    }
     /// The connection it came on; nil when built in memory.
-    public var connection: ConnectionUse?
+    public var connection: ConnectionUse? {
+        get { storage.connection }
+        set { unique.connection = newValue }
+    }
     /// Whether it came over HTTPS (`--https-port`).
-    public var isTLS = false
+    public var isTLS: Bool {
+        get { storage.isTLS }
+        set { unique.isTLS = newValue }
+    }
 
     /// Creates a request.
     public init(method: String, rawPath: String, rawQuery: String? = nil, headers: [NameValue] = [], body: [UInt8] = []) {
-        self.method = method
-        self.rawPath = rawPath
-        self.rawQuery = rawQuery
-        self.headers = headers
-        self.body = body
+        storage = Storage(method: method, rawPath: rawPath, rawQuery: rawQuery, headers: headers, body: body)
     }
 
     /// Splits a request-target (`/a/b?x=1`, or the absolute form `http://host/a?x=1`) into path
