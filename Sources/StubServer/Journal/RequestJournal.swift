@@ -46,7 +46,9 @@ public final class RequestJournal: ExchangeObserver {
             if headerBytes > Self.headerLimit { kept = index; break }
         }
         let headers = kept == request.headers.count ? request.headers : Array(request.headers.prefix(kept))
-        let body = Self.kept(request.body, contentType: request.header("Content-Type"), limit: bodyLimit, redactor: redactor)
+        // The Content-Type is looked up only for a body over the limit (the common body fits).
+        let body = request.body.count <= bodyLimit ? request.body
+            : Self.kept(request.body, contentType: request.header("Content-Type"), limit: bodyLimit, redactor: redactor)
         var status: Int?
         var fault: Fault?
         switch exchange.outcome {
