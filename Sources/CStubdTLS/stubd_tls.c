@@ -1,4 +1,6 @@
 /* OpenSSL helpers for StubdCertificates and the engine; see include/stubd_tls.h. */
+#include <time.h>
+
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -23,6 +25,22 @@ EVP_PKEY *stubd_new_ec_key(void) {
 
 long stubd_bio_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
+}
+
+const char *stubd_ssl_error_text(unsigned long code) {
+    static _Thread_local char buffer[256];
+    if (code == 0) return "no detail";
+    ERR_error_string_n(code, buffer, sizeof buffer);
+    return buffer;
+}
+
+const char *stubd_ssl_last_error_text(void) {
+    return stubd_ssl_error_text(ERR_get_error());
+}
+
+int stubd_certificate_valid_for(X509 *cert, long seconds) {
+    time_t when = time(NULL) + seconds;
+    return X509_cmp_time(X509_get0_notAfter(cert), &when) > 0;
 }
 
 static int stubd_add_extension(X509 *cert, X509V3_CTX *ctx, int nid, const char *value) {

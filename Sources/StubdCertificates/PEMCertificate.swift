@@ -61,17 +61,12 @@ final class PEMCertificate {
 
     /// Whether the certificate is still valid `seconds` from now.
     func isValid(forAnother seconds: Double) -> Bool {
-        var time = time_t(Date().timeIntervalSince1970 + seconds)
-        return X509_cmp_time(X509_get0_notAfter(certificate), &time) > 0
+        stubd_certificate_valid_for(certificate, Int(seconds)) == 1
     }
 
     /// OpenSSL's most recent error as text, for messages.
     static func lastError() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "no detail" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        String(cString: stubd_ssl_last_error_text())
     }
 
     private static func withBIO<T>(_ bytes: [UInt8], _ body: (OpaquePointer) -> T?) -> T? {

@@ -183,9 +183,7 @@ final class UpstreamCall {
         }
         let code = bufferevent_get_openssl_error(bev)
         guard code != 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return "TLS: \(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+        return "TLS: \(String(cString: stubd_ssl_error_text(code)))"
     }
 
     /// At shutdown, for a call that never finished: frees its connection (and with it the

@@ -24,6 +24,16 @@ struct evp_pkey_st *stubd_new_ec_key(void);
 /* BIO_get_mem_data (a macro): the bytes a memory BIO holds. */
 long stubd_bio_data(struct bio_st *bio, char **data);
 
+/* The text OpenSSL gives for an error code ("error:0A000086:SSL routines::certificate verify
+   failed"), or "no detail" for 0; in a buffer of the calling thread's, valid until its next call. */
+const char *stubd_ssl_error_text(unsigned long code);
+
+/* The same for the oldest error on this thread's OpenSSL error queue (taken off it). */
+const char *stubd_ssl_last_error_text(void);
+
+/* 1 when `cert` is still valid `seconds` from now (its notAfter is later), else 0. */
+int stubd_certificate_valid_for(struct x509_st *cert, long seconds);
+
 /* A certificate for `key`, named `commonName`, valid from an hour ago for `validDays`: a CA
    (self-signed when `issuer` is NULL) or a TLS server certificate for `subjectAltNames`
    ("DNS:localhost,IP:127.0.0.1") signed by `issuer`/`issuerKey`. NULL on failure. */

@@ -41,10 +41,6 @@ final class TLSServerContext: @unchecked Sendable {
 
     /// OpenSSL's last error as text.
     static func lastError() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "no detail" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        String(cString: stubd_ssl_last_error_text())
     }
 }
