@@ -7,11 +7,13 @@ frames) to one page target, commands answered by id, events ignored.
 import base64
 import json
 import os
+import select
 import shutil
 import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -96,16 +98,24 @@ class Browser:
             ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
              "--disable-background-networking", "--disable-component-update", "--remote-debugging-port=0",
              "--window-size=1280,900", f"--user-data-dir={self.folder}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        active = os.path.join(self.folder, "DevToolsActivePort")
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # Chromium announces its DevTools endpoint on standard error once it listens.
+        announced = None
         deadline = time.monotonic() + 30
-        while not (os.path.exists(active) and open(active).read().count("\n") >= 1):
-            if time.monotonic() > deadline or self.process.poll() is not None:
+        while announced is None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.process.stderr], [], [], left)[0]:
                 self.close()
                 raise RuntimeError("chromium did not start its DevTools endpoint within 30 s")
-            time.sleep(0.05)
-        port = int(open(active).read().split("\n")[0])
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10))
+            line = self.process.stderr.readline()
+            if not line:
+                self.close()
+                raise RuntimeError("chromium exited before starting its DevTools endpoint")
+            if line.startswith("DevTools listening on ws://"):
+                announced = line.split("ws://", 1)[1].split("/", 1)[0]
+        # Keep reading its log so a full pipe never blocks it.
+        threading.Thread(target=lambda: [None for _ in self.process.stderr], daemon=True).start()
+        targets = json.load(urllib.request.urlopen(f"http://{announced}/json/list", timeout=10))
         page = next(target for target in targets if target["type"] == "page")
         self.socket = WebSocket(page["webSocketDebuggerUrl"])
         self.next_id = 0
@@ -113,22 +123,50 @@ class Browser:
         self.command("Page.enable")
         self.command("Runtime.enable")
 
+    def _next_message(self, timeout):
+        self.socket.sock.settimeout(max(0.01, timeout))
+        try:
+            return json.loads(self.socket.receive())
+        finally:
+            self.socket.sock.settimeout(30)
+
     def command(self, method, **params):
         self.next_id += 1
         number = self.next_id
         self.socket.send(json.dumps({"id": number, "method": method, "params": params}))
         while True:
-            message = json.loads(self.socket.receive())
+            message = self._next_message(60)
             if message.get("id") == number:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message.get("result", {})
-            if "method" in message and message["method"].startswith("Network."):
+            if "method" in message:
+                self.events.append(message)
+
+    def wait_event(self, accepts, what, timeout=10):
+        """The first event (kept, or arriving within `timeout`) that `accepts`; events are what
+        Chromium sends without being asked (`Page.loadEventFired`, `Network.loadingFailed`)."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for event in self.events[seen:]:
+                if accepts(event):
+                    return event
+            seen = len(self.events)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            try:
+                message = self._next_message(left)
+            except socket.timeout:
+                continue
+            if "method" in message:
                 self.events.append(message)
 
     def open(self, url):
+        self.events = [e for e in self.events if e["method"] != "Page.loadEventFired"]
         self.command("Page.navigate", url=url)
-        self.wait("document.readyState === 'complete'", f"{url} loaded")
+        self.wait_event(lambda e: e["method"] == "Page.loadEventFired", f"{url} loaded")
 
     def evaluate(self, expression):
         """The value of `expression` (awaited if it is a promise), as JSON."""
@@ -138,13 +176,20 @@ class Browser:
         return result["result"].get("value")
 
     def wait(self, expression, what, timeout=10):
-        """Waits until `expression` is truthy in the page; the seconds it took."""
+        """Waits until `expression` is truthy in the page; the seconds it took. The page checks it
+        again on every change to its document (a MutationObserver), so the wait ends with the
+        change that makes it true."""
         start = time.monotonic()
-        while time.monotonic() - start < timeout:
-            if self.evaluate(f"!!({expression})"):
-                return time.monotonic() - start
-            time.sleep(0.05)
-        raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        met = self.evaluate("""new Promise(resolve => {
+            const check = () => { try { return !!(%s); } catch (e) { return false; } };
+            if (check()) { resolve(true); return; }
+            const observer = new MutationObserver(() => { if (check()) { observer.disconnect(); clearTimeout(timer); resolve(true); } });
+            observer.observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+            const timer = setTimeout(() => { observer.disconnect(); resolve(check()); }, %d);
+        })""" % (expression, int(timeout * 1000)))
+        if not met:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        return time.monotonic() - start
 
     def screenshot(self, path):
         data = self.command("Page.captureScreenshot", format="png")["data"]

@@ -37,12 +37,12 @@ def main():
             url = f"{server.base}/{fault}"
             browser.events.clear()
             outcome = browser.evaluate(f"fetch({js(url)}).then(r => r.text()).then(t => 'read', e => 'failed: ' + e.name)")
-            browser.evaluate("new Promise(r => setTimeout(r, 200))")
-            requests = {e["params"]["requestId"] for e in browser.events
-                        if e["method"] == "Network.requestWillBeSent" and e["params"]["request"]["url"] == url}
-            failed = [e["params"] for e in browser.events if e["method"] == "Network.loadingFailed" and e["params"]["requestId"] in requests]
-            error = failed[-1].get("errorText") if failed else None
-            cors = failed[-1].get("corsErrorStatus") if failed else None
+            sent = browser.wait_event(lambda e: e["method"] == "Network.requestWillBeSent" and e["params"]["request"]["url"] == url,
+                                      f"the request for {url}")
+            failed = browser.wait_event(lambda e: e["method"] == "Network.loadingFailed"
+                                        and e["params"]["requestId"] == sent["params"]["requestId"], f"DevTools' verdict on {url}")
+            error = failed["params"].get("errorText")
+            cors = failed["params"].get("corsErrorStatus")
             good = outcome.startswith("failed") and error == expected and cors is None
             failures += 0 if good else 1
             print(f"{'ok  ' if good else 'FAIL'} {fault} from another origin: page {outcome}; DevTools {error}"
