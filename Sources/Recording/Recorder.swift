@@ -76,7 +76,7 @@ public final class Recorder: Sendable {
             return true
         }
         guard admitted else {
-            let problem = "\(request.method) \(request.rawPath): not recorded, the recorder was still writing over \(Self.pendingLimit >> 20) MiB of earlier answers"
+            let problem = "\(request.method) \(request.rawPath): not recorded, the recorder was still writing over \(Self.pendingLimit >> 20) MiB of earlier answers; send it again once the log shows them written"
             state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
             log(problem)
             return

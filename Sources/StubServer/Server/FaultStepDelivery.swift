@@ -54,10 +54,11 @@ struct FaultStepDelivery {
 
     /// The fault to deliver without consuming the step (rule 2), or nil to serve as usual.
     func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
-        guard route.actions.count > 1 || route.fixture.scenario != nil,
-              Self.expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
+        guard route.actions.count > 1 || route.fixture.scenario != nil else { return nil }
+        // The step first (most are not no-byte faults), then, only for one that is, the client.
         let hit = route.actions.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.action(forHit: hit), fault.sendsNoResponse else { return nil }
+        guard case .fault(let fault) = route.action(forHit: hit), fault.sendsNoResponse,
+              Self.expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
         if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
         // Any other client re-sends for as long as it has an idle socket to try (Chromium went

@@ -11,7 +11,8 @@ import Testing
 /// is noticed when it closes, not at the next write; stopping the server ends open streams.
 @Suite(.serialized) struct ReplyStreamEndToEndTests {
     /// `/count?n` streams n numbered lines from a global queue; `/flood` writes an 8 KiB piece
-    /// every millisecond (a source with its own pace, as live events are) until the stream ends; `/hold` opens a stream and
+    /// every millisecond from a timer (a source with its own pace, as live events are) until the
+    /// stream ends; `/hold` opens a stream and
     /// writes nothing; anything else is a plain `ok`.
     final class StreamingHandler: EngineHandler {
         let endings = Mutex<[String: ReplyStream.Ending]>([:])
@@ -40,14 +41,16 @@ import Testing
                 let roomy = request.rawPath == "/flood-roomy"
                 let stream = stream(roomy ? "roomy" : "flood", bufferLimit: roomy ? 1 << 20 : 64 * 1024)
                 reply.complete(ReplyPlan(answer: .stream(stream)))
-                DispatchQueue.global().async {
-                    let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024)
-                    let deadline = Date().addingTimeInterval(20)
-                    while stream.ending == nil && Date() < deadline {
-                        stream.write(piece)
-                        usleep(1000)
-                    }
+                // A source with its own pace: a timer writes a piece every millisecond until the
+                // stream ends (or 20 s pass).
+                let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024)
+                let deadline = Date().addingTimeInterval(20)
+                let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "flood"))
+                source.schedule(deadline: .now(), repeating: .milliseconds(1))
+                source.setEventHandler {
+                    if stream.ending != nil || Date() > deadline { source.cancel() } else { stream.write(piece) }
                 }
+                source.resume()
             case "/hold":
                 let stream = stream("hold")
                 held.withLock { $0.append(stream) }
