@@ -19,16 +19,23 @@ public final class PreparedReply: Sendable {
     public let headers: [NameValue]
     /// The body; empty for statuses that cannot carry one (1xx, 204, 304).
     public let body: [UInt8]
-    /// The body's length as header text, formatted once (sent on every reply that may have a
-    /// body, HTTP/1.0 ones included, where evhttp would send none).
-    let contentLength: String
+    /// Whether `headers` name a `Date` (the engine then adds none).
+    let setsDate: Bool
+    /// `headers`, and `Content-Length` when the status allows a body, as C strings for evhttp
+    /// (formatted once; sent on every reply that may have a body, HTTP/1.0 ones included, where
+    /// evhttp would send none).
+    let headerBlock: HeaderBlock
+    let contentLengthBlock: HeaderBlock
 
     /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
     public init(status: Int, headers: [NameValue], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = PreparedReply.statusAllowsBody(status) ? body : []
-        self.contentLength = String(self.body.count)
+        let contentLength = String(self.body.count)
+        self.setsDate = headers.contains { $0.name.equalsIgnoringCase("Date") }
+        headerBlock = HeaderBlock(headers)
+        contentLengthBlock = HeaderBlock(PreparedReply.statusAllowsBody(status) ? [NameValue("Content-Length", contentLength)] : [])
     }
 
     /// The head of an answer to HEAD whose body is elsewhere (an upstream's): `Content-Length`
@@ -37,7 +44,10 @@ public final class PreparedReply: Sendable {
         self.status = status
         self.headers = headers
         self.body = []
-        self.contentLength = String(declaredLength)
+        let contentLength = String(declaredLength)
+        self.setsDate = headers.contains { $0.name.equalsIgnoringCase("Date") }
+        headerBlock = HeaderBlock(headers)
+        contentLengthBlock = HeaderBlock(PreparedReply.statusAllowsBody(status) ? [NameValue("Content-Length", contentLength)] : [])
     }
 
     /// 1xx, 204 and 304 responses have no body in HTTP/1.1.

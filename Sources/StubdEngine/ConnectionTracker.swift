@@ -195,7 +195,8 @@ final class ConnectionTracker {
     /// Called for every request before the handler: the first request of a connection turns
     /// it from a newcomer into a known connection (and numbers it); any request stops the head
     /// deadline. Returns the connection and the request's place on it.
-    func requestArrived(_ req: OpaquePointer) -> ConnectionUse? {
+    /// The connection's use by this request and the client's address (read once per connection).
+    func requestArrived(_ req: OpaquePointer) -> (use: ConnectionUse, peer: String)? {
         guard let connection = evhttp_request_get_connection(req) else { return nil }
         let state: KnownConnection
         var firstRequestWait: Double?
@@ -220,8 +221,8 @@ final class ConnectionTracker {
         }
         evhttp_request_set_on_complete_cb(req, onReplyWritten, Unmanaged.passUnretained(state).toOpaque())
         state.requests += 1
-        return ConnectionUse(number: state.number, request: state.requests, idleBeforeFirstRequest: firstRequestWait ?? 0,
-                             acceptedAt: state.acceptedAt)
+        return (ConnectionUse(number: state.number, request: state.requests, idleBeforeFirstRequest: firstRequestWait ?? 0,
+                              acceptedAt: state.acceptedAt), state.peer)
     }
 
     fileprivate func replyWritten(_ state: KnownConnection) {
@@ -328,6 +329,13 @@ private final class KnownConnection {
 
     /// When it was accepted (monotonic ns; 0 when not seen as a newcomer).
     let acceptedAt: UInt64
+    /// The client's numeric address, the same for every request on it.
+    private(set) lazy var peer: String = {
+        var host: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        evhttp_connection_get_peer(connection, &host, &port)
+        return host.map { String(cString: $0) } ?? ""
+    }()
 
     init(connection: OpaquePointer, tracker: ConnectionTracker, number: Int, acceptedAt: UInt64) {
         self.acceptedAt = acceptedAt

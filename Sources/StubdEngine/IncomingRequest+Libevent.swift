@@ -3,7 +3,8 @@ import StubModel
 
 extension IncomingRequest {
     /// Copies what routing needs out of an evhttp request: method, raw target, headers in order,
-    /// and the whole (de-chunked) body.
+    /// and the whole (de-chunked) body. The client's address comes from the connection
+    /// (`ConnectionTracker`), which reads it once.
     init(engineRequest req: OpaquePointer) {
         let method = HTTPMethods.name(of: evhttp_request_get_command(req))
         let target = evhttp_request_get_uri(req).map { String(cString: $0) } ?? "/"
@@ -19,7 +20,7 @@ extension IncomingRequest {
         node = first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
-                headers.append(NameValue(String(cString: key), String(cString: value)))
+                headers.append(NameValue(HeaderNames.string(key), String(cString: value)))
             }
             node = header.pointee.next.tqe_next
         }
@@ -33,11 +34,5 @@ extension IncomingRequest {
             }
         }
         self.init(method: method, target: target, headers: headers, body: body)
-        if let connection = evhttp_request_get_connection(req) {
-            var host: UnsafeMutablePointer<CChar>?
-            var port: UInt16 = 0
-            evhttp_connection_get_peer(connection, &host, &port)
-            if let host { peer = String(cString: host) }
-        }
     }
 }

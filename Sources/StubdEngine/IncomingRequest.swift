@@ -133,6 +133,9 @@ public struct IncomingRequest: Sendable {
 
     /// The first value of a header, by case-insensitive name.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.equalsIgnoringCase(name) }?.value
+        // Indexed in place: `first(where:)` copied (retained) every header it passed.
+        let headers = storage.headers
+        for index in headers.indices where headers[index].name.equalsIgnoringCase(name) { return headers[index].value }
+        return nil
     }
 }

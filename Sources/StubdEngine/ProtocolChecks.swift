@@ -10,17 +10,16 @@ import StubModel
 enum ProtocolChecks {
     static func refusal(for request: IncomingRequest) -> PreparedReply? {
         var first: Substring?
-        for header in request.headers {
+        let headers = request.headers
+        // Indexed in place, names read as contiguous bytes: copying each header out (and a
+        // `var` copy of its name for `withUTF8`) cost a retain and release per string per request.
+        for index in headers.indices {
+            let header = headers[index]
             // Whitespace before the colon (`Content-Length : 2`) is what lets two parsers read
             // one head differently; libevent keeps it in the name. Checked on the last byte only,
             // so a request pays almost nothing for it; `Content-Length` compared only at its length.
-            var name = header.name
-            let (token, contentLength) = name.withUTF8 { bytes -> (Bool, Bool) in
-                guard let last = bytes.last, last != 32, last != 9 else { return (false, false) }
-                guard bytes.count == contentLengthBytes.count else { return (true, false) }
-                for index in 0..<bytes.count where bytes[index] | 0x20 != contentLengthBytes[index] { return (true, false) }
-                return (true, true)
-            }
+            let (token, contentLength) = header.name.utf8.withContiguousStorageIfAvailable(Self.classify)
+                ?? Array(header.name.utf8).withUnsafeBufferPointer(Self.classify)
             if !token {
                 return badRequest("the header name \\\"\(escaped(header.name))\\\" ends in whitespace (a space before the colon); fix the client")
             }
@@ -32,6 +31,15 @@ enum ProtocolChecks {
             first = value
         }
         return nil
+    }
+
+    /// Whether a header name is a token as far as its last byte goes, and whether it is
+    /// `Content-Length` (in any case).
+    private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> (token: Bool, contentLength: Bool) {
+        guard let last = bytes.last, last != 32, last != 9 else { return (false, false) }
+        guard bytes.count == contentLengthBytes.count else { return (true, false) }
+        for index in 0..<bytes.count where bytes[index] | 0x20 != contentLengthBytes[index] { return (true, false) }
+        return (true, true)
     }
 
     /// `content-length`, lower case (token bytes `| 0x20` lower letters and keep `-`).

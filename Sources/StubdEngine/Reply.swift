@@ -13,18 +13,21 @@ enum Reply {
     /// output, and libevent's OpenSSL bufferevent writes each piece as its own TLS record (a
     /// second record per small reply — half nginx's keep-alive rate). A reply that fits one
     /// record is joined into one piece before the loop writes it.
-    static func send(_ reply: PreparedReply, extraHeaders: [NameValue], on req: OpaquePointer, headOnly: Bool, oneTLSRecord: Bool = false) {
+    ///
+    /// `date`: the loop's cached `Date` value (`DateHeader`), sent unless the reply names its own;
+    /// nil lets evhttp format one.
+    static func send(_ reply: PreparedReply, extraHeaders: [NameValue], on req: OpaquePointer, headOnly: Bool, oneTLSRecord: Bool = false,
+                     date: ContiguousArray<CChar>? = nil) {
         let output = oneTLSRecord ? evhttp_request_get_connection(req).flatMap(evhttp_connection_get_bufferevent).flatMap(bufferevent_get_output) : nil
         let headers = evhttp_request_get_output_headers(req)
-        for header in reply.headers {
-            evhttp_add_header(headers, header.name, header.value)
-        }
+        reply.headerBlock.add(to: headers)
         for header in extraHeaders {
             evhttp_add_header(headers, header.name, header.value)
         }
-        if PreparedReply.statusAllowsBody(reply.status) {
-            evhttp_add_header(headers, "Content-Length", reply.contentLength)
+        if let date, !reply.setsDate {
+            date.withUnsafeBufferPointer { evhttp_add_header(headers, "Date", $0.baseAddress) }
         }
+        reply.contentLengthBlock.add(to: headers)
         if !headOnly && !reply.body.isEmpty {
             reply.body.withUnsafeBytes { bytes in
                 _ = evbuffer_add(evhttp_request_get_output_buffer(req), bytes.baseAddress, bytes.count)

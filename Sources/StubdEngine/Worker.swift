@@ -41,6 +41,8 @@ final class Worker {
         return dns
     }()
     var dnsStarted = false
+    /// The `Date` value of this loop's replies, formatted once a second.
+    private var dateHeader = DateHeader()
     /// Measures this loop's lag, when asked to (`measureLag`).
     private var lagTimer: LoopLagTimer?
     /// One OpenSSL context per TLS setting used by upstream calls, made on first use.
@@ -153,9 +155,10 @@ final class Worker {
 
     func handle(_ req: OpaquePointer) {
         let tracker = connections(of: req)
-        let use = tracker?.requestArrived(req)
+        let arrival = tracker?.requestArrived(req)
         var request = IncomingRequest(engineRequest: req)
-        request.connection = use
+        request.connection = arrival?.use
+        request.peer = arrival?.peer ?? ""
         request.isTLS = tracker?.isTLS ?? false
         if let refusal = ProtocolChecks.refusal(for: request) {
             Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
@@ -198,7 +201,8 @@ final class Worker {
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
                 Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
             } else {
-                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: connections(of: req)?.isTLS ?? false)
+                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: connections(of: req)?.isTLS ?? false,
+                           date: dateHeader.current(base: base))
             }
         case .stream(let stream):
             StreamWriter.start(stream, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self)

@@ -35,6 +35,14 @@ final class ExchangeDraft: ReplyListener {
         self.feed = feed
     }
 
+    /// A draft when anyone observes exchanges (`observers`, read at the request's arrival); nil
+    /// (nothing to build or emit) otherwise.
+    static func ifObserved(request: IncomingRequest, session: SessionID?, resolution: Exchange.Resolution, plan: ReplyPlan,
+                           feed: ExchangeFeed, observers: ExchangeFeed.Observers? = nil) -> ExchangeDraft? {
+        (observers ?? feed.observers).list.isEmpty ? nil
+            : ExchangeDraft(request: request, session: session, resolution: resolution, plan: plan, feed: feed)
+    }
+
     func replyFinished(latencySeconds: Double) {
         feed.emit(Exchange(request: request, session: session, resolution: resolution, outcome: outcome,
                            latencySeconds: latencySeconds, response: response))

@@ -1,15 +1,14 @@
-import Atomics
 import Synchronization
 import StubdEngine
 
 /// The observers every exchange goes to: those a server was started with, plus any subscribed
 /// while it runs (a dashboard tab, a test waiting for a request) until they unsubscribe.
 ///
-/// The serving path reads the current list with one atomic load and no lock; a subscription
-/// builds a new list and publishes it (under a lock only writers take).
+/// The serving path reads the current list once per request (`PublishedReference`); a
+/// subscription builds a new list and publishes it.
 final class ExchangeFeed: Sendable {
     /// One published list, immutable.
-    private final class Observers: AtomicReference, Sendable {
+    final class Observers: Sendable {
         let list: [(id: Int, observer: any ExchangeObserver)]
         /// Those that asked to hear arrivals (`observesStarts`), usually none.
         let starters: [any ExchangeObserver]
@@ -19,39 +18,42 @@ final class ExchangeFeed: Sendable {
         }
     }
 
-    private let current: ManagedAtomic<Observers>
-    private let writers = Mutex(0)
+    private let current: PublishedReference<Observers>
+    private let lastID = Mutex(0)
 
     init(observers: [any ExchangeObserver]) {
-        current = ManagedAtomic(Observers(observers.map { (id: 0, observer: $0) }))
+        current = PublishedReference(Observers(observers.map { (id: 0, observer: $0) }))
     }
 
-    var isEmpty: Bool { current.load(ordering: .acquiring).list.isEmpty }
+    /// The observers now (read at a request's arrival, to hear of it and to know whether anyone
+    /// will want its exchange).
+    var observers: Observers { current.value }
 
-    func start(_ request: IncomingRequest) {
-        let starters = current.load(ordering: .acquiring).starters
+    func start(_ request: IncomingRequest, observers: Observers) {
+        let starters = observers.starters
         guard !starters.isEmpty else { return }
         for observer in starters { observer.exchangeStarted(request) }
     }
 
+    /// Hands `exchange` to the observers subscribed now (one that subscribed while the request
+    /// was being answered hears of it too).
     func emit(_ exchange: Exchange) {
-        for entry in current.load(ordering: .acquiring).list { entry.observer.exchangeEnded(exchange) }
+        for entry in current.value.list { entry.observer.exchangeEnded(exchange) }
     }
 
     /// Adds `observer`; the token removes it.
     func subscribe(_ observer: any ExchangeObserver) -> ExchangeSubscription {
-        writers.withLock { last in
+        let id = lastID.withLock { last in
             last += 1
-            current.store(Observers(current.load(ordering: .acquiring).list + [(id: last, observer: observer)]), ordering: .releasing)
-            return ExchangeSubscription(id: last)
+            return last
         }
+        current.update { Observers($0.list + [(id: id, observer: observer)]) }
+        return ExchangeSubscription(id: id)
     }
 
     /// Removes what `subscription` added (nothing if it is already gone).
     func unsubscribe(_ subscription: ExchangeSubscription) {
-        writers.withLock { _ in
-            current.store(Observers(current.load(ordering: .acquiring).list.filter { $0.id != subscription.id }), ordering: .releasing)
-        }
+        current.update { Observers($0.list.filter { $0.id != subscription.id }) }
     }
 }
 

@@ -3,7 +3,11 @@ import StubModel
 import StubdEngine
 
 /// One served request as the journal keeps it: bounded in size whatever the client sent.
-public struct JournalEntry: Sendable {
+///
+/// Immutable, so shared by reference: the ring's slot, a listener and a query's result hold the
+/// same entry (a struct of these seventeen fields cost a retain and a release of each at every
+/// copy, on the serving path).
+public final class JournalEntry: Sendable {
     /// Increasing number, unique per server.
     public let sequence: Int
     /// When the request arrived (wall clock).
@@ -44,7 +48,29 @@ public struct JournalEntry: Sendable {
     public let latency: Double
     /// The response sent (nil for a fault): a route's shared answer by reference, any other at
     /// most `ExchangeResponse.bodyLimit` body bytes.
-    public var response: ExchangeResponse?
+    public let response: ExchangeResponse?
+
+    init(sequence: Int, time: Date, session: SessionID?, connection: ConnectionUse?, method: String, rawPath: String, rawQuery: String?,
+         headers: [NameValue], body: [UInt8], bodySize: Int, routeID: RouteID?, routeName: String?, nearMiss: String?,
+         status: Int?, fault: Fault?, latency: Double, response: ExchangeResponse?) {
+        self.sequence = sequence
+        self.time = time
+        self.session = session
+        self.connection = connection
+        self.method = method
+        self.rawPath = rawPath
+        self.rawQuery = rawQuery
+        self.headers = headers
+        self.body = body
+        self.bodySize = bodySize
+        self.routeID = routeID
+        self.routeName = routeName
+        self.nearMiss = nearMiss
+        self.status = status
+        self.fault = fault
+        self.latency = latency
+        self.response = response
+    }
 
     /// Whether a route matched.
     public var matched: Bool { routeID != nil }

@@ -65,6 +65,14 @@ public final class Route: Sendable {
     /// The first (usually only) action.
     public var action: Answer { actions[0] }
 
+    /// Whether query, headers and body match (the index has checked method and path). Asked
+    /// of the route rather than of a copy of its matchers: reading the struct out of the class
+    /// for each candidate retained and released every matcher in it.
+    func matchesBeyondPath(_ view: RequestView) -> Bool { matchers.matchesBeyondPath(view) }
+
+    /// Whether a path-pattern (regex) route's path matches.
+    func matchesPath(_ view: RequestView) -> Bool { matchers.path.matches(view) }
+
     /// The action for the `served`-th hit (0-based) of a sequence.
     public func action(forHit served: Int) -> Answer {
         actions[index(forHit: served)]

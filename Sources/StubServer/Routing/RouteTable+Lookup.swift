@@ -45,12 +45,13 @@ extension RouteTable {
                 candidates = (exact + fitting).sorted { routes[$0].precedence < routes[$1].precedence }
             }
         }
-        for position in candidates where routes[position].matchers.matchesBeyondPath(view) && (accept?(routes[position]) ?? true) {
-            return routes[position]
+        for position in candidates {
+            let route = routes[position]
+            if route.matchesBeyondPath(view) && (accept?(route) ?? true) { return route }
         }
-        for position in patterns[method] ?? [] where routes[position].matchers.path.matches(view)
-            && routes[position].matchers.matchesBeyondPath(view) && (accept?(routes[position]) ?? true) {
-            return routes[position]
+        for position in patterns[method] ?? [] {
+            let route = routes[position]
+            if route.matchesPath(view) && route.matchesBeyondPath(view) && (accept?(route) ?? true) { return route }
         }
         return nil
     }

@@ -30,7 +30,8 @@ final class StubHandler: EngineHandler {
     }
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) {
-        feed.start(request)
+        let observers = feed.observers
+        feed.start(request, observers: observers)
         var decision = decide(request)
         if decision.unexplainedMiss {
             if let target = admin.forwarding.current {
@@ -49,9 +50,8 @@ final class StubHandler: EngineHandler {
             answerLater(request, decision: decision, work: later, reply: reply)
             return
         }
-        let draft = feed.isEmpty ? nil
-            : ExchangeDraft(request: request, session: decision.session, resolution: decision.resolution,
-                            plan: decision.plan, feed: feed)
+        let draft = ExchangeDraft.ifObserved(request: request, session: decision.session, resolution: decision.resolution,
+                                             plan: decision.plan, feed: feed, observers: observers)
         reply.complete(decision.plan, listener: draft)
         if !decision.webhooks.isEmpty { webhooks.send(decision.webhooks, via: reply, after: decision.plan.delay ?? 0) }
     }
@@ -73,8 +73,7 @@ final class StubHandler: EngineHandler {
             var plan = ReplyPlan(answer: .reply(prepared), headOnly: request.method == "HEAD")
             if case .relayed = response { plan.alreadySent = true }
             if cors.enabled { plan.extraHeaders = cors.headers(for: request, exposing: prepared) }
-            let draft = feed.isEmpty ? nil
-                : ExchangeDraft(request: request, session: session, resolution: .proxied(upstream: proxy.description),
+            let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .proxied(upstream: proxy.description),
                                 plan: plan, feed: feed)
             reply.complete(plan, listener: draft)
             target.recorder?.record(request, response)
@@ -88,8 +87,7 @@ final class StubHandler: EngineHandler {
         let feed = self.feed, cors = adminCORS, headOnly = decision.plan.headOnly, session = decision.session
         work { prepared in
             let plan = ReplyPlan(answer: .reply(prepared), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: prepared))
-            let draft = feed.isEmpty ? nil
-                : ExchangeDraft(request: request, session: session, resolution: .admin, plan: plan, feed: feed)
+            let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .admin, plan: plan, feed: feed)
             reply.complete(plan, listener: draft)
         }
     }
@@ -101,8 +99,7 @@ final class StubHandler: EngineHandler {
         let refusal = AdminReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
                                        problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
         let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
-        let draft = feed.isEmpty ? nil
-            : ExchangeDraft(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
+        let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
                             plan: plan, feed: feed)
         reply.complete(plan, listener: draft)
     }

@@ -1,4 +1,3 @@
-import Atomics
 import StubModel
 import StubdEngine
 
@@ -8,7 +7,7 @@ import StubdEngine
 ///
 /// Lookup goes session routes → global runtime routes → fixtures, first hit wins, so a route added
 /// at runtime overrides a fixture for the same request, and a session's routes override both.
-public final class StubSnapshot: Sendable, AtomicReference {
+public final class StubSnapshot: Sendable {
     /// Routes loaded from fixture files or Swift targets.
     public let fixtures: RouteTable
     /// Runtime routes added without a session.

@@ -30,9 +30,9 @@ public final class StubStore: Sendable {
     }
 
     private let state: Mutex<State>
-    /// The published snapshot, read without a lock on the serving path; written (under `state`'s
-    /// lock) by every change.
-    private let current: ManagedAtomic<StubSnapshot>
+    /// The published snapshot, read once per request on the serving path; written (under
+    /// `state`'s lock) by every change.
+    private let current: PublishedReference<StubSnapshot>
     /// `snapshot.hasFaultSteps`, readable with one plain atomic load, so replies skip the
     /// fault-step check (and a second snapshot load) when no route has such a step.
     private let faultSteps = ManagedAtomic<Bool>(false)
@@ -41,7 +41,7 @@ public final class StubStore: Sendable {
     public init(fixtures: RouteTable) {
         let snapshot = StubSnapshot(fixtures: fixtures, global: .empty, sessions: [:])
         state = Mutex(State(fixtures: fixtures, snapshot: snapshot))
-        current = ManagedAtomic(snapshot)
+        current = PublishedReference(snapshot)
         faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
     }
 
@@ -49,11 +49,11 @@ public final class StubStore: Sendable {
     var hasFaultSteps: Bool { faultSteps.load(ordering: .relaxed) }
 
     /// The current snapshot (lock-free); hold on to it for the whole request.
-    public var snapshot: StubSnapshot { current.load(ordering: .acquiring) }
+    public var snapshot: StubSnapshot { current.value }
 
     /// Makes `snapshot` the one requests see (under `state`'s lock).
     private func publish(_ snapshot: StubSnapshot) {
-        current.store(snapshot, ordering: .releasing)
+        current.publish(snapshot)
         faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
     }
 

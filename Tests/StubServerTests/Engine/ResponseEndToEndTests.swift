@@ -51,6 +51,31 @@ import TargetModel
         #expect(result.stdout.hasSuffix("\r\n\r\nhello"))
     }
 
+    @Test func everyReplyCarriesOneDateAndARoutesOwnDateWins() throws {
+        let server = try TestServer(fixtures: [
+            route("/plain", outcome: ok("hello")),
+            route("/dated", outcome: ok("old", headers: [NameValue("date", "Sat, 01 Jan 2000 00:00:00 GMT")])),
+        ])
+        defer { server.stop() }
+        func dates(_ path: String) throws -> [String] {
+            let head = try Curl.run(["--include", "--silent", server.url(path)]).stdout.components(separatedBy: "\r\n\r\n")[0]
+            return head.components(separatedBy: "\r\n").filter { $0.lowercased().hasPrefix("date:") }
+                .map { String($0.dropFirst(5)).trimmingCharacters(in: .whitespaces) }
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        // Two requests in a row: the cached value is reused, and stays the time of the reply.
+        for _ in 0..<2 {
+            let sent = try dates("/plain")
+            #expect(sent.count == 1)
+            let date = try #require(formatter.date(from: sent[0]), "\(sent)")
+            #expect(abs(date.timeIntervalSinceNow) < 5)
+        }
+        #expect(try dates("/dated") == ["Sat, 01 Jan 2000 00:00:00 GMT"])
+    }
+
     @Test func aJSONBodyMatchesWhateverTheKeyOrderAndAChangedFieldGetsTheNearMiss() throws {
         let server = try TestServer(targets: GitHubAPI.all)
         defer { server.stop() }
