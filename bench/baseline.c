@@ -31,7 +31,13 @@ static void on_signal(evutil_socket_t fd, short events, void *arg) {
 int main(int argc, char **argv) {
     int port = argc > 1 ? atoi(argv[1]) : 18200;
     signal(SIGPIPE, SIG_IGN);
-    struct event_base *base = event_base_new();
+    /* The event configuration stubd's loops use: the epoll change list (one epoll_ctl per fd per
+     * loop turn) and the precise timer. */
+    struct event_config *config = event_config_new();
+    event_config_set_flag(config, EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST);
+    event_config_set_flag(config, EVENT_BASE_FLAG_PRECISE_TIMER);
+    struct event_base *base = event_base_new_with_config(config);
+    event_config_free(config);
     struct evhttp *http = evhttp_new(base);
     if (!base || !http) return 1;
     evhttp_set_timeout(http, 30);

@@ -172,6 +172,49 @@ import StubModel
         #expect(output == "1 True\n1 True\n1 True\n", "application-data records per reply: \(output)")
     }
 
+    /// A client that sends its first request in the same write as its handshake's Finished (a
+    /// TLS 1.3 client may) is answered: nothing the server's OpenSSL has read is left waiting for
+    /// a socket event (with OpenSSL's read-ahead on, libevent 2.1 left it there and the request
+    /// stalled every time).
+    @Test func aRequestSentWithTheClientsFinishedIsAnswered() throws {
+        let (server, authority) = try Self.server(ca: Self.caFolder())
+        defer { server.stop() }
+        let port = try #require(server.server.httpsPort)
+        let output = try Self.python("""
+            import socket, ssl
+            context = ssl.create_default_context(cafile="\(authority.certificateFile)")
+            for attempt in range(3):
+                raw = socket.create_connection(("127.0.0.1", \(port)))
+                incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+                tls = context.wrap_bio(incoming, outgoing, server_hostname="localhost")
+                while True:
+                    try:
+                        tls.do_handshake(); break
+                    except ssl.SSLWantReadError:
+                        data = outgoing.read()
+                        if data: raw.sendall(data)
+                        incoming.write(raw.recv(65536))
+                tls.write(b"GET /zen HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n")
+                raw.sendall(outgoing.read())  # Finished and the request in one write
+                raw.settimeout(5)
+                body = b""
+                try:
+                    while not body.endswith(b"Design for failure."):
+                        chunk = raw.recv(65536)
+                        if not chunk: break
+                        incoming.write(chunk)
+                        try:
+                            body += tls.read(65536)
+                        except ssl.SSLWantReadError:
+                            pass
+                    print("answered" if body.endswith(b"Design for failure.") else "closed")
+                except socket.timeout:
+                    print("stalled")
+                raw.close()
+            """)
+        #expect(output == "answered\nanswered\nanswered\n")
+    }
+
     static func python(_ script: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
