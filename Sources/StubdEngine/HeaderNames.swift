@@ -9,25 +9,22 @@ enum HeaderNames {
     /// The string for the NUL-terminated `name`: a known one when its bytes are, else a copy.
     static func string(_ name: UnsafePointer<CChar>) -> String {
         let bytes = UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self)
+        let table = HeaderNames.table
         var length = 0
         while bytes[length] != 0 {
             length += 1
-            if length > longest { return String(cString: name) }
+            if length > table.longest { return String(cString: name) }
         }
-        for known in byLength[length] where known.bytes.withUnsafeBufferPointer({ equal($0, bytes) }) {
-            return known.string
+        let found = table.flat.withUnsafeBufferPointer { flat -> Int in
+            for entry in table.firstOfLength[length]..<table.firstOfLength[length + 1] {
+                let offset = table.offsets[entry]
+                var index = 0
+                while index < length && flat[offset + index] == bytes[index] { index += 1 }
+                if index == length { return entry }
+            }
+            return -1
         }
-        return String(cString: name)
-    }
-
-    private static func equal(_ known: UnsafeBufferPointer<UInt8>, _ bytes: UnsafePointer<UInt8>) -> Bool {
-        for index in known.indices where known[index] != bytes[index] { return false }
-        return true
-    }
-
-    private struct Known {
-        let string: String
-        let bytes: [UInt8]
+        return found >= 0 ? table.strings[found] : String(cString: name)
     }
 
     private static let names = [
@@ -40,12 +37,30 @@ enum HeaderNames {
         "sec-fetch-dest", "x-stubd-session", "transfer-encoding",
     ]
 
-    private static let longest = names.map(\.utf8.count).max() ?? 0
+    /// The known names sorted by length, their bytes end to end in `flat`; the names of length
+    /// n are entries `firstOfLength[n]..<firstOfLength[n + 1]`. Separate arrays, so a lookup
+    /// retains nothing but the string it returns.
+    private final class Table: Sendable {
+        let strings: [String]
+        let offsets: [Int]
+        let flat: [UInt8]
+        let firstOfLength: [Int]
+        let longest: Int
 
-    /// The known names by their length in bytes.
-    private static let byLength: [[Known]] = {
-        var table = [[Known]](repeating: [], count: longest + 1)
-        for name in names { table[name.utf8.count].append(Known(string: name, bytes: Array(name.utf8))) }
-        return table
-    }()
+        init(_ names: [String]) {
+            let sorted = names.sorted { $0.utf8.count < $1.utf8.count }
+            longest = sorted.last?.utf8.count ?? 0
+            strings = sorted
+            var offsets: [Int] = [], flat: [UInt8] = []
+            for name in sorted {
+                offsets.append(flat.count)
+                flat += name.utf8
+            }
+            self.offsets = offsets
+            self.flat = flat
+            firstOfLength = (0...longest + 1).map { length in sorted.firstIndex { $0.utf8.count >= length } ?? sorted.count }
+        }
+    }
+
+    private static let table = Table(names)
 }

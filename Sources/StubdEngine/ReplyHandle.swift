@@ -2,12 +2,13 @@ import CLibevent
 import StubdSystem
 import Synchronization
 
-/// The engine's promise to answer one request, handed to the `EngineHandler` with it.
+/// The engine's promise to answer one request, handed to the `EngineHandler` with it; used
+/// when the handler decides `.later`.
 ///
-/// Complete it exactly once, from any thread: on the request's own loop the plan is carried out
-/// at once; from another thread it is queued in the loop's mailbox and the loop is woken with
-/// `event_active` (the same hop as stopping). A completion that arrives after the server stopped
-/// is dropped. The C request pointer inside never leaves the engine and is dereferenced only on
+/// Complete it exactly once, from any thread (the request's own loop included): the completion
+/// is queued in the loop's mailbox and the loop is woken with `event_active` (the same hop as
+/// stopping), so it is carried out at the loop's next turn, never inside the caller. A
+/// completion that arrives after the server stopped is dropped. The C request pointer inside never leaves the engine and is dereferenced only on
 /// the loop's thread.
 public struct ReplyHandle: @unchecked Sendable {
     let request: OpaquePointer
@@ -63,10 +64,8 @@ final class LoopMailbox: @unchecked Sendable {
     }
 
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?) {
-        if owner.isCurrent {
-            worker.complete(handle, plan: plan, listener: listener)
-            return
-        }
+        // Queued even on the loop's own thread: the handler may still be deciding, and the
+        // request is carried out only once it has returned `.later`.
         // event_active runs under the queue's lock, so `close()` cannot free the event between the
         // check and the wake-up.
         queue.withLock { queue in

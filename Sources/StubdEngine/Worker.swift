@@ -30,10 +30,9 @@ final class Worker {
     var streamConnections: [OpaquePointer: ObjectIdentifier] = [:]
     /// Requests of stubd's own waiting for their start time (`OwnRequest`).
     var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
-    /// Requests the handler has not completed yet (it answers later), by token.
+    /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
     private var awaiting: [UInt64: OpaquePointer] = [:]
     private var lastToken: UInt64 = 0
-    private var completedInHandler = false
     /// Asynchronous DNS for upstream calls, made on first use (`UpstreamCall`).
     private(set) lazy var dns: OpaquePointer? = {
         let dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
@@ -97,6 +96,7 @@ final class Worker {
                                             headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
             tracker.attach(to: listener)
             fronts.append(Front(http: http, connections: tracker))
+            if tls != nil { servesTLS = true }
         }
     }
 
@@ -108,6 +108,8 @@ final class Worker {
 
     /// Every front of this loop.
     private(set) var fronts: [Front] = []
+    /// Whether any front is HTTPS (only then is a reply's front looked up to join its TLS record).
+    private var servesTLS = false
 
     /// The tracker of the front a request came in on.
     private func connections(of req: OpaquePointer) -> ConnectionTracker? {
@@ -172,27 +174,29 @@ final class Worker {
             return
         }
         lastToken &+= 1
-        let token = lastToken
-        let handle = ReplyHandle(request: req, mailbox: mailbox, token: token, start: DispatchTime.now().uptimeNanoseconds)
-        completedInHandler = false
-        handler.handle(request, reply: handle)
-        if !completedInHandler { awaiting[token] = req }
-        completedInHandler = true
+        let start = DispatchTime.now().uptimeNanoseconds
+        let handle = ReplyHandle(request: req, mailbox: mailbox, token: lastToken, start: start)
+        // Decide, then write: the handler has returned before anything goes on the wire.
+        switch handler.handle(request, reply: handle) {
+        case .answer(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
+        case .later: awaiting[lastToken] = req
+        }
     }
 
-    /// A completion, on this loop's thread: during the handler call, or later for a request that
-    /// is still awaiting one. Anything else (a second completion) is ignored.
+    /// A later completion, on this loop's thread (from the mailbox): carried out if the request
+    /// is still awaiting one; a second completion, or one for a request already answered, is
+    /// ignored.
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?) {
-        if handle.token == lastToken && !completedInHandler {
-            completedInHandler = true
-        } else if awaiting.removeValue(forKey: handle.token) == nil {
-            return
-        }
+        guard awaiting.removeValue(forKey: handle.token) != nil else { return }
+        carryOut(plan, on: handle.request, start: handle.start, listener: listener)
+    }
+
+    /// Waits out the plan's delay on a timer, or writes now.
+    private func carryOut(_ plan: ReplyPlan, on req: OpaquePointer, start: UInt64, listener: (any ReplyListener)?) {
         if let delay = plan.delay, delay > 0 {
-            schedule(PendingExchange(request: handle.request, plan: plan, start: handle.start, listener: listener, kind: .deliver),
-                     after: delay)
+            schedule(PendingExchange(request: req, plan: plan, start: start, listener: listener, kind: .deliver), after: delay)
         } else {
-            execute(handle.request, plan, start: handle.start, listener: listener)
+            execute(req, plan, start: start, listener: listener)
         }
     }
 
@@ -208,7 +212,7 @@ final class Worker {
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
                 Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
             } else {
-                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: connections(of: req)?.isTLS ?? false,
+                Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: servesTLS && connections(of: req)?.isTLS == true,
                            date: dateHeader.current(base: base))
             }
         case .stream(let stream):

@@ -3,9 +3,9 @@ import StubdEngine
 
 /// Answers requests: CORS preflights, admin calls, then the stubs of the request's session
 /// (scenario state and sequence position applied), else the near-miss 404; fault steps are
-/// placed so client re-sends cannot skip them (`FaultStepDelivery`). Each answer is handed
+/// placed so client re-sends cannot skip them (`FaultStepDelivery`). Each answer is returned
 /// to the engine with a draft of its `Exchange`, which the feed (journal, log line) receives
-/// when the engine has carried it out.
+/// when the engine has carried it out; a forwarded miss and a slow admin call answer later.
 final class StubHandler: EngineHandler {
     private let admin: StubAdmin
     private let router: AdminRouter
@@ -29,18 +29,15 @@ final class StubHandler: EngineHandler {
         self.webhooks = WebhookSender(log: admin.webhooks, redactor: redactor)
     }
 
-    func handle(_ request: IncomingRequest, reply: ReplyHandle) {
+    func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
         let observers = feed.observers
         feed.start(request, observers: observers)
         var decision = decide(request)
         if decision.unexplainedMiss {
             if let target = admin.forwarding.current {
-                guard cors.allowsForwarding(request) else {
-                    refuseForwarding(request, session: decision.session, reply: reply)
-                    return
-                }
+                guard cors.allowsForwarding(request) else { return refuseForwarding(request, session: decision.session) }
                 forward(request, to: target, session: decision.session, reply: reply)
-                return
+                return .later
             }
             // Forwarding stopped since the lookup (a recording ended): the miss is explained after all.
             decision = decide(request)
@@ -48,12 +45,12 @@ final class StubHandler: EngineHandler {
         }
         if let later = decision.later {
             answerLater(request, decision: decision, work: later, reply: reply)
-            return
+            return .later
         }
+        if !decision.webhooks.isEmpty { webhooks.send(decision.webhooks, via: reply, after: decision.plan.delay ?? 0) }
         let draft = ExchangeDraft.ifObserved(request: request, session: decision.session, resolution: decision.resolution,
                                              plan: decision.plan, feed: feed, observers: observers)
-        reply.complete(decision.plan, listener: draft)
-        if !decision.webhooks.isEmpty { webhooks.send(decision.webhooks, via: reply, after: decision.plan.delay ?? 0) }
+        return .answer(decision.plan, listener: draft)
     }
 
     /// A miss goes to the upstream; its answer (or a 502) goes back to the client from the loop
@@ -94,14 +91,14 @@ final class StubHandler: EngineHandler {
 
     /// A miss from a page stubd may not forward for (`CORSPolicy.allowsForwarding`): 403, not
     /// sent upstream, not recorded, no CORS headers.
-    private func refuseForwarding(_ request: IncomingRequest, session: SessionID?, reply: ReplyHandle) {
+    private func refuseForwarding(_ request: IncomingRequest, session: SessionID?) -> HandlerDecision {
         let origin = request.header("Origin") ?? ""
         let refusal = AdminReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
                                        problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
         let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
         let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
-                            plan: plan, feed: feed)
-        reply.complete(plan, listener: draft)
+                                             plan: plan, feed: feed)
+        return .answer(plan, listener: draft)
     }
 
     /// The resolution of a miss looked up for forwarding (never shown: the exchange is journaled

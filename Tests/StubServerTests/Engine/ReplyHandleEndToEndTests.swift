@@ -10,22 +10,29 @@ import Testing
 /// another thread (the engine hops back to the request's loop), or never before the server
 /// stops; completing twice is harmless.
 @Suite(.serialized) struct ReplyHandleEndToEndTests {
-    /// Answers `/later` from a global queue after 0.2 s, `/twice` twice, `/never` not at all,
-    /// and everything else at once.
+    /// Answers `/later` from a global queue after 0.2 s, `/twice` twice (on the loop, before
+    /// returning `.later`), `/never` not at all, `/answered` at once and then again through its
+    /// handle, and everything else at once.
     final class LateHandler: EngineHandler {
         let parked = Mutex<[ReplyHandle]>([])
 
-        func handle(_ request: IncomingRequest, reply: ReplyHandle) {
+        func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
             switch request.rawPath {
             case "/later":
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { reply.complete(ReplyHandleEndToEndTests.text("from another thread")) }
+                return .later
             case "/twice":
                 reply.complete(ReplyHandleEndToEndTests.text("first"))
                 reply.complete(ReplyHandleEndToEndTests.text("second"))
+                return .later
+            case "/answered":
+                reply.complete(ReplyHandleEndToEndTests.text("second"))
+                return .answer(ReplyHandleEndToEndTests.text("first"))
             case "/never":
                 parked.withLock { $0.append(reply) }
+                return .later
             default:
-                reply.complete(ReplyHandleEndToEndTests.text("now"))
+                return .answer(ReplyHandleEndToEndTests.text("now"))
             }
         }
     }
@@ -60,6 +67,10 @@ import Testing
         let first = RawHTTP.roundTrip(connection, "GET /twice HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(first.hasSuffix("\r\n\r\nfirst"))
         // The same keep-alive connection still answers the next request normally.
+        #expect(RawHTTP.roundTrip(connection, "GET /now HTTP/1.1\r\nHost: x\r\n\r\n").hasSuffix("\r\n\r\nnow"))
+        // A handler that returns an answer and also completes its handle: the answer it returned
+        // goes, the completion is ignored, and the connection serves on.
+        #expect(RawHTTP.roundTrip(connection, "GET /answered HTTP/1.1\r\nHost: x\r\n\r\n").hasSuffix("\r\n\r\nfirst"))
         #expect(RawHTTP.roundTrip(connection, "GET /now HTTP/1.1\r\nHost: x\r\n\r\n").hasSuffix("\r\n\r\nnow"))
     }
 

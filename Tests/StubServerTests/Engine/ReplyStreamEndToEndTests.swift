@@ -27,20 +27,22 @@ import Testing
             }
         }
 
-        func handle(_ request: IncomingRequest, reply: ReplyHandle) {
+        func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
             switch request.rawPath {
             case "/count":
+                // Pieces may be written before the engine has sent the head: they wait for it.
                 let stream = stream("count")
-                reply.complete(ReplyPlan(answer: .stream(stream)))
-                let count = Int(request.rawQuery ?? "") ?? 0
-                DispatchQueue.global().async {
-                    for index in 1...count { stream.write(Array("line \(index)\n".utf8)) }
-                    stream.finish()
+                defer {
+                    let count = Int(request.rawQuery ?? "") ?? 0
+                    DispatchQueue.global().async {
+                        for index in 1...count { stream.write(Array("line \(index)\n".utf8)) }
+                        stream.finish()
+                    }
                 }
+                return .answer(ReplyPlan(answer: .stream(stream)))
             case "/flood", "/flood-roomy":
                 let roomy = request.rawPath == "/flood-roomy"
                 let stream = stream(roomy ? "roomy" : "flood", bufferLimit: roomy ? 1 << 20 : 64 * 1024)
-                reply.complete(ReplyPlan(answer: .stream(stream)))
                 // A source with its own pace: a timer writes a piece every millisecond until the
                 // stream ends (or 20 s pass).
                 let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 8 * 1024)
@@ -51,16 +53,17 @@ import Testing
                     if stream.ending != nil || Date() > deadline { source.cancel() } else { stream.write(piece) }
                 }
                 source.resume()
+                return .answer(ReplyPlan(answer: .stream(stream)))
             case "/hold":
                 let stream = stream("hold")
                 held.withLock { $0.append(stream) }
-                reply.complete(ReplyPlan(answer: .stream(stream)))
+                return .answer(ReplyPlan(answer: .stream(stream)))
             case "/delayed":
                 // The head would go after 5 s; the client leaves first.
-                reply.complete(ReplyPlan(answer: .stream(stream("delayed")), delay: 5))
-                delayedArrived.signal()
+                defer { delayedArrived.signal() }
+                return .answer(ReplyPlan(answer: .stream(stream("delayed")), delay: 5))
             default:
-                reply.complete(ReplyPlan(answer: .reply(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
+                return .answer(ReplyPlan(answer: .reply(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
             }
         }
     }
