@@ -35,6 +35,7 @@ public final class ReplyStream: Sendable {
     /// Bytes that may wait for the loop, and again in the connection's output buffer.
     public let bufferLimit: Int
     private let onEnd: @Sendable (Ending) -> Void
+    private let onDrained: (@Sendable () -> Void)?
     private let state = Mutex(State())
 
     fileprivate struct State {
@@ -49,12 +50,18 @@ public final class ReplyStream: Sendable {
     }
 
     /// A stream answering with `status` and `headers`; `onEnd` hears how it ended.
+    ///
+    /// `onDrained`, for a producer that can wait (an upstream relayed as it arrives): called on
+    /// the request's loop whenever the client has taken everything written so far. Such a
+    /// producer stops reading its source while `queuedBytes` is high and starts again here, so
+    /// a slow client is served at its own pace instead of being dropped.
     public init(status: Int = 200, headers: [NameValue], bufferLimit: Int = 256 * 1024,
-                onEnd: @escaping @Sendable (Ending) -> Void = { _ in }) {
+                onEnd: @escaping @Sendable (Ending) -> Void = { _ in }, onDrained: (@Sendable () -> Void)? = nil) {
         self.status = status
         self.headers = headers
         self.bufferLimit = max(1, bufferLimit)
         self.onEnd = onEnd
+        self.onDrained = onDrained
     }
 
     /// Queues `bytes` for the client; false when the stream has ended, is finishing, or the
@@ -137,6 +144,9 @@ public final class ReplyStream: Sendable {
             return state.takeWork()
         }
     }
+
+    /// On the loop: the client has taken every batch and nothing waits here.
+    func drained() { onDrained?() }
 
     /// Records the ending and tells `onEnd`, once; later writes are refused.
     func end(_ ending: Ending) {

@@ -82,6 +82,8 @@ final class StreamWriter {
             worker.unregister(self)
             evhttp_send_reply_end(request)
             stream.end(.finished)
+        } else if !inFlight {
+            stream.drained()
         }
     }
 

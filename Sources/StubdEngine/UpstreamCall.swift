@@ -10,8 +10,12 @@ import StubModel
 /// forbids freeing a connection inside its own request callback).
 ///
 /// The body is taken piece by piece as it arrives (libevent's chunk callback). With a relay
-/// policy, an answer whose body is long or of unknown length is sent on to `client` as it comes:
-/// head when the upstream's head arrives, each piece when it arrives, the end with the last.
+/// policy, an answer whose body is long or of unknown length is sent on to `client` as it comes,
+/// through a `ReplyStream`: head when the upstream's head arrives, each piece when it arrives,
+/// the end with the last. The stream is paced: while more than `pauseAbove` bytes wait for a
+/// slow client, reading from the upstream stops (its socket fills and TCP holds the upstream
+/// back) until the client has taken them, so a relayed download holds at most about a megabyte
+/// however large it is. A client that leaves ends the upstream call.
 final class UpstreamCall {
     private let completion: (UpstreamResponse) -> Void
     private var connection: OpaquePointer?
@@ -29,7 +33,14 @@ final class UpstreamCall {
     private var body: [UInt8] = []
     /// False once a relayed body outgrew the keep limit (the bytes kept so far are dropped).
     private var keeping = true
-    private var relaying = false
+    /// The client's reply while relaying.
+    private var stream: ReplyStream?
+    /// Reading from the upstream is stopped until the client catches up.
+    private var paused = false
+    /// The completion has run (a client that left ends the call before the upstream does).
+    private var finished = false
+    /// Bytes waiting for the client above which the upstream is not read.
+    static let pauseAbove = 256 * 1024
 
     private init(worker: Worker, client: OpaquePointer?, request: UpstreamRequest, completion: @escaping (UpstreamResponse) -> Void) {
         self.worker = worker
@@ -117,11 +128,15 @@ final class UpstreamCall {
         guard let relay, let client, !isHead, status >= 200, status != 204, status != 304 else { return }
         let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
         if let length, length <= relay.above { return }
-        relaying = true
-        let output = evhttp_request_get_output_headers(client)
-        for header in relay.headers(status, headers) { evhttp_add_header(output, header.name, header.value) }
-        if let length { evhttp_add_header(output, "Content-Length", String(length)) }
-        evhttp_send_reply_start(client, Int32(status), nil)
+        // The stream's callbacks run on this loop (the writer's), where the call lives; the
+        // stream may outlive the call (its last pieces go after the upstream has finished).
+        let call = LoopBound(self)
+        let stream = ReplyStream(status: status, headers: relay.headers(status, headers) + (length.map { [NameValue("Content-Length", String($0))] } ?? []),
+                                 bufferLimit: 4 * Self.pauseAbove,
+                                 onEnd: { ending in call.value?.relayEnded(ending) },
+                                 onDrained: { call.value?.resume() })
+        self.stream = stream
+        StreamWriter.start(stream, extraHeaders: [], headOnly: false, on: client, worker: worker)
     }
 
     /// A piece of the body arrived (libevent drains the buffer after this returns).
@@ -129,27 +144,55 @@ final class UpstreamCall {
         guard let input = evhttp_request_get_input_buffer(response) else { return }
         let length = evbuffer_get_length(input)
         guard length > 0 else { return }
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            count = max(0, evbuffer_copyout(input, buffer.baseAddress, length))
+        }
         if keeping {
-            if relaying, let relay, body.count + length > relay.keepLimit {
+            if stream != nil, let relay, body.count + bytes.count > relay.keepLimit {
                 keeping = false
                 body = []
             } else {
-                let start = body.count
-                body.append(contentsOf: repeatElement(0, count: length))
-                body.withUnsafeMutableBytes { _ = evbuffer_copyout(input, $0.baseAddress! + start, length) }
+                body += bytes
             }
         }
-        if relaying, let client, evhttp_request_get_connection(client) != nil {
-            evhttp_send_reply_chunk(client, input)
-        }
+        guard let stream, stream.ending == nil else { return }
+        stream.write(bytes)
+        if stream.queuedBytes > Self.pauseAbove { pause() }
+    }
+
+    /// Stops reading the upstream's socket (its data waits in the kernel, then in the upstream).
+    private func pause() {
+        guard !paused, let bev = upstreamBufferevent else { return }
+        paused = true
+        bufferevent_disable(bev, Int16(EV_READ))
+    }
+
+    /// The client has taken what was relayed so far: read the upstream again.
+    fileprivate func resume() {
+        guard paused, !finished, let bev = upstreamBufferevent else { return }
+        paused = false
+        bufferevent_enable(bev, Int16(EV_READ))
+    }
+
+    private var upstreamBufferevent: OpaquePointer? {
+        connection.flatMap(evhttp_connection_get_bufferevent)
+    }
+
+    /// The client's reply ended before the upstream's: a client that left or could not keep up
+    /// ends the call (nothing more is read); at shutdown `abandon` does.
+    fileprivate func relayEnded(_ ending: ReplyStream.Ending) {
+        guard !finished, ending == .clientLeft || ending == .slowReader else { return }
+        if let bev = upstreamBufferevent { bufferevent_disable(bev, Int16(EV_READ | EV_WRITE)) }
+        finish(.relayed(status: status, headers: headers, body: nil))
     }
 
     fileprivate func done(_ response: OpaquePointer?) {
-        if relaying, let client {
-            // The client already has the head and the pieces: end its reply (this also frees it
-            // if the client left).
-            evhttp_send_reply_end(client)
-            let whole = response != nil && evhttp_request_get_response_code(response) > 0 && keeping
+        guard !finished else { return }
+        if let stream {
+            // The client has the head and is taking the pieces: the stream ends its reply once
+            // the last piece has gone.
+            let whole = response != nil && evhttp_request_get_response_code(response) > 0 && keeping && stream.ending == nil
+            stream.finish()
             finish(.relayed(status: status, headers: headers, body: whole ? body : nil))
             return
         }
@@ -197,6 +240,8 @@ final class UpstreamCall {
     }
 
     private func finish(_ response: UpstreamResponse) {
+        guard !finished else { return }
+        finished = true
         worker.upstreamCalls[ObjectIdentifier(self)] = nil
         completion(response)
         if let connection {
@@ -208,6 +253,12 @@ final class UpstreamCall {
         retained?.release()
         retained = nil
     }
+}
+
+/// A weak reference used only on its loop's thread, carried by a closure that must be `Sendable`.
+private final class LoopBound<Value: AnyObject>: @unchecked Sendable {
+    weak var value: Value?
+    init(_ value: Value) { self.value = value }
 }
 
 private final class ConnectionBox {

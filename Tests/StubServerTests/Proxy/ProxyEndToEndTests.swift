@@ -97,6 +97,71 @@ import TargetModel
         #expect(client.terminationStatus != 0, "the client's connection was closed without an answer")
     }
 
+    /// A client that reads a large proxied body slowly is served at its pace, not dropped and
+    /// not buffered for: while it does not read, stubd stops reading the upstream, whose own
+    /// progress stalls far short of the body's 64 MiB (without the pause stubd read it all into
+    /// memory at once); then the client reads every byte, in order.
+    @Test func aSlowReaderOfALargeProxiedBodyHoldsTheUpstreamBack() throws {
+        let total = 64 << 20
+        let upstream = try PythonUpstream(handler: """
+                sent = 0
+                def do_GET(self):
+                    if self.path == "/progress":
+                        body = str(Handler.sent).encode()
+                        self.send_response(200)
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                        return
+                    piece = bytes(i % 251 for i in range(65536))
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(\(total)))
+                    self.end_headers()
+                    for _ in range(\(total) // 65536):
+                        self.wfile.write(piece)
+                        Handler.sent += len(piece)
+            """, tls: false)
+        defer { upstream.stop() }
+        let server = try TestServer(fixtures: [], proxy: try ProxyUpstream(url: upstream.baseURL)) { $0.workers = 1 }
+        defer { server.stop() }
+        let output = try HTTPSEndToEndTests.python("""
+            import socket, time, urllib.request
+            def progress():
+                return int(urllib.request.urlopen("\(upstream.baseURL)/progress").read())
+            client = socket.socket()
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+            client.connect(("127.0.0.1", \(server.port)))
+            client.sendall(b"GET /huge HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            # Not reading: wait until the upstream's progress stops moving (or 20 s pass).
+            last, still, deadline = -1, 0, time.monotonic() + 20
+            while time.monotonic() < deadline and still < 5 and last < \(total):
+                now = progress()
+                still = still + 1 if now == last else 0
+                last = now
+                time.sleep(0.1)
+            print("stalled at", last)
+            received, head, expected = 0, b"", bytes(i % 251 for i in range(65536)) * 2
+            while b"\\r\\n\\r\\n" not in head:
+                head += client.recv(65536)
+            head, _, rest = head.partition(b"\\r\\n\\r\\n")
+            ok = head.startswith(b"HTTP/1.1 200") and b"Content-Length: \(total)" in head
+            data = rest
+            client.settimeout(20)
+            while received + len(data) < \(total):
+                ok = ok and data == expected[received % 65536:received % 65536 + len(data)] if len(data) <= 65536 else ok
+                received += len(data)
+                data = client.recv(65536)
+                if not data:
+                    break
+            received += len(data)
+            print("received", received, "in order" if ok else "out of order", "upstream sent", progress())
+            """)
+        let lines = output.split(separator: "\n").map(String.init)
+        let stalled = Int(lines.first?.split(separator: " ").last ?? "") ?? total
+        #expect(stalled < total / 3, "the upstream sent \(stalled) bytes while the client read none: \(output)")
+        #expect(lines.count == 2 && lines[1] == "received \(total) in order upstream sent \(total)", "\(output)")
+    }
+
     @Test func anUnreachableUpstreamIsA502NamingIt() throws {
         let port = try TestServer(fixtures: []).stoppedPort()
         let proxy = try ProxyUpstream(url: "http://127.0.0.1:\(port)")
