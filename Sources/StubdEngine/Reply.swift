@@ -6,6 +6,26 @@ enum Reply {
     /// A TLS record's largest payload: a reply up to this size leaves as one record.
     static let tlsRecordPayload = 16 * 1024
 
+    /// Bodies from this size on are handed to libevent by reference, not copied.
+    static let referenceAbove = 32 * 1024
+
+    /// Adds the reply's body to `output`. A large body is lent to libevent (`evbuffer_add_reference`):
+    /// the reply is retained until libevent has written the bytes and calls back, so a route's
+    /// 1 MiB body is never copied per request. The body is an immutable array of an immutable
+    /// reply, so its storage does not move while the reply lives. Small bodies are copied, which
+    /// is cheaper than a reference's bookkeeping (and a TLS reply up to one record is joined
+    /// into one piece anyway).
+    static func addBody(of reply: PreparedReply, to output: OpaquePointer?) {
+        reply.body.withUnsafeBytes { bytes in
+            if bytes.count >= referenceAbove {
+                let owner = Unmanaged.passRetained(reply)
+                if evbuffer_add_reference(output, bytes.baseAddress, bytes.count, onBodyWritten, owner.toOpaque()) == 0 { return }
+                owner.release()
+            }
+            _ = evbuffer_add(output, bytes.baseAddress, bytes.count)
+        }
+    }
+
     /// Sends status, headers and body. For HEAD, evhttp would write a body without framing
     /// (libevent-notes §1.8), so HEAD gets the GET reply's Content-Length and no body.
     ///
@@ -29,12 +49,16 @@ enum Reply {
         }
         reply.contentLengthBlock.add(to: headers)
         if !headOnly && !reply.body.isEmpty {
-            reply.body.withUnsafeBytes { bytes in
-                _ = evbuffer_add(evhttp_request_get_output_buffer(req), bytes.baseAddress, bytes.count)
-            }
+            addBody(of: reply, to: evhttp_request_get_output_buffer(req))
         }
         evhttp_send_reply(req, Int32(reply.status), nil, nil)
         // The write itself happens later in the loop; evhttp has queued head and body by now.
         if let output, evbuffer_get_length(output) <= tlsRecordPayload { evbuffer_pullup(output, -1) }
     }
+}
+
+/// libevent is done with a body lent by reference: the reply may go.
+private func onBodyWritten(_ data: UnsafeRawPointer?, _ length: Int, _ owner: UnsafeMutableRawPointer?) {
+    guard let owner else { return }
+    Unmanaged<PreparedReply>.fromOpaque(owner).release()
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StubdSystem
 import TargetModel
 @testable import StubServer
 
@@ -74,6 +75,42 @@ import TargetModel
             #expect(abs(date.timeIntervalSinceNow) < 5)
         }
         #expect(try dates("/dated") == ["Sat, 01 Jan 2000 00:00:00 GMT"])
+    }
+
+    /// A large body is lent to libevent, not copied: the reply stays alive until its bytes are
+    /// written even when its route is removed mid-download (nothing else holds it here: no
+    /// journal), and every byte arrives.
+    @Test func aLargeBodyOutlivesItsRouteUntilWritten() throws {
+        let server = try TestServer(fixtures: [route("/small", outcome: ok("s"))], journalCapacity: 0)
+        defer { server.stop() }
+        let size = 8 << 20
+        let body = String(repeating: "0123456789abcdef", count: size / 16)
+        let id = try #require(try server.server.add([route("/large", outcome: ok(body))]).first)
+        let fd = RawHTTP.connectLoopback(port: server.port)
+        defer { close(fd) }
+        System.sendAll(fd, Array("GET /large HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(20)
+        /// Reads what has arrived (waiting up to 0.1 s); false once the peer closed or time is up.
+        func receive() -> Bool {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard Date() < deadline else { return false }
+            guard poll(&entry, 1, 100) > 0 else { return true }
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n > 0 else { return false }
+            received += buffer[0..<n]
+            return true
+        }
+        // The head and the first bytes, then the route goes (and with it the table's reference).
+        while !received.contains(UInt8(ascii: "0")), receive() {}
+        try server.server.remove(id: id)
+        #expect(try Curl.run(["--max-time", "10", "-w", " %{http_code}", server.url("/large")]).stdout.hasSuffix(" 404"))
+        func bodyBytes() -> Int { received.firstRange(of: Array("\r\n\r\n".utf8)).map { received.count - $0.upperBound } ?? 0 }
+        while bodyBytes() < size, receive() {}
+        let end = try #require(received.firstRange(of: Array("\r\n\r\n".utf8)))
+        #expect(received.count - end.upperBound == size)
+        #expect(Array(received[end.upperBound...]) == Array(body.utf8))
     }
 
     @Test func aJSONBodyMatchesWhateverTheKeyOrderAndAChangedFieldGetsTheNearMiss() throws {
