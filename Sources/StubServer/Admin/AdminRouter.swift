@@ -28,23 +28,31 @@ struct AdminRouter: Sendable {
         AdminEndpoint("DELETE", "requests") { RequestsAdmin(admin: $0.admin).clear(session: $0.session) },
         AdminEndpoint("POST", "reset") { StateAdmin(admin: $0.admin).reset(session: $0.session) },
         AdminEndpoint("GET", "scenarios") { StateAdmin(admin: $0.admin).scenarioStates(session: $0.session) },
-        AdminEndpoint("PUT", "scenarios/{name}") { StateAdmin(admin: $0.admin).setScenario($0.parameters[0], body: $0.request.body, session: $0.session) },
+        AdminEndpoint("PUT", "scenarios/{name}", body: ScenarioChange.self) { (call, change) throws(AdminRefusal) in
+            try StateAdmin(admin: call.admin).setScenario(call.parameters[0], change, session: call.session)
+        },
         AdminEndpoint("POST", "scenarios/reset") { StateAdmin(admin: $0.admin).resetScenarios(session: $0.session) },
-        AdminEndpoint("POST", "recording/start") { RecordingAdmin(admin: $0.admin).start($0.request.body) },
+        AdminEndpoint("POST", "recording/start", body: RecordingStart.self) { (call, start) throws(AdminRefusal) in
+            try RecordingAdmin(admin: call.admin).start(start)
+        },
         // Answered when the recording's files are written, from the recorder's queue.
         AdminEndpoint("POST", "recording/stop", later: { call, answer in
             RecordingAdmin(admin: call.admin).stop(answer: answer)
         }),
-        AdminEndpoint("PUT", "clock") { ClockAdmin(admin: $0.admin).set($0.request.body, session: $0.session) },
+        AdminEndpoint("PUT", "clock", body: ClockSetting.self) { ClockAdmin(admin: $0.admin).set($1, session: $0.session) },
         AdminEndpoint("DELETE", "clock") { ClockAdmin(admin: $0.admin).clear(session: $0.session) },
-        AdminEndpoint("PUT", "random") { ClockAdmin(admin: $0.admin).seed($0.request.body, session: $0.session) },
+        AdminEndpoint("PUT", "random", body: SeedSetting.self) { ClockAdmin(admin: $0.admin).seed($1, session: $0.session) },
         AdminEndpoint("GET", "collections") { CollectionsAdmin(admin: $0.admin).list(session: $0.session) },
         AdminEndpoint("GET", "collections/{name}") { CollectionsAdmin(admin: $0.admin).items($0.parameters[0], session: $0.session) },
-        AdminEndpoint("PUT", "collections/{name}") { CollectionsAdmin(admin: $0.admin).replace($0.parameters[0], body: $0.request.body, session: $0.session) },
+        AdminEndpoint("PUT", "collections/{name}", body: CollectionItems.self) { (call, items) throws(AdminRefusal) in
+            try CollectionsAdmin(admin: call.admin).replace(call.parameters[0], items, session: call.session)
+        },
         AdminEndpoint("GET", "webhooks") { WebhooksAdmin(admin: $0.admin).list(session: $0.session) },
         AdminEndpoint("GET", "ui") { DashboardAdmin(admin: $0.admin).page(request: $0.request) },
         AdminEndpoint("GET", "ui/app.js") { _ in DashboardAdmin.script() },
-        AdminEndpoint("POST", "ui/fixtures") { DashboardAdmin(admin: $0.admin).writeFixture($0.request.body) },
+        AdminEndpoint("POST", "ui/fixtures", body: FixtureWrite.self) { (call, write) throws(AdminRefusal) in
+            try DashboardAdmin(admin: call.admin).writeFixture(write)
+        },
         AdminEndpoint("GET", "events", stream: { DashboardAdmin(admin: $0.admin).events($0) }),
         AdminEndpoint("GET", "metrics") { DashboardAdmin(admin: $0.admin).metrics() },
         AdminEndpoint("DELETE", "webhooks") { WebhooksAdmin(admin: $0.admin).clear(session: $0.session) },

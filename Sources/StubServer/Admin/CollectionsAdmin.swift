@@ -20,29 +20,29 @@ struct CollectionsAdmin {
     }
 
     func items(_ name: String, session: SessionID?) -> PreparedReply {
-        guard let spec = spec(named: name, session: session) else { return unknown(name, session: session) }
+        guard let spec = spec(named: name, session: session) else { return unknown(name, session: session).reply }
         return AdminReply.json(.object([("name", .string(name)), ("items", .array(admin.collections.items(spec, session: session)))]))
     }
 
-    func replace(_ name: String, body: [UInt8], session: SessionID?) -> PreparedReply {
-        guard let spec = spec(named: name, session: session) else { return unknown(name, session: session) }
-        guard case .array(let items)? = try? JSONParser.parse(body),
-              items.allSatisfy({ if case .object = $0 { $0[spec.idField].flatMap(CollectionSpec.idText) != nil } else { false } }) else {
-            return AdminReply.error("expected a JSON array of objects, each with a string or integer \"\(spec.idField)\"", status: 400)
+    func replace(_ name: String, _ body: CollectionItems, session: SessionID?) throws(AdminRefusal) -> CollectionCount {
+        guard let spec = spec(named: name, session: session) else { throw unknown(name, session: session) }
+        let items = body.items
+        guard items.allSatisfy({ if case .object = $0 { $0[spec.idField].flatMap(CollectionSpec.idText) != nil } else { false } }) else {
+            throw AdminRefusal("expected a JSON array of objects, each with a string or integer \"\(spec.idField)\"")
         }
         guard admin.collections.replace(spec, items: items, session: session) else {
-            return AdminReply.error("\(items.count) items are over the limit of \(CollectionStore.itemLimit) per collection and session", status: 400)
+            throw AdminRefusal("\(items.count) items are over the limit of \(CollectionStore.itemLimit) per collection and session")
         }
-        return AdminReply.json(.object([("name", .string(name)), ("count", AdminReply.number(items.count))]))
+        return CollectionCount(name: name, count: items.count)
     }
 
     private func spec(named name: String, session: SessionID?) -> CollectionSpec? {
         specs(session: session).first { $0.name == name }
     }
 
-    private func unknown(_ name: String, session: SessionID?) -> PreparedReply {
+    private func unknown(_ name: String, session: SessionID?) -> AdminRefusal {
         let known = specs(session: session).map(\.name)
-        return AdminReply.error("no collection named \"\(name)\"", status: 404,
-                                problems: [known.isEmpty ? "no fixture declares a collection" : "collections: \(known.joined(separator: ", "))"])
+        return AdminRefusal("no collection named \"\(name)\"", status: 404,
+                            problems: [known.isEmpty ? "no fixture declares a collection" : "collections: \(known.joined(separator: ", "))"])
     }
 }

@@ -41,21 +41,18 @@ struct StateAdmin {
                                         ("sequences", .array(sequences))]))
     }
 
-    func setScenario(_ name: String, body: [UInt8], session: SessionID?) -> PreparedReply {
-        guard case .string(let state)? = (try? JSONParser.parse(body))?["state"] else {
-            return AdminReply.error("expected a body like {\"state\": \"Step 2\"}", status: 400)
-        }
+    func setScenario(_ name: String, _ change: ScenarioChange, session: SessionID?) throws(AdminRefusal) -> ScenarioSet {
         guard let states = admin.knownStates(ofScenario: name, session: session) else {
             let known = admin.scenarioStates(session: session).keys.sorted()
-            return AdminReply.error("no route takes part in a scenario named \"\(name)\"", status: 404,
-                                    problems: [known.isEmpty ? "no route has a scenario" : "scenarios: \(known.joined(separator: ", "))"])
+            throw AdminRefusal("no route takes part in a scenario named \"\(name)\"", status: 404,
+                               problems: [known.isEmpty ? "no route has a scenario" : "scenarios: \(known.joined(separator: ", "))"])
         }
-        guard states.contains(state) else {
-            return AdminReply.error("scenario \"\(name)\" has no state \"\(state)\"", status: 400,
-                                    problems: ["its routes name the states \(states.sorted().joined(separator: ", "))"])
+        guard states.contains(change.state) else {
+            throw AdminRefusal("scenario \"\(name)\" has no state \"\(change.state)\"",
+                               problems: ["its routes name the states \(states.sorted().joined(separator: ", "))"])
         }
-        admin.setScenario(name, state: state, session: session)
-        return AdminReply.json(.object([(name, .string(state))]))
+        admin.setScenario(name, state: change.state, session: session)
+        return ScenarioSet(name: name, state: change.state)
     }
 
     func resetScenarios(session: SessionID?) -> PreparedReply {

@@ -61,40 +61,28 @@ struct DashboardAdmin {
                       body: Array(admin.dashboard.metrics.exposition(admin).utf8))
     }
 
-    /// Writes `{"file": "NAME.json", "document": {…fixture file…}, "overwrite": false}` into the
-    /// write folder, whole or not at all, after reading it exactly as `stubd check` would.
-    func writeFixture(_ body: [UInt8]) -> PreparedReply {
+    /// Writes the fixture file into the write folder, whole or not at all, after reading it
+    /// exactly as `stubd check` would.
+    func writeFixture(_ write: FixtureWrite) throws(AdminRefusal) -> FixtureWritten {
         guard let folder = admin.dashboard.writeDirectory else {
-            return AdminReply.error("writing fixture files is off", status: 403,
-                                    problems: ["start stubd with --ui-write-dir FOLDER to let the dashboard write fixture files there"])
+            throw AdminRefusal("writing fixture files is off", status: 403,
+                               problems: ["start stubd with --ui-write-dir FOLDER to let the dashboard write fixture files there"])
         }
-        guard case .object(let members)? = try? JSONParser.parse(body) else {
-            return AdminReply.error("the body is not a JSON object", status: 400, problems: [#"send {"file": "NAME.json", "document": {…}}"#])
-        }
-        let fields = Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        guard case .string(let file)? = fields["file"], FixtureDraft.isPlainName(file) else {
-            return AdminReply.error("file: give a plain file name ending in .json (letters, digits, . _ -), no folders", status: 400)
-        }
-        guard let document = fields["document"] else {
-            return AdminReply.error("document: missing; give the fixture file's content", status: 400)
-        }
-        var overwrite = false
-        if case .bool(let value)? = fields["overwrite"] { overwrite = value }
-        let bytes = Array((JSONWriter.write(document, pretty: true) + "\n").utf8)
-        let path = folder + "/" + file
+        let bytes = Array((JSONWriter.write(write.document, pretty: true) + "\n").utf8)
+        let path = folder + "/" + write.file
         do {
             try FixtureDraft.check(bytes, file: path)
         } catch {
-            return AdminReply.error("\(file) is not a valid fixture file", status: 400, problems: error.problems)
+            throw AdminRefusal("\(write.file) is not a valid fixture file", problems: error.problems)
         }
-        if !overwrite && FileManager.default.fileExists(atPath: path) {
-            return AdminReply.error("\(path) exists", status: 409, problems: [#"choose another name, or send "overwrite": true to replace it"#])
+        if !write.overwrite && FileManager.default.fileExists(atPath: path) {
+            throw AdminRefusal("\(path) exists", status: 409, problems: [#"choose another name, or send "overwrite": true to replace it"#])
         }
         do {
             try AtomicFile.write(bytes, to: path)
         } catch {
-            return AdminReply.error("\(path) cannot be written (\(error))", status: 500, problems: ["check that --ui-write-dir is a folder you can write"])
+            throw AdminRefusal("\(path) cannot be written (\(error))", status: 500, problems: ["check that --ui-write-dir is a folder you can write"])
         }
-        return AdminReply.json(.object([("written", .string(path))]), status: 201)
+        return FixtureWritten(path: path)
     }
 }
