@@ -20,6 +20,15 @@
 /* evutil_socket_t is a #define on POSIX, invisible to Swift; give it a name. */
 typedef evutil_socket_t clev_socket_t;
 
+/* The event-base flags every stubd loop is made with, as one int (C enum constants import into
+   Swift as different types on different systems): the precise timer (libevent 2.1 on Linux
+   times events with CLOCK_MONOTONIC_COARSE otherwise, whose ticks let a 0.2 s delay end ~3 ms
+   early) and, with epoll, the change list (one epoll_ctl per descriptor per loop turn; no
+   descriptor in a loop is a dup of another in it). Other backends ignore the second. */
+static inline int clev_loop_flags(void) {
+    return EVENT_BASE_FLAG_PRECISE_TIMER | EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST;
+}
+
 /* evtimer_new is a macro; Swift cannot call it. */
 static inline struct event *clev_timer_new(struct event_base *base, event_callback_fn cb, void *arg) {
     return event_new(base, -1, 0, cb, arg);

@@ -1,5 +1,6 @@
 import CLibevent
 import StubModel
+import StubdSystem
 
 /// The `Date` header of one loop's replies, formatted once a second from the loop's cached clock.
 ///
@@ -13,9 +14,9 @@ struct DateHeader {
     /// The value for now, NUL-terminated, on the loop of `base`: libevent's time of this loop iteration, which is
     /// at most one iteration old.
     mutating func current(base: OpaquePointer) -> ContiguousArray<CChar> {
-        var now = timeval()
+        var now = System.timeValue(seconds: 0)
         guard event_base_gettimeofday_cached(base, &now) == 0 else { return value }
-        let seconds = Int(now.tv_sec)
+        let seconds = System.wholeSeconds(of: now)
         if seconds != second {
             second = seconds
             value = ContiguousArray(Self.format(unixSeconds: seconds).utf8CString)

@@ -51,17 +51,14 @@ final class Worker {
     /// the listener has a TLS context. Every one feeds the same handler.
     init(listeners: [(fd: Int32, tls: TLSServerContext?)], configuration: EngineConfiguration, handler: any EngineHandler,
          numbers: ConnectionNumbers = ConnectionNumbers()) throws(EngineError) {
-        // A precise clock: by default libevent 2.1 on Linux times events with CLOCK_MONOTONIC_COARSE,
-        // whose ticks let a 0.2 s delay end ~3 ms early; stubs must never answer before their delay.
+        // A precise clock (stubs must never answer before their delay) and, with epoll, the
+        // change list: libevent's OpenSSL bufferevents toggle the write event for every reply (4
+        // `epoll_ctl` per keep-alive TLS request without it, next to nginx's none). libevent
+        // warns against the change list when two descriptors in one base share an open file
+        // (dup): a loop holds one dup of each listening socket, each a different socket, and the
+        // original is in no loop. The flags are spelled in C (`clev_loop_flags`).
         let config = event_config_new()
-        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
-        // With epoll (Linux), batch a loop turn's event changes into one `epoll_ctl` each instead
-        // of one per add and delete: libevent's OpenSSL bufferevents toggle the write event for
-        // every reply (4 `epoll_ctl` per keep-alive TLS request without it, next to nginx's none).
-        // libevent warns against it when two descriptors in one base share an open file (dup):
-        // a loop holds one dup of each listening socket, each a different socket, and the
-        // original is in no loop. Other backends (kqueue on macOS) ignore the flag.
-        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        event_config_set_flag(config, clev_loop_flags())
         let created = event_base_new_with_config(config)
         event_config_free(config)
         guard let base = created else { throw .libevent(operation: "create an event base") }

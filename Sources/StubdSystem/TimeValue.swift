@@ -12,4 +12,11 @@ extension System {
         let whole = seconds.rounded(.down)
         return timeval(tv_sec: .init(whole), tv_usec: .init((seconds - whole) * 1_000_000))
     }
+
+    /// The whole seconds of `value` (a wall-clock time from libevent's cached clock). `tv_sec` is
+    /// `time_t` on both systems (`__darwin_time_t` on Darwin, `__time_t` on Glibc), an `Int` on
+    /// every 64-bit platform, so `Int(…)` converts either without a branch.
+    public static func wholeSeconds(of value: timeval) -> Int {
+        Int(value.tv_sec)
+    }
 }

@@ -40,6 +40,8 @@ public final class WebhookLog: Sendable {
     public let maxInFlight: Int
     private let state = Mutex(State())
     private let log: @Sendable (String) -> Void
+    /// Signalled at every ended delivery, for `waitForDeliveries`.
+    private let delivered = NSCondition()
 
     /// A log keeping `capacity` deliveries; `log` gets one line per delivery.
     public init(capacity: Int = 500, maxInFlight: Int = 1000, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -72,6 +74,23 @@ public final class WebhookLog: Sendable {
             return "webhook \(method) \(url) \(outcome) (route \(delivery.routeName), \(attempts) attempt\(attempts == 1 ? "" : "s"))"
         }
         log(line)
+        delivered.lock()
+        delivered.broadcast()
+        delivered.unlock()
+    }
+
+    /// Waits until `count` deliveries have ended since the server started (answered, failed for
+    /// good, or dropped), or `seconds` pass; true when they have. For a test that checks what a
+    /// route's webhooks did: it wakes on the delivery itself, never polls.
+    public func waitForDeliveries(_ count: Int, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        delivered.lock()
+        defer { delivered.unlock() }
+        // Every ended delivery is numbered (`sequence`), so the count is the last number.
+        while state.withLock({ $0.sequence }) < count {
+            if !delivered.wait(until: deadline) { return state.withLock { $0.sequence } >= count }
+        }
+        return true
     }
 
     /// The deliveries kept, oldest first; only `session`'s when given.

@@ -43,16 +43,6 @@ import StubModel
         return try TestServer(fixtures: fixtures)
     }
 
-    /// Polls `condition` every 50 ms for at most `seconds`.
-    static func eventually(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
-
     @Test func theTemplatedRequestArrivesAfterTheAnswerAndIsListed() throws {
         let receiver = try Self.receiver()
         defer { receiver.stop() }
@@ -68,7 +58,10 @@ import StubModel
         let answer = try Curl.run(["-X", "POST", "-H", "X-Stubd-Session: s1", "-H", "X-Note: a \"quoted\" note",
                                    "--data", #"{"order": "o-9"}"#, "-w", "%{http_code}", server.url("/payments/p-1")])
         #expect(answer.stdout.hasSuffix("202"))
-        #expect(Self.eventually { Self.received(receiver).count == 1 })
+        // The receiver writes each request down before it answers, so once stubd has its answer
+        // the request is on file.
+        #expect(server.server.admin.webhooks.waitForDeliveries(1))
+        #expect(Self.received(receiver).count == 1)
         let hook = try #require(Self.received(receiver).first)
         #expect(hook["method"] as? String == "POST")
         #expect(hook["path"] as? String == "/hooks/p-1?token=s3cret&kind=payment")
@@ -79,7 +72,6 @@ import StubModel
         let body = try #require(try JSONSerialization.jsonObject(with: Data((hook["body"] as? String ?? "").utf8)) as? [String: String])
         #expect(body == ["id": "p-1", "order": "o-9", "state": "paid", "note": "a \"quoted\" note"])
         // Listed for its session, with the secret query value redacted as the journal redacts it.
-        #expect(Self.eventually { !server.server.admin.webhooks.entries(session: nil).isEmpty })
         let listed = try Curl.run(["-H", "X-Stubd-Session: s1", server.url("/__stubd/webhooks")]).stdout
         #expect(listed.contains("\"status\":204") || listed.contains("\"status\": 204"), "\(listed)")
         #expect(listed.contains("/hooks/p-1?token=") && !listed.contains("s3cret"), "\(listed)")
@@ -100,9 +92,9 @@ import StubModel
         // started: it meets a closed port; the receiver comes up only now.
         let receiver = try Self.receiver(port: free)
         defer { receiver.stop() }
-        #expect(Self.eventually { Self.received(receiver).count == 1 })
+        #expect(server.server.admin.webhooks.waitForDeliveries(1))
+        #expect(Self.received(receiver).count == 1)
         #expect(Self.received(receiver).first?["body"] as? String == "job 1 done")
-        #expect(Self.eventually { !server.server.admin.webhooks.entries(session: nil).isEmpty })
         let entry = try #require(server.server.admin.webhooks.entries(session: nil).first)
         #expect(entry.status == 204)
         #expect(entry.attempts >= 2, "the refused attempt came first")
@@ -124,7 +116,7 @@ import StubModel
         _ = try Curl.run([server.url("/a")])
         _ = try Curl.run([server.url("/b")])
         _ = try Curl.run([server.url("/c?to=ftp://nowhere")])
-        #expect(Self.eventually { server.server.admin.webhooks.entries(session: nil).count == 3 })
+        #expect(server.server.admin.webhooks.waitForDeliveries(3))
         let entries = server.server.admin.webhooks.entries(session: nil)
         let a = try #require(entries.first { $0.url.hasSuffix("/a") })
         #expect(a.status == 204 && a.attempts == 2, "503 then 204: \(a)")
@@ -145,7 +137,7 @@ import StubModel
         _ = try Curl.run(["-X", "POST", server.url("/loop")])
         // The fifth delivery ends when its request (the sixth, at depth 5) has been answered, and
         // that request sent none: once five have ended, nothing more is under way.
-        #expect(Self.eventually { server.server.admin.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth })
+        #expect(server.server.admin.webhooks.waitForDeliveries(WebhookDelivery.maxDepth))
         #expect(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).count == WebhookDelivery.maxDepth + 1)
         let last = try #require(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).last)
         #expect(last.headers.contains(NameValue("X-Stubd-Webhook-Depth", String(WebhookDelivery.maxDepth))))
