@@ -26,7 +26,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "out")
 STUBD = os.path.join(ROOT, ".build", "release", "stubd")
 BASELINE = os.path.join(OUT, "baseline")
-BASELINE_TLS = os.path.join(OUT, "baseline-tls")
 DELAY_CLIENT = os.path.join(OUT, "delay_client")
 WIREMOCK_JAR = os.path.join(OUT, "wiremock-standalone-2.35.1.jar")
 QUICK = os.environ.get("BENCH_QUICK") == "1"
@@ -301,7 +300,7 @@ def tls(work):
         add("tls", "stubd --workers 1, new handshake per request", wrk(url, server=server, headers=("Connection: close",)))
     # libevent's own limit over TLS: the minimal evhttp server on OpenSSL bufferevents, as stubd's.
     https_port = free_port()
-    with Server("baseline tls", [BASELINE_TLS, str(https_port), f"{ca}/server.pem", f"{ca}/server-key.pem"],
+    with Server("baseline tls", [BASELINE, str(https_port), f"{ca}/server.pem", f"{ca}/server-key.pem"],
                 f"https://127.0.0.1:{https_port}/") as server:
         url = f"https://127.0.0.1:{https_port}{path}"
         add("tls", "C evhttp + OpenSSL baseline (1 loop), keep-alive", wrk(url, server=server))
@@ -572,7 +571,7 @@ def dashboard(work):
                          "(a browser reconnects and resumes from the journal), so fewer events than requests means it was dropped.")
 
 def main():
-    for tool, path in (("stubd", STUBD), ("baseline", BASELINE), ("baseline tls", BASELINE_TLS), ("delay client", DELAY_CLIENT)):
+    for tool, path in (("stubd", STUBD), ("baseline", BASELINE), ("delay client", DELAY_CLIENT)):
         if not os.path.exists(path):
             sys.exit(f"bench: {path} is missing; run bench/run.sh, which builds it")
     work = tempfile.mkdtemp(prefix="stubd-bench-")

@@ -21,10 +21,9 @@ fi
 mkdir -p bench/out
 jar=bench/out/wiremock-standalone-2.35.1.jar
 bash bench/wiremock-jar.sh
-echo "bench: building stubd (release) and the C baselines"
+echo "bench: building stubd (release) and the C baseline"
 swift build -c release --product stubd >/dev/null
-cc -O2 -o bench/out/baseline bench/baseline.c -levent
-cc -O2 -o bench/out/baseline-tls bench/baseline_tls.c $(pkg-config --cflags --libs libevent_openssl openssl)
+cc -O2 -o bench/out/baseline bench/baseline.c $(pkg-config --cflags --libs libevent_openssl openssl)
 cc -O2 -o bench/out/delay_client bench/delay_client.c
 ulimit -n 20000 2>/dev/null || true
 exec python3 bench/bench.py

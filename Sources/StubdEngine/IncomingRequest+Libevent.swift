@@ -20,7 +20,7 @@ extension IncomingRequest {
         node = first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
-                headers.append(NameValue(HeaderNames.string(key), String(cString: value)))
+                headers.append(NameValue(String(cString: key), String(cString: value)))
             }
             node = header.pointee.next.tqe_next
         }
