@@ -34,7 +34,7 @@ extension FixtureReader {
         // Headers and body are read as a response's are (same names, same checks).
         var message: [(key: String, value: JSONValue)] = []
         for key in ["headers", "json", "text", "base64"] { if let part = members[key] { message.append((key, part)) } }
-        let parts = try readResponse(.object(message), at: field)
+        let parts = try readResponse(.object(message), at: field, defaults: false)
         var webhook = Webhook(method: method, url: url, headers: parts.headers, body: parts.body)
         if case .failure(let problem) = webhook.compile() { throw fail(join(field, problem.field), problem.problem.description) }
         webhook.delay = try seconds(members["delay"], at: join(field, "delay")) ?? 0

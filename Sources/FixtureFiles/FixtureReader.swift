@@ -618,8 +618,11 @@ public struct FixtureReader {
         return [UInt8](data)
     }
 
-    func readResponse(_ value: JSONValue, at field: String) throws(FixtureError) -> StubHTTPResponse {
-        let response = try object(value, at: field, allowed: ["status", "headers", "json", "text", "base64", "bodyFile", "template"])
+    /// A response object. `defaults` (a route's answer, not a webhook's message) adds the
+    /// headers `ResponseDefaults` names unless the object says `"defaultHeaders": false`.
+    func readResponse(_ value: JSONValue, at field: String, defaults: Bool = true) throws(FixtureError) -> StubHTTPResponse {
+        let allowed = ["status", "headers", "json", "text", "base64", "bodyFile", "template"] + (defaults ? ["defaultHeaders"] : [])
+        let response = try object(value, at: field, allowed: allowed)
         var status = 200
         if let value = response["status"] {
             guard case .number(let number) = value, number == number.rounded(), (100...599).contains(number) else {
@@ -658,7 +661,25 @@ public struct FixtureReader {
                 }
             }
         }
-        var result = StubHTTPResponse(status: status, headers: headers, body: body)
+        var sent = headers
+        if defaults {
+            var add = true
+            if let flag = response["defaultHeaders"] {
+                guard case .bool(let on) = flag else { throw fail(join(field, "defaultHeaders"), "expected true or false") }
+                add = on
+            }
+            if add {
+                let kind: ResponseDefaults.BodyKind? = switch bodies.first {
+                case "json": .json
+                case "text": .text
+                case "base64": .base64
+                case "bodyFile": .file((try? string(response["bodyFile"], at: field)) ?? "")
+                default: nil
+                }
+                sent += ResponseDefaults.added(for: kind, headers: headers, bodyIsEmpty: body.isEmpty)
+            }
+        }
+        var result = StubHTTPResponse(status: status, headers: sent, body: body)
         if let flag = response["template"] {
             guard case .bool(let on) = flag else { throw fail(join(field, "template"), "expected true or false") }
             result.template = on

@@ -206,14 +206,24 @@ private struct WriteJob: Sendable {
         let responses = kept.enumerated().map { index, answer -> JSONValue in
             var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(answer.status)))]
             if !answer.headers.isEmpty { fields.append(("headers", FixtureWriter.pairs(answer.headers))) }
+            let kind: ResponseDefaults.BodyKind?
             switch answer.storage {
-            case .none: break
-            case .json(let json): fields.append(("json", json))
-            case .text(let text): fields.append(("text", .string(text)))
+            case .none: kind = nil
+            case .json(let json):
+                fields.append(("json", json))
+                kind = .json
+            case .text(let text):
+                fields.append(("text", .string(text)))
+                kind = .text
             case .file(let ext):
                 let file = kept.count == 1 ? "\(name).\(ext)" : "\(name).\(index + 1).\(ext)"
                 bodies.append((file, answer.body))
                 fields.append(("bodyFile", .string(file)))
+                kind = .file(file)
+            }
+            // Served as the upstream answered: no header the upstream did not send.
+            if !ResponseDefaults.added(for: kind, headers: answer.headers, bodyIsEmpty: answer.body.isEmpty).isEmpty {
+                fields.append(("defaultHeaders", .bool(false)))
             }
             return .object(fields)
         }

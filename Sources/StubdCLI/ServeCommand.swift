@@ -22,6 +22,11 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var readiness: ReadinessArguments
 
+    @OptionGroup var limits: StateLimitArguments
+
+    @Option(name: .customLong("webhook-allow"), help: "HOST:PORT a webhook whose URL the request chose may reach although it is this stubd (repeatable). Its admin API is never reachable.")
+    var webhookAllowed: [String] = []
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle or stalled connection is closed.")
     var idleTimeout: Double = 30
 
@@ -162,6 +167,8 @@ struct ServeCommand: ParsableCommand {
             try record.map { try recording.recorder(upstream: proxy, out: $0, flag: "--record", log: { logger.info("\($0)") }) }
         }
         settings.upstreamTLS = upstreamTLS.tls
+        limits.configure(&settings)
+        settings.webhookAllowed = webhookAllowed
         settings.uiWriteDirectory = uiWriteDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let recorder = settings.recorder
         let termination = TerminationSignal()

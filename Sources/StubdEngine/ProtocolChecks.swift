@@ -6,7 +6,10 @@ import StubModel
 /// - two different `Content-Length` values (libevent takes the first);
 /// - a `Content-Length` that is not only digits (`+7`, `0x10`, `1 2`);
 /// - a header name ending in whitespace (`Content-Length : 2`, a space before the colon, which
-///   libevent keeps as a different name and so reads no body — RFC 9112 §5.1 says reject).
+///   libevent keeps as a different name and so reads no body — RFC 9112 §5.1 says reject);
+/// - a `Transfer-Encoding` other than `chunked` (`xchunked`, `gzip, chunked`), which libevent
+///   ignores and then reads the body by `Content-Length`: 501, as RFC 9112 §6.1 says for a coding
+///   the server does not understand.
 enum ProtocolChecks {
     static func refusal(for request: IncomingRequest) -> PreparedReply? {
         var first: Substring?
@@ -18,12 +21,18 @@ enum ProtocolChecks {
             // Whitespace before the colon (`Content-Length : 2`) is what lets two parsers read
             // one head differently; libevent keeps it in the name. Checked on the last byte only,
             // so a request pays almost nothing for it; `Content-Length` compared only at its length.
-            let (token, contentLength) = header.name.utf8.withContiguousStorageIfAvailable(Self.classify)
+            let (token, kind) = header.name.utf8.withContiguousStorageIfAvailable(Self.classify)
                 ?? Array(header.name.utf8).withUnsafeBufferPointer(Self.classify)
             if !token {
                 return badRequest("the header name \\\"\(escaped(header.name))\\\" ends in whitespace (a space before the colon); fix the client")
             }
-            guard contentLength else { continue }
+            if kind == .transferEncoding {
+                guard header.value.trimmingCharacters(in: [" ", "\t"]).lowercased() == "chunked" else {
+                    return reply(501, "Transfer-Encoding \\\"\(escaped(header.value))\\\" is not understood; stubd reads chunked bodies only (RFC 9112 §6.1)")
+                }
+                continue
+            }
+            guard kind == .contentLength else { continue }
             guard let value = Self.decimal(header.value) else {
                 return badRequest("Content-Length \\\"\(escaped(header.value))\\\" is not a decimal number of bytes")
             }
@@ -33,20 +42,35 @@ enum ProtocolChecks {
         return nil
     }
 
-    /// Whether a header name is a token as far as its last byte goes, and whether it is
-    /// `Content-Length` (in any case).
-    private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> (token: Bool, contentLength: Bool) {
-        guard let last = bytes.last, last != 32, last != 9 else { return (false, false) }
-        guard bytes.count == contentLengthBytes.count else { return (true, false) }
-        for index in 0..<bytes.count where bytes[index] | 0x20 != contentLengthBytes[index] { return (true, false) }
-        return (true, true)
+    /// The framing headers the checks read.
+    private enum Kind {
+        case other, contentLength, transferEncoding
     }
 
-    /// `content-length`, lower case (token bytes `| 0x20` lower letters and keep `-`).
+    /// Whether a header name is a token as far as its last byte goes, and whether it is
+    /// `Content-Length` or `Transfer-Encoding` (in any case), compared only at their lengths.
+    private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> (token: Bool, kind: Kind) {
+        guard let last = bytes.last, last != 32, last != 9 else { return (false, .other) }
+        let (name, kind): ([UInt8], Kind)
+        switch bytes.count {
+        case contentLengthBytes.count: (name, kind) = (contentLengthBytes, .contentLength)
+        case transferEncodingBytes.count: (name, kind) = (transferEncodingBytes, .transferEncoding)
+        default: return (true, .other)
+        }
+        for index in 0..<bytes.count where bytes[index] | 0x20 != name[index] { return (true, .other) }
+        return (true, kind)
+    }
+
+    /// `content-length`, `transfer-encoding`, lower case (token bytes `| 0x20` lower letters and keep `-`).
     private static let contentLengthBytes = Array("content-length".utf8)
+    private static let transferEncodingBytes = Array("transfer-encoding".utf8)
 
     private static func badRequest(_ message: String) -> PreparedReply {
-        PreparedReply(status: 400, headers: [NameValue("Content-Type", "application/json")],
+        reply(400, message)
+    }
+
+    private static func reply(_ status: Int, _ message: String) -> PreparedReply {
+        PreparedReply(status: status, headers: [NameValue("Content-Type", "application/json")],
                       body: Array("{\"error\": \"\(message)\"}\n".utf8))
     }
 

@@ -148,6 +148,10 @@ public final class ReplyStream: Sendable {
     /// On the loop: the client has taken every batch and nothing waits here.
     func drained() { onDrained?() }
 
+    /// Whether the producer waits for the client (`onDrained`) rather than pushing: such a
+    /// stream is never dropped for what waits in the kernel, only for its own queue.
+    var isPaced: Bool { onDrained != nil }
+
     /// Records the ending and tells `onEnd`, once; later writes are refused.
     func end(_ ending: Ending) {
         let first = state.withLock { state -> Bool in

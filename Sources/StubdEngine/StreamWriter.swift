@@ -1,5 +1,6 @@
 import CLibevent
 import StubModel
+import StubdSystem
 
 /// The loop's side of a `ReplyStream`: sends the head, hands queued pieces to evhttp as chunks,
 /// and ends the reply — when the stream finishes, the client leaves, the client reads too slowly,
@@ -69,6 +70,12 @@ final class StreamWriter {
             drop(.slowReader)
             return
         }
+        // A client that stopped reading leaves what it was sent in the kernel, where no queue
+        // here sees it: past the bound there too, it is a slow reader.
+        if !work.pieces.isEmpty, !stream.isPaced, unacknowledgedBytes() > stream.bufferLimit {
+            drop(.slowReader)
+            return
+        }
         if !work.pieces.isEmpty, let buffer = evbuffer_new() {
             for piece in work.pieces {
                 piece.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
@@ -85,6 +92,15 @@ final class StreamWriter {
         } else if !inFlight {
             stream.drained()
         }
+    }
+
+    /// Bytes sent to the client that it has not taken: the connection's output buffer and the
+    /// socket's unacknowledged bytes.
+    private func unacknowledgedBytes() -> Int {
+        guard let bev = evhttp_connection_get_bufferevent(connection) else { return 0 }
+        let buffered = bufferevent_get_output(bev).map { evbuffer_get_length($0) } ?? 0
+        let fd = bufferevent_getfd(bev)
+        return buffered + (fd >= 0 ? System.unacknowledgedBytes(fd) ?? 0 : 0)
     }
 
     /// The client's connection closed (its close callback, on the loop). evhttp detached the

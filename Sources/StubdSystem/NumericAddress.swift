@@ -29,3 +29,69 @@ extension System {
         return bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
     }
 }
+
+extension System {
+    /// Whether a URL's host may reach this machine: a name that resolves here without DNS
+    /// (`localhost`, any `*.localhost` — RFC 6761 —, this machine's host name, which Debian maps to
+    /// 127.0.1.1), or an address literal in any spelling the resolver takes — `inet_aton`'s
+    /// legacy forms too (`127.1`, `0x7f.0.0.1`, `2130706433`) — that is loopback, unspecified
+    /// (`0.0.0.0`, `::`, which connect to this machine) or one of its interfaces' addresses,
+    /// IPv4-mapped forms included. Names served by DNS are not resolved here.
+    public static func isThisMachine(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        while name.hasSuffix(".") { name.removeLast() }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        if let own = hostName()?.lowercased(), !own.isEmpty, name == own || name.hasPrefix(own + ".") { return true }
+        guard var bytes = numericAddress(name) ?? legacyIPv4Address(name) else { return false }
+        // An IPv4-mapped IPv6 address reaches the IPv4 address.
+        if bytes.count == 16, bytes.prefix(10).allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff { bytes = Array(bytes.suffix(4)) }
+        if bytes.count == 4, bytes[0] == 127 || bytes[0] == 0 { return true }
+        if bytes.count == 16, bytes.prefix(15).allSatisfy({ $0 == 0 }), bytes[15] <= 1 { return true }
+        return interfaceAddresses().contains(bytes)
+    }
+
+    /// The four bytes of an IPv4 address in `inet_aton`'s forms (`127.1`, `0x7f.1`, `017700000001`),
+    /// or nil.
+    static func legacyIPv4Address(_ text: String) -> [UInt8]? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == "x" || $0 == "X" }) else { return nil }
+        var address = in_addr()
+        guard inet_aton(text, &address) != 0 else { return nil }
+        return withUnsafeBytes(of: &address) { Array($0) }
+    }
+
+    /// This machine's host name (`gethostname`), or nil.
+    public static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// The address bytes (4 or 16) of every interface of this machine, from `getifaddrs`.
+    public static func interfaceAddresses() -> [[UInt8]] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0 else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses: [[UInt8]] = []
+        var node = list
+        while let entry = node {
+            defer { node = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr else { continue }
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                    var value = v4.pointee.sin_addr
+                    addresses.append(withUnsafeBytes(of: &value) { Array($0) })
+                }
+            case AF_INET6:
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                    var value = v6.pointee.sin6_addr
+                    addresses.append(withUnsafeBytes(of: &value) { Array($0) })
+                }
+            default:
+                continue
+            }
+        }
+        return addresses
+    }
+}

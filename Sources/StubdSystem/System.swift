@@ -119,6 +119,20 @@ public enum System {
         try call("setsockopt(TCP_NODELAY)") { sysSetsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
+    /// Bytes written to a connected TCP socket that the peer has not acknowledged yet (sent and
+    /// unsent): what a client that stopped reading leaves in the kernel. Linux: `ioctl(TIOCOUTQ)`
+    /// (`SIOCOUTQ`); Darwin: `getsockopt(SO_NWRITE)`. Nil when the system does not say.
+    public static func unacknowledgedBytes(_ fd: Int32) -> Int? {
+        var value: Int32 = 0
+        #if canImport(Darwin)
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_NWRITE, &value, &length) == 0 else { return nil }
+        #else
+        guard ioctl(fd, UInt(TIOCOUTQ), &value) == 0 else { return nil }
+        #endif
+        return Int(value)
+    }
+
     /// Binds `fd` to `address`.
     public static func bind(_ fd: Int32, to address: SocketAddress) throws(SystemError) {
         try address.withSockaddr { pointer, length throws(SystemError) in

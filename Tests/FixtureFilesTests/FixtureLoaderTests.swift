@@ -36,7 +36,10 @@ struct FixtureLoaderTests {
         let loaded = try FixtureLoader.load(paths: [fixtures.root])
         #expect(loaded.count == 1)
         #expect(loaded[0].request.query == [NameValue("ids[]", "1"), NameValue("ids[]", "2")])
-        #expect(loaded[0].outcome == .response(StubHTTPResponse(status: 200, body: Array(#"{"not": "a fixture"}"#.utf8))))
+        // A body file with no Content-Type gets its extension's, and nosniff (`ResponseDefaults`).
+        #expect(loaded[0].outcome == .response(StubHTTPResponse(status: 200, headers: [NameValue("Content-Type", "application/json"),
+                                                                                       NameValue("X-Content-Type-Options", "nosniff")],
+                                                                body: Array(#"{"not": "a fixture"}"#.utf8))))
     }
 
     @Test func aSingleRouteObjectIsAFixtureFileToo() throws {

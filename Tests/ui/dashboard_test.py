@@ -143,7 +143,8 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
         browser.evaluate("document.querySelector('#copy-curl').click()")
         browser.wait("!document.querySelector('#curl-text').hidden", "the cURL command")
         command = browser.evaluate("document.querySelector('#curl-text').textContent")
-        assert command.startswith("curl -X GET") and f"'{server.base}/users/octocat?page=3'" in command, command
+        assert command.startswith("curl --path-as-is -X 'GET'") and "--request-target '/users/octocat?page=3'" in command \
+            and command.endswith(f"'{server.base}/'"), command
 
         # The screenshot the README shows: the miss selected, the editor open.
         for path in ["/zen", "/todo", "/search?q=swift%20stub"]:

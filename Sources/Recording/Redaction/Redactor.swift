@@ -190,7 +190,13 @@ public struct Redactor: Sendable {
     public static func mayNameSecrets(_ body: [UInt8], contentType: String?) -> Bool {
         let type = contentType?.lowercased() ?? ""
         return type.contains("json") || type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/")
-            || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[")
+            || looksLikeJSON(body)
+    }
+
+    /// Whether a body starts like a JSON document (`{` or `[`, after a UTF-8 byte order mark).
+    public static func looksLikeJSON(_ body: [UInt8]) -> Bool {
+        let first = body.starts(with: [0xEF, 0xBB, 0xBF]) ? body.dropFirst(3).first : body.first
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
     /// A body as the journal shows it: JSON and form bodies with secret fields replaced; other
@@ -198,7 +204,7 @@ public struct Redactor: Sendable {
     public func body(_ body: [UInt8], contentType: String?) -> [UInt8] {
         guard enabled, !body.isEmpty else { return body }
         let type = contentType?.lowercased() ?? ""
-        if type.contains("json") || body.first == UInt8(ascii: "{") || body.first == UInt8(ascii: "[") {
+        if type.contains("json") || Self.looksLikeJSON(body) {
             if let parsed = try? JSONParser.parse(body) {
                 let redacted = json(parsed)
                 return redacted == parsed ? body : Array(JSONWriter.write(redacted, pretty: false).utf8)

@@ -69,8 +69,19 @@ public enum FixtureWriter {
         case .response(let response):
             var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(response.status)))]
             if !response.headers.isEmpty { fields.append(("headers", pairs(response.headers))) }
-            if let body = body(response.body) { fields.append(body) }
+            let body = body(response.body)
+            if let body { fields.append(body) }
             if response.template { fields.append(("template", .bool(true))) }
+            // Read back, the file would gain headers this answer never had: say not to add them.
+            let kind: ResponseDefaults.BodyKind? = switch body?.key {
+            case "json": .json
+            case "text": .text
+            case "base64": .base64
+            default: nil
+            }
+            if !ResponseDefaults.added(for: kind, headers: response.headers, bodyIsEmpty: response.body.isEmpty).isEmpty {
+                fields.append(("defaultHeaders", .bool(false)))
+            }
             return ("response", .object(fields))
         case .networkError(let domain, let code):
             let error = JSONValue.object([("domain", .string(domain)), ("code", .number(Double(code)))])

@@ -16,19 +16,19 @@ public struct WebhookDestination: Sendable, Equatable {
     public static func parse(_ text: String) -> Result<WebhookDestination, WebhookURLProblem> {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               let host = components.host, !host.isEmpty else {
-            return .failure(WebhookURLProblem(description: "\"\(text)\" is not an absolute URL; give http(s)://host[:port]/path"))
+            return .failure(WebhookURLProblem("\"\(text)\" is not an absolute URL; give http(s)://host[:port]/path"))
         }
         guard scheme == "http" || scheme == "https" else {
-            return .failure(WebhookURLProblem(description: "\"\(text)\": webhooks are sent over http:// or https:// only"))
+            return .failure(WebhookURLProblem("\"\(text)\": webhooks are sent over http:// or https:// only"))
         }
         guard components.user == nil, components.password == nil else {
-            return .failure(WebhookURLProblem(description: "\"\(text)\": put credentials in an Authorization header, not in the URL"))
+            return .failure(WebhookURLProblem("\"\(text)\": put credentials in an Authorization header, not in the URL"))
         }
         var target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         if let query = components.percentEncodedQuery { target += "?" + query }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         guard (1...65535).contains(port) else {
-            return .failure(WebhookURLProblem(description: "\"\(text)\": port \(port) is out of range"))
+            return .failure(WebhookURLProblem("\"\(text)\": port \(port) is out of range"))
         }
         return .success(WebhookDestination(scheme: scheme, host: host, port: port, target: target))
     }
@@ -44,4 +44,9 @@ public struct WebhookDestination: Sendable, Equatable {
 public struct WebhookURLProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and what to give instead.
     public let description: String
+
+    /// A problem described by `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
 }

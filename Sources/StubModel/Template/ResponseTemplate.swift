@@ -35,6 +35,9 @@ public struct ResponseTemplate: Sendable {
     public let headers: [(name: String, value: TemplateText)]
     /// The body.
     public let body: Body
+    /// Bytes of the template as written (header values and body): what a rendering's output
+    /// bound is measured against.
+    public let size: Int
 
     /// Compiles a response's body and header values.
     public static func compile(_ response: StubHTTPResponse) -> Result<ResponseTemplate, Problem> {
@@ -59,7 +62,8 @@ public struct ResponseTemplate: Sendable {
         } else {
             body = .bytes(response.body)
         }
-        return .success(ResponseTemplate(status: response.status, headers: headers, body: body))
+        let size = response.body.count + response.headers.reduce(0) { $0 + $1.value.utf8.count }
+        return .success(ResponseTemplate(status: response.status, headers: headers, body: body, size: size))
     }
 
     private static func compile(_ value: JSONValue, at field: String) -> Result<JSONPart, Problem> {

@@ -39,9 +39,13 @@ struct AdminRouter: Sendable {
         AdminEndpoint("POST", "recording/stop", later: { call, answer in
             RecordingAdmin(admin: call.admin).stop(answer: answer)
         }),
-        AdminEndpoint("PUT", "clock", body: ClockSetting.self) { ClockAdmin(admin: $0.admin).set($1, session: $0.session) },
+        AdminEndpoint("PUT", "clock", body: ClockSetting.self) { (call, setting) throws(AdminRefusal) in
+            try ClockAdmin(admin: call.admin).set(setting, session: call.session)
+        },
         AdminEndpoint("DELETE", "clock") { ClockAdmin(admin: $0.admin).clear(session: $0.session) },
-        AdminEndpoint("PUT", "random", body: SeedSetting.self) { ClockAdmin(admin: $0.admin).seed($1, session: $0.session) },
+        AdminEndpoint("PUT", "random", body: SeedSetting.self) { (call, setting) throws(AdminRefusal) in
+            try ClockAdmin(admin: call.admin).seed(setting, session: call.session)
+        },
         AdminEndpoint("GET", "collections") { CollectionsAdmin(admin: $0.admin).list(session: $0.session) },
         AdminEndpoint("GET", "collections/{name}") { CollectionsAdmin(admin: $0.admin).items($0.parameters[0], session: $0.session) },
         AdminEndpoint("PUT", "collections/{name}", body: CollectionItems.self) { (call, items) throws(AdminRefusal) in

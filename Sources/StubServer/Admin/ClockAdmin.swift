@@ -7,19 +7,28 @@ import StubdEngine
 struct ClockAdmin {
     let admin: StubAdmin
 
-    func set(_ setting: ClockSetting, session: SessionID?) -> ClockReading {
-        admin.templates.setClock(setting.now, session: session)
+    func set(_ setting: ClockSetting, session: SessionID?) throws(AdminRefusal) -> ClockReading {
+        do {
+            try admin.templates.setClock(setting.now, session: session)
+        } catch {
+            throw AdminRefusal(error)
+        }
         return ClockReading(now: Self.format(setting.now))
     }
 
     func clear(session: SessionID?) -> PreparedReply {
-        admin.templates.setClock(nil, session: session)
+        // Taking a clock away only gives bytes back.
+        try? admin.templates.setClock(nil, session: session)
         return AdminReply.json(ClockReading(now: "real time").json)
     }
 
     /// `PUT /__stubd/random` (`{"seed": 42}`, or `{"seed": null}` for unpredictable values again).
-    func seed(_ setting: SeedSetting, session: SessionID?) -> SeedReading {
-        admin.templates.setSeed(setting.seed, session: session)
+    func seed(_ setting: SeedSetting, session: SessionID?) throws(AdminRefusal) -> SeedReading {
+        do {
+            try admin.templates.setSeed(setting.seed, session: session)
+        } catch {
+            throw AdminRefusal(error)
+        }
         return SeedReading(seed: setting.seed)
     }
 

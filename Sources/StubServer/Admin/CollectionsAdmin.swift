@@ -14,7 +14,7 @@ struct CollectionsAdmin {
     func list(session: SessionID?) -> PreparedReply {
         let entries = specs(session: session).map { spec -> JSONValue in
             .object([("name", .string(spec.name)), ("path", .string(spec.path)),
-                     ("count", AdminReply.number(admin.collections.items(spec, session: session).count))])
+                     ("count", AdminReply.number(admin.collections.count(spec, session: session)))])
         }
         return AdminReply.json(.object([("collections", .array(entries))]))
     }
@@ -30,8 +30,10 @@ struct CollectionsAdmin {
         guard items.allSatisfy({ if case .object = $0 { $0[spec.idField].flatMap(CollectionSpec.idText) != nil } else { false } }) else {
             throw AdminRefusal("expected a JSON array of objects, each with a string or integer \"\(spec.idField)\"")
         }
-        guard admin.collections.replace(spec, items: items, session: session) else {
-            throw AdminRefusal("\(items.count) items are over the limit of \(CollectionStore.itemLimit) per collection and session")
+        do {
+            try admin.collections.replace(spec, items: items, session: session)
+        } catch {
+            throw AdminRefusal(error)
         }
         return CollectionCount(name: name, count: items.count)
     }

@@ -51,7 +51,11 @@ struct StateAdmin {
             throw AdminRefusal("scenario \"\(name)\" has no state \"\(change.state)\"",
                                problems: ["its routes name the states \(states.sorted().joined(separator: ", "))"])
         }
-        admin.setScenario(name, state: change.state, session: session)
+        do {
+            try admin.setScenario(name, state: change.state, session: session)
+        } catch {
+            throw AdminRefusal(error)
+        }
         return ScenarioSet(name: name, state: change.state)
     }
 

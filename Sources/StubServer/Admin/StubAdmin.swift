@@ -16,19 +16,24 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     public let journal: RequestJournal
     /// Where misses go (an upstream, recorded or not).
     public let forwarding: Forwarding
+    /// The byte bounds every per-session store is charged to.
+    public let budget: StateBudget
     /// Fixed clocks and counters of response templates.
-    public let templates = TemplateState()
+    public let templates: TemplateState
     /// The items of declared collections, per session.
-    public let collections = CollectionStore()
+    public let collections: CollectionStore
     /// Webhooks sent by routes, and the bound on those under way.
     public let webhooks: WebhookLog
     /// The dashboard's settings, key and counters.
     public let dashboard: DashboardState
 
-    init(store: StubStore, scenarios: ScenarioBook, journal: RequestJournal, forwarding: Forwarding = Forwarding(),
+    init(store: StubStore, budget: StateBudget, templateOutputLimit: Int, journal: RequestJournal, forwarding: Forwarding = Forwarding(),
          webhooks: WebhookLog = WebhookLog(), dashboard: DashboardState = DashboardState()) {
         self.store = store
-        self.scenarios = scenarios
+        self.budget = budget
+        self.scenarios = ScenarioBook(budget: budget)
+        self.templates = TemplateState(budget: budget, outputLimit: templateOutputLimit)
+        self.collections = CollectionStore(budget: budget)
         self.journal = journal
         self.forwarding = forwarding
         self.webhooks = webhooks
@@ -37,9 +42,10 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
 
     /// A fresh state serving `fixtures`, sending misses where `forwarding` says.
     public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding(),
-                            webhooks: WebhookLog = WebhookLog(), dashboard: DashboardState = DashboardState()) {
-        self.init(store: StubStore(fixtures: fixtures), scenarios: ScenarioBook(), journal: journal, forwarding: forwarding,
-                  webhooks: webhooks, dashboard: dashboard)
+                            webhooks: WebhookLog = WebhookLog(), dashboard: DashboardState = DashboardState(),
+                            limits: StateBudget.Limits = StateBudget.Limits(), templateOutputLimit: Int = TemplateState.defaultOutputLimit) {
+        self.init(store: StubStore(fixtures: fixtures), budget: StateBudget(limits: limits), templateOutputLimit: templateOutputLimit,
+                  journal: journal, forwarding: forwarding, webhooks: webhooks, dashboard: dashboard)
     }
 
     // MARK: - Routes
@@ -84,10 +90,18 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     }
 
     /// The items a session sees in the collection called `name`, or nil when no route serves one
-    /// (what `{{collection.NAME.count}}` reads).
+    /// (what `{{collection.NAME…}}` reads).
     public func collectionItems(named name: String, session: SessionID?) -> [JSONValue]? {
-        guard let spec = routes(session: session).lazy.compactMap({ $0.route.collection?.collection }).first(where: { $0.name == name }) else { return nil }
-        return collections.items(spec, session: session)
+        collectionSpec(named: name, session: session).map { collections.items($0, session: session) }
+    }
+
+    /// How many items a session sees in the collection called `name` (`{{collection.NAME.count}}`).
+    public func collectionCount(named name: String, session: SessionID?) -> Int? {
+        collectionSpec(named: name, session: session).map { collections.count($0, session: session) }
+    }
+
+    private func collectionSpec(named name: String, session: SessionID?) -> CollectionSpec? {
+        routes(session: session).lazy.compactMap({ $0.route.collection?.collection }).first(where: { $0.name == name })
     }
 
     /// Back to the loaded fixtures: for one session (its runtime routes, scenario states, sequence
@@ -100,6 +114,7 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
         templates.reset(session: session)
         collections.reset(session: session)
         webhooks.clear(session: session)
+        budget.unpin(session: session)
         return removed
     }
 
@@ -135,9 +150,9 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
         scenarios.state(of: name, session: session)
     }
 
-    /// Forces a scenario into a state.
-    public func setScenario(_ name: String, state: String, session: SessionID?) {
-        scenarios.set(name, to: state, session: session)
+    /// Forces a scenario into a state; refused past a store bound.
+    public func setScenario(_ name: String, state: String, session: SessionID?) throws(StateBudget.Refusal) {
+        try scenarios.set(name, to: state, session: session)
     }
 
     /// Back to `Started` and first sequence responses, for one session or (nil) all.

@@ -260,16 +260,38 @@ function renderMiss(entry) {
 }
 
 // ---- copy as cURL --------------------------------------------------------------------------------
+// The command sends exactly the journaled request to this server and nothing else: the URL is this
+// page's origin only, the request target goes verbatim through --request-target (so "@host/x" or
+// "//evil/x" cannot move the host), --path-as-is keeps dots, every argument is single-quoted, and
+// the body travels on standard input (printf, or base64 -d for bytes), never as a curl argument
+// that could name a file (@secret.txt). Bodies the journal did not keep whole are left out, said so.
 function quote(text) { return "'" + String(text).replace(/'/g, "'\\''") + "'"; }
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function curl(entry) {
-  const parts = ['curl', '-X', entry.method];
+  const parts = ['curl', '--path-as-is', '-X', quote(entry.method)];
   for (const [name, value] of entry.headers) {
-    if (['host', 'content-length', 'connection'].includes(name.toLowerCase())) continue;
+    if (!TOKEN.test(name) || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name.toLowerCase())) continue;
     parts.push('-H', quote(name + ': ' + value));
   }
-  if (entry.body) parts.push('--data-binary', quote(entry.body));
-  parts.push(quote(location.origin + entry.url));
-  return parts.join(' ');
+  // Headers curl would add that the request did not carry are removed ("Name:" sends none).
+  const sent = new Set(entry.headers.map(([name]) => name.toLowerCase()));
+  for (const name of ['Accept', 'User-Agent', 'Content-Type']) {
+    if (!sent.has(name.toLowerCase())) parts.push('-H', quote(name + ':'));
+  }
+  parts.push('--request-target', quote(entry.url), quote(new URL(location.origin).origin + '/'));
+  let input = '';
+  let note = '';
+  const whole = entry.bodySize === undefined || (entry.body !== undefined ? new TextEncoder().encode(entry.body).length : atob(entry.bodyBase64 || '').length) === entry.bodySize;
+  if (entry.bodySize > 0 && !whole) {
+    note = '# the body (' + entry.bodySize + ' bytes) was not kept whole in the journal; it is left out\n';
+  } else if (entry.bodyBase64) {
+    input = 'printf %s ' + quote(entry.bodyBase64) + ' | base64 -d | ';
+    parts.splice(1, 0, '--data-binary', '@-');
+  } else if (entry.body) {
+    input = 'printf %s ' + quote(entry.body) + ' | ';
+    parts.splice(1, 0, '--data-binary', '@-');
+  }
+  return note + input + parts.join(' ');
 }
 $('copy-curl').addEventListener('click', async () => {
   const entry = state.bySequence.get(state.selected);

@@ -25,11 +25,6 @@ public final class DashboardState: Sendable {
     /// A dashboard writing into `writeDirectory` (nil: no writing).
     public init(writeDirectory: String? = nil) {
         self.writeDirectory = writeDirectory
-        var generator = SystemRandomNumberGenerator()
-        uiKey = (0..<2).map { _ in
-            let value = generator.next() as UInt64
-            let hex = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+        uiKey = RandomKey.hex128()
     }
 }

@@ -14,6 +14,9 @@ public final class JournalListeners: Sendable {
     /// Whether nobody listens.
     public var isEmpty: Bool { current.value.entries.isEmpty }
 
+    /// How many listen (open dashboard tabs, tests).
+    public var count: Int { current.value.entries.count }
+
     /// Adds `tell`; the returned number removes it.
     public func add(_ tell: @escaping @Sendable (JournalEntry) -> Void) -> Int {
         let id = lastID.withLock { last in

@@ -81,6 +81,16 @@ final class RequestView {
     lazy var literalForm: [NameValue]? = request.body.contains(UInt8(ascii: "+"))
         ? FormCoding.decodePairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: false).sorted() : nil
 
+    /// What the body is when it is JSON or multipart, not a form (`a JSON body`, `a multipart
+    /// body`), or nil when it may be read as form pairs (whose values the redactor hides by name).
+    var bodyKindOtherThanForm: String? {
+        let type = request.header("Content-Type").flatMap { MediaType($0)?.essence }
+        if type == "application/x-www-form-urlencoded" { return nil }
+        if type?.hasPrefix("multipart/") == true || request.body.starts(with: Array("--".utf8)) { return "a multipart body" }
+        if type?.contains("json") == true || Redactor.looksLikeJSON(request.body) { return "a JSON body" }
+        return nil
+    }
+
     /// The body split into multipart parts with the boundary its Content-Type names.
     lazy var multipart: MultipartBody = {
         guard let contentType = request.header("Content-Type"),

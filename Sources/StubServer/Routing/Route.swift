@@ -93,7 +93,19 @@ public final class Route: Sendable {
         // Saved before the answer is made, so the answer can use what it saved.
         if !saves.isEmpty {
             let renderer = TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
-            state.save(saves.map { ($0.name, renderer.render($0.value)) }, session: session)
+            var values: [(name: String, value: String)] = []
+            for save in saves {
+                do {
+                    values.append((save.name, try renderer.render(save.value)))
+                } catch {
+                    return .reply(renderer.failureReply(error))
+                }
+            }
+            do {
+                try state.save(values, session: session)
+            } catch {
+                return .reply(renderer.failureReply(.store(error)))
+            }
         }
         if let collection { return .reply(collections.perform(collection, request: request, route: self, session: session)) }
         let index = index(forHit: served)

@@ -16,8 +16,11 @@ final class StubHandler: EngineHandler {
     private let feed: ExchangeFeed
     private let faultSteps: FaultStepDelivery
     private let webhooks: WebhookSender
+    /// How stubd knows the requests it sent itself (webhooks, forwarded misses) when they come back.
+    let own: OwnTraffic
 
-    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed) {
+    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed,
+         own: OwnTraffic = OwnTraffic()) {
         self.admin = admin
         self.router = AdminRouter(admin: admin)
         self.cors = cors
@@ -26,7 +29,8 @@ final class StubHandler: EngineHandler {
         self.redactor = redactor
         self.feed = feed
         self.faultSteps = FaultStepDelivery(scenarios: admin.scenarios)
-        self.webhooks = WebhookSender(log: admin.webhooks, redactor: redactor)
+        self.webhooks = WebhookSender(log: admin.webhooks, redactor: redactor, own: own)
+        self.own = own
     }
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
@@ -36,6 +40,7 @@ final class StubHandler: EngineHandler {
         if decision.unexplainedMiss {
             if let target = admin.forwarding.current {
                 guard cors.allowsForwarding(request) else { return refuseForwarding(request, session: decision.session) }
+                guard !own.isOwnForward(request) else { return refuseLoop(request, to: target, session: decision.session) }
                 forward(request, to: target, session: decision.session, reply: reply)
                 return .later
             }
@@ -59,6 +64,7 @@ final class StubHandler: EngineHandler {
     private func forward(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?, reply: ReplyHandle) {
         let feed = self.feed, cors = self.cors, proxy = target.upstream
         var upstream = proxy.forward(request)
+        upstream.headers.append(NameValue("Via", own.via))
         // A recorder must read what it stores: ask only for codings it can undo.
         if target.recorder != nil { upstream.headers = ProxyUpstream.decodableAcceptEncoding(upstream.headers) }
         upstream.relay = UpstreamRelay(above: ProxyUpstream.relayAbove, keepLimit: ProxyUpstream.recordLimit) { status, headers in
@@ -97,6 +103,17 @@ final class StubHandler: EngineHandler {
                                        problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
         let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
         let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
+                                             plan: plan, feed: feed)
+        return .answer(plan, listener: draft)
+    }
+
+    /// A miss this server forwarded that came back to it (the upstream is stubd itself, or leads
+    /// back to it): 508, not forwarded again.
+    private func refuseLoop(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?) -> HandlerDecision {
+        let refusal = AdminReply.error("this miss was forwarded by this stubd and came back to it: the upstream \(target.upstream) leads to stubd itself",
+                                       status: 508, problems: ["give --proxy-unmatched (or the recording's upstream) the real server's URL"])
+        let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
+        let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .miss(closest: "not forwarded: a forwarding loop"),
                                              plan: plan, feed: feed)
         return .answer(plan, listener: draft)
     }
@@ -155,8 +172,11 @@ final class StubHandler: EngineHandler {
             let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
             return Decision(plan: plan, resolution: .preflight, session: session)
         }
-        let refusal = AdminRouter.isDashboardPage(request) ? access.pageRefusal(for: request)
+        let refusal = own.isOwn(request) ? Self.ownTrafficRefusal
+            : AdminRouter.isDashboardPage(request) ? access.pageRefusal(for: request)
             : access.refusal(for: request, uiKey: admin.dashboard.uiKey)
+        // A session a test names in an admin call is its own: traffic cannot crowd it out.
+        if refusal == nil { admin.budget.pin(session) }
         let answer: AdminRouter.Answer = refusal.map { .now($0) } ?? router.handle(request, session: session)
         switch answer {
         case .now(let reply):
@@ -172,6 +192,11 @@ final class StubHandler: EngineHandler {
             return Decision(plan: placeholder, resolution: .admin, session: session, later: work)
         }
     }
+
+    /// The admin API's answer to a request stubd sent itself (a webhook, a forwarded miss),
+    /// however it was addressed.
+    private static let ownTrafficRefusal = AdminReply.error("a request stubd sent itself (a webhook or a forwarded miss) may not use the admin API",
+                                                            status: 403, problems: ["point the webhook or the upstream at a stub route, not at \(AdminRouter.prefix)/"])
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
     /// the scenario between lookup and advance, the lookup runs again on the new state.
@@ -195,9 +220,15 @@ final class StubHandler: EngineHandler {
                     let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)
                     return (plan, .route(id: route.id, name: route.name), [])
                 }
-                if let step = route.fixture.scenario, !scenarios.advance(step, session: session) { continue }
+                let hit: Int
+                do throws(StateBudget.Refusal) {
+                    if let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
+                    hit = route.actions.count > 1 ? try scenarios.nextHit(route: route.id, session: session) : 0
+                } catch {
+                    let refusal = AdminReply.error("route \(route.name): \(error.description)", status: 507)
+                    return (ReplyPlan(answer: .reply(refusal), headOnly: headOnly), .route(id: route.id, name: route.name), [])
+                }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
-                let hit = route.actions.count > 1 ? scenarios.nextHit(route: route.id, session: session) : 0
                 var plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
                                                          source: admin), delay: route.delayForRequest, headOnly: headOnly,
                                      dribble: route.fixture.dribble)
@@ -207,7 +238,7 @@ final class StubHandler: EngineHandler {
                     plan.closeConnection = faultSteps.faultStepFollows(route, in: snapshot, session: session)
                 }
                 let webhooks = route.webhooks.isEmpty ? []
-                    : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin)
+                    : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin, own: own)
                 return (plan, .route(id: route.id, name: route.name), webhooks)
             case .miss(let nearMisses):
                 if forwarding {

@@ -37,6 +37,13 @@ extension StubdServer {
         public var upstreamTLS: UpstreamTLS?
         /// The folder the dashboard may write fixture files into (`--ui-write-dir`); nil: off.
         public var uiWriteDirectory: String?
+        /// Byte bounds of what sessions keep (`--store-value-limit`, `--store-session-limit`, `--store-limit`).
+        public var stateLimits = StateBudget.Limits()
+        /// The most bytes one templated answer or webhook may reach (`--template-output-limit`).
+        public var templateOutputLimit = TemplateState.defaultOutputLimit
+        /// `host:port` destinations a webhook whose URL the request chose may reach although they
+        /// are this stubd (`--webhook-allow`); its admin API stays out of reach.
+        public var webhookAllowed: [String] = []
         /// Makes the engine that serves: libevent's by default. Another front (a test double, a
         /// later HTTP/2 engine) is handed in here; the server only needs the `Engine` protocol.
         public var makeEngine: EngineFactory = { HTTPEngine(configuration: $0, handler: $1) }
@@ -58,7 +65,9 @@ extension StubdServer {
                                     upstreamTLS: configuration.upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
         let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
         let dashboard = DashboardState(writeDirectory: configuration.uiWriteDirectory)
-        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks, dashboard: dashboard)
+        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks, dashboard: dashboard,
+                              limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit)
+        let own = OwnTraffic(allowedDestinations: configuration.webhookAllowed)
         var subscribers: [any ExchangeObserver] = (configuration.journalCapacity > 0 ? [journal] : []) + [dashboard.metrics]
         if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
         var engineConfiguration = configuration.engine
@@ -68,11 +77,12 @@ extension StubdServer {
         let host = engineConfiguration.host
         let feed = ExchangeFeed(observers: subscribers + configuration.observers)
         let handler = StubHandler(admin: admin, cors: configuration.cors ?? .default(host: host),
-                                  access: configuration.access ?? AdminAccess(host: host), redactor: redactor, feed: feed)
+                                  access: configuration.access ?? AdminAccess(host: host), redactor: redactor, feed: feed, own: own)
         let engine = configuration.makeEngine(engineConfiguration, handler)
         let ports = try engine.start()
+        own.listening(on: [ports.http, ports.https].compactMap { $0 })
         dashboard.measure(engine.loopLag)
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
-                           host: host, admin: admin, engine: engine, feed: feed)
+                           host: host, admin: admin, engine: engine, feed: feed, own: own)
     }
 }

@@ -31,8 +31,10 @@ public final class StubdServer: Sendable {
     private let engine: any Engine
     /// Where exchanges go; observers can join and leave while the server runs.
     private let feed: ExchangeFeed
+    /// How the server knows the requests it sent itself.
+    let own: OwnTraffic
 
-    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: any Engine, feed: ExchangeFeed) {
+    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, engine: any Engine, feed: ExchangeFeed, own: OwnTraffic) {
         self.port = port
         self.httpsPort = httpsPort
         self.servesHTTP = servesHTTP
@@ -40,6 +42,7 @@ public final class StubdServer: Sendable {
         self.admin = admin
         self.engine = engine
         self.feed = feed
+        self.own = own
     }
 
     /// Where the dashboard page is served (`http://127.0.0.1:PORT/__stubd/ui`).
@@ -151,8 +154,8 @@ public final class StubdServer: Sendable {
     }
 
     /// Forces a scenario into a state.
-    public func setScenario(_ name: String, state: String, session: SessionID? = nil) {
-        admin.setScenario(name, state: state, session: session)
+    public func setScenario(_ name: String, state: String, session: SessionID? = nil) throws(StateBudget.Refusal) {
+        try admin.setScenario(name, state: state, session: session)
     }
 
     /// Serves a newly loaded fixture table; runtime routes stay, fixture sequences restart.

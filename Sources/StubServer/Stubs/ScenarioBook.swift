@@ -4,7 +4,9 @@ import StubModel
 
 /// Scenario states and sequence positions, per session. The only mutable state matching
 /// depends on; every read-and-advance happens under one lock, so concurrent requests on any
-/// number of event loops never see a half-made transition.
+/// number of event loops never see a half-made transition. Each entry is charged to the
+/// `StateBudget`: a transition or a sequence step past a bound is refused (the request gets a
+/// 507); the timing notes of `FaultStepDelivery` are simply not kept past one.
 final class ScenarioBook: Sendable {
     private struct State {
         /// session (nil: global) → scenario → state (absent means `Started`).
@@ -19,6 +21,22 @@ final class ScenarioBook: Sendable {
         var answeredAt: [SessionID?: [RouteID: UInt64]] = [:]
         /// session → when any of its routes last answered, while fault steps are loaded.
         var sessionAnsweredAt: [SessionID?: UInt64] = [:]
+        /// Bytes charged per session.
+        var bytes: [SessionID?: Int] = [:]
+
+        /// Charges one new entry of `text` bytes for `session`.
+        mutating func charge(_ text: Int, session: SessionID?, budget: StateBudget) throws(StateBudget.Refusal) {
+            let cost = StateBudget.entryOverhead + text + (session?.rawValue.utf8.count ?? 0)
+            try budget.charge(cost, session: session)
+            bytes[session, default: 0] += cost
+        }
+
+        /// Gives back what one entry of `text` bytes cost.
+        mutating func release(_ text: Int, session: SessionID?, budget: StateBudget) {
+            let cost = StateBudget.entryOverhead + text + (session?.rawValue.utf8.count ?? 0)
+            budget.release(cost, session: session)
+            bytes[session, default: 0] -= cost
+        }
     }
 
     private struct HeldStep: Hashable {
@@ -27,6 +45,12 @@ final class ScenarioBook: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Where every entry is charged.
+    let budget: StateBudget
+
+    init(budget: StateBudget = StateBudget()) {
+        self.budget = budget
+    }
 
     /// The current state of a scenario in a session.
     func state(of scenario: String, session: SessionID?) -> String {
@@ -35,18 +59,28 @@ final class ScenarioBook: Sendable {
 
     /// Moves a scenario from `required` to `new` if it is still in `required` (or in any state when
     /// `required` is nil); false means another request advanced it first.
-    func advance(_ step: ScenarioStep, session: SessionID?) -> Bool {
-        state.withLock { state in
-            let current = state.scenarios[session]?[step.name] ?? ScenarioStep.started
-            if let required = step.requiredState, required != current { return false }
-            if let new = step.newState { state.scenarios[session, default: [:]][step.name] = new }
+    func advance(_ step: ScenarioStep, session: SessionID?) throws(StateBudget.Refusal) -> Bool {
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) -> Bool in
+            let current = state.scenarios[session]?[step.name]
+            if let required = step.requiredState, required != current ?? ScenarioStep.started { return false }
+            if let new = step.newState { try Self.put(&state, step.name, new, session: session, budget: budget) }
             return true
         }
     }
 
     /// Sets a scenario's state (admin API and embedding).
-    func set(_ scenario: String, to value: String, session: SessionID?) {
-        state.withLock { $0.scenarios[session, default: [:]][scenario] = value }
+    func set(_ scenario: String, to value: String, session: SessionID?) throws(StateBudget.Refusal) {
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) in
+            try Self.put(&state, scenario, value, session: session, budget: budget)
+        }
+    }
+
+    private static func put(_ state: inout State, _ scenario: String, _ value: String, session: SessionID?, budget: StateBudget) throws(StateBudget.Refusal) {
+        let old = state.scenarios[session]?[scenario]
+        if old == value { return }
+        try state.charge(scenario.utf8.count + value.utf8.count, session: session, budget: budget)
+        if let old { state.release(scenario.utf8.count + old.utf8.count, session: session, budget: budget) }
+        state.scenarios[session, default: [:]][scenario] = value
     }
 
     /// All scenario states set in a session (unset ones are `Started`).
@@ -55,26 +89,40 @@ final class ScenarioBook: Sendable {
     }
 
     /// Counts a hit on a route and returns how many came before it.
-    func nextHit(route: RouteID, session: SessionID?) -> Int {
+    func nextHit(route: RouteID, session: SessionID?) throws(StateBudget.Refusal) -> Int {
         let now = DispatchTime.now().uptimeNanoseconds
-        return state.withLock { state in
-            let served = state.hits[session]?[route] ?? 0
-            state.hits[session, default: [:]][route] = served + 1
-            state.answeredAt[session, default: [:]][route] = now
-            return served
+        return try state.withLock { (state: inout State) throws(StateBudget.Refusal) -> Int in
+            let served = state.hits[session]?[route]
+            if served == nil { try state.charge(0, session: session, budget: budget) }
+            state.hits[session, default: [:]][route] = (served ?? 0) + 1
+            Self.note(&state, route: route, session: session, at: now, budget: budget)
+            return served ?? 0
         }
     }
 
     /// Notes that a route answered now (a held step, a scenario step), without counting a hit.
     func noteAnswered(route: RouteID, session: SessionID?) {
         let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { $0.answeredAt[session, default: [:]][route] = now }
+        state.withLock { Self.note(&$0, route: route, session: session, at: now, budget: budget) }
+    }
+
+    /// A timing note, kept when the budget has room (it only sharpens `FaultStepDelivery`).
+    private static func note(_ state: inout State, route: RouteID, session: SessionID?, at now: UInt64, budget: StateBudget) {
+        if state.answeredAt[session]?[route] == nil {
+            guard (try? state.charge(0, session: session, budget: budget)) != nil else { return }
+        }
+        state.answeredAt[session, default: [:]][route] = now
     }
 
     /// Notes that some route answered `session` now (kept only while fault steps are loaded).
     func noteSessionAnswered(_ session: SessionID?) {
         let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { $0.sessionAnsweredAt[session] = now }
+        state.withLock { state in
+            if state.sessionAnsweredAt[session] == nil {
+                guard (try? state.charge(0, session: session, budget: budget)) != nil else { return }
+            }
+            state.sessionAnsweredAt[session] = now
+        }
     }
 
     /// The later of when the route and when any route last answered `session` (monotonic ns),
@@ -96,7 +144,13 @@ final class ScenarioBook: Sendable {
     func holdForResend(route: RouteID, session: SessionID?) -> Bool {
         state.withLock { state in
             let step = HeldStep(session: session, route: route)
-            return state.held.remove(step) == nil && state.held.insert(step).inserted
+            if state.held.remove(step) != nil {
+                state.release(0, session: session, budget: budget)
+                return false
+            }
+            // No room to remember the hold: the step is consumed now rather than held.
+            guard (try? state.charge(0, session: session, budget: budget)) != nil else { return false }
+            return state.held.insert(step).inserted
         }
     }
 
@@ -109,7 +163,9 @@ final class ScenarioBook: Sendable {
                 state.answeredAt[session] = nil
                 state.sessionAnsweredAt[session] = nil
                 state.held = state.held.filter { $0.session != session }
+                budget.release(state.bytes.removeValue(forKey: session) ?? 0, session: session)
             } else {
+                for (owner, bytes) in state.bytes { budget.release(bytes, session: owner) }
                 state = State()
             }
         }
@@ -119,9 +175,13 @@ final class ScenarioBook: Sendable {
     func resetFixtureHits() {
         state.withLock { state in
             for session in state.hits.keys {
-                state.hits[session] = state.hits[session]?.filter { $0.key.origin != .fixture }
+                let kept = state.hits[session]?.filter { $0.key.origin != .fixture }
+                for _ in 0..<((state.hits[session]?.count ?? 0) - (kept?.count ?? 0)) { state.release(0, session: session, budget: budget) }
+                state.hits[session] = kept
             }
-            state.held = state.held.filter { $0.route.origin != .fixture }
+            let kept = state.held.filter { $0.route.origin != .fixture }
+            for step in state.held where step.route.origin == .fixture { state.release(0, session: step.session, budget: budget) }
+            state.held = kept
         }
     }
 }

@@ -5,8 +5,10 @@ import StubdEngine
 
 /// Renders a route's `ResponseTemplate` for one request: every substitution reads the request
 /// (or the route, the session, the clock), JSON string values stay JSON strings, header values
-/// lose any CR or LF (a value from the request can never split a header). Runs on the request's
-/// loop; only templated routes call it.
+/// lose every control character but TAB (a value from the request can never split a header or
+/// smuggle one), values put into a URL's path or query are percent-encoded. Output is bounded:
+/// past `outputBound` bytes rendering stops and the answer is a 500 naming the route and the
+/// bound. Runs on the request's loop; only templated routes call it.
 struct TemplateRenderer {
     let request: IncomingRequest
     let route: Route
@@ -15,26 +17,88 @@ struct TemplateRenderer {
     /// Where `collection.NAME` reads a collection's items.
     let collections: any CollectionItemsSource
 
-    /// One template string (a saved value).
-    func render(_ text: TemplateText) -> String {
-        var context = Context(request: request, route: route, session: session, state: state, collections: collections)
-        return context.text(text)
+    /// Why rendering stopped.
+    enum Failure: Error {
+        /// The output passed its bound (bytes).
+        case outputBound(Int)
+        /// A store refused a write (`{{counter}}`).
+        case store(StateBudget.Refusal)
     }
 
-    /// The reply for `template`.
+    /// One template string (a saved value, a webhook URL). In a URL (`encodingForURL`), what a
+    /// substitution inserts after the authority is percent-encoded for where it lands: a path
+    /// segment, or a query name or value.
+    func render(_ text: TemplateText, encodingForURL: Bool = false) throws(Failure) -> String {
+        var context = Context(request: request, route: route, session: session, state: state, collections: collections,
+                              bound: outputBound(templateBytes: text.source.utf8.count))
+        context.encodingForURL = encodingForURL
+        let out = context.text(text)
+        if let failure = context.failure { throw failure }
+        return out
+    }
+
+    /// The reply for `template`, or — past a bound — a 500 (output) or 507 (a store) naming the
+    /// route, the bound and how to raise it.
     func render(_ template: ResponseTemplate) -> PreparedReply {
-        var context = Context(request: request, route: route, session: session, state: state, collections: collections)
+        switch renderMessage(template) {
+        case .success(let reply): return reply
+        case .failure(let failure): return failureReply(failure)
+        }
+    }
+
+    /// `render`, with the failure as a value (webhooks log it instead of answering it).
+    func renderMessage(_ template: ResponseTemplate) -> Result<PreparedReply, Failure> {
+        let bound = outputBound(templateBytes: template.size)
+        var context = Context(request: request, route: route, session: session, state: state, collections: collections, bound: bound)
         let headers = template.headers.map { header in
             // By scalar: "\r\n" is one Character, which a Character filter would keep.
-            NameValue(header.name, String(String.UnicodeScalarView(context.text(header.value).unicodeScalars.filter { $0 != "\r" && $0 != "\n" })))
+            NameValue(header.name, String(String.UnicodeScalarView(context.text(header.value).unicodeScalars.filter(Self.allowedInHeader))))
         }
         let body: [UInt8]
         switch template.body {
         case .bytes(let bytes): body = bytes
         case .text(let text): body = Array(context.text(text).utf8)
-        case .json(let part): body = Array(JSONWriter.write(context.json(part), pretty: false).utf8)
+        case .json(let part): body = context.failure == nil ? Array(JSONWriter.write(context.json(part), pretty: false).utf8) : []
         }
-        return PreparedReply(status: template.status, headers: headers, body: body)
+        if let failure = context.failure { return .failure(failure) }
+        // JSON escapes can lengthen what the substitutions counted.
+        if body.count > bound { return .failure(.outputBound(bound)) }
+        return .success(PreparedReply(status: template.status, headers: headers, body: body))
+    }
+
+    /// TAB and every character that is not a control character (C0, DEL).
+    static func allowedInHeader(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F)
+    }
+
+    /// How many bytes this request's rendering of a template of `templateBytes` may reach: four
+    /// times the template and the request together, plus 64 KiB, and never more than the
+    /// server's `--template-output-limit`.
+    func outputBound(templateBytes: Int) -> Int {
+        let requestBytes = request.body.count + request.rawPath.utf8.count + (request.rawQuery?.utf8.count ?? 0)
+            + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        let (scaled, overflow) = (templateBytes + requestBytes).multipliedReportingOverflow(by: 4)
+        return min(state.outputLimit, overflow ? Int.max : scaled + (64 << 10))
+    }
+
+    /// The answer for a failure: 500 for the output bound, 507 for a store's.
+    func failureReply(_ failure: Failure) -> PreparedReply {
+        switch failure {
+        case .outputBound:
+            return AdminReply.error(explain(failure), status: 500,
+                                    problems: ["a template's output may reach 4 × (the template + the request) + 64 KiB, at most --template-output-limit "
+                                               + "(\(StateBudget.size(state.outputLimit))); shorten what the template repeats, or raise the flag"])
+        case .store:
+            return AdminReply.error(explain(failure), status: 507)
+        }
+    }
+
+    /// One sentence naming the route and the bound.
+    func explain(_ failure: Failure) -> String {
+        switch failure {
+        case .outputBound(let bound): return "route \(route.name): the templated output passed its bound of \(bound) bytes"
+        case .store(let refusal): return "route \(route.name): \(refusal.description)"
+        }
     }
 
     /// What one request offers its template, each part read at most once.
@@ -46,13 +110,34 @@ struct TemplateRenderer {
         let collections: any CollectionItemsSource
         private var parsedBody: JSONValue??
         private var segments: [String]?
+        /// Bytes the output may still take.
+        private var remaining: Int
+        let bound: Int
+        /// Set when rendering stopped; nothing more is produced.
+        var failure: Failure?
+        /// Values inserted after a URL's authority are percent-encoded.
+        var encodingForURL = false
 
-        init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource) {
+        init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource,
+             bound: Int) {
             self.request = request
             self.route = route
             self.session = session
             self.state = state
             self.collections = collections
+            self.bound = bound
+            self.remaining = bound
+        }
+
+        /// Appends `piece` while the bound allows.
+        private mutating func append(_ piece: String, to out: inout String) {
+            guard failure == nil else { return }
+            remaining -= piece.utf8.count
+            guard remaining >= 0 else {
+                failure = .outputBound(bound)
+                return
+            }
+            out += piece
         }
 
         private func collectionItems(_ name: String) -> [JSONValue]? {
@@ -62,9 +147,12 @@ struct TemplateRenderer {
         mutating func text(_ template: TemplateText) -> String {
             var out = ""
             for part in template.parts {
+                guard failure == nil else { break }
                 switch part {
-                case .literal(let text): out += text
-                case .value(let value): out += self.value(value)
+                case .literal(let text): append(text, to: &out)
+                case .value(let value):
+                    let inserted = self.value(value)
+                    append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
                 }
             }
             return out
@@ -106,9 +194,15 @@ struct TemplateRenderer {
             case .routeName: return route.name
             case .session: return session?.rawValue ?? ""
             case .now(let format): return Clock.format(state.now(session: session), format)
-            case .counter: return String(state.nextCount(route: route.id, session: session))
+            case .counter:
+                do {
+                    return String(try state.nextCount(route: route.id, session: session))
+                } catch {
+                    failure = .store(error)
+                    return ""
+                }
             case .saved(let name): return state.saved(name, session: session) ?? ""
-            case .collectionCount(let name): return String(collectionItems(name)?.count ?? 0)
+            case .collectionCount(let name): return String(collections.collectionCount(named: name, session: session) ?? 0)
             case .collectionPath(let name, let path):
                 guard let first = path.select(in: .array(collectionItems(name) ?? [])).first else { return "" }
                 if case .string(let text) = first { return text }
@@ -147,6 +241,8 @@ struct TemplateRenderer {
 protocol CollectionItemsSource: AnyObject, Sendable {
     /// The session's items of the collection `name`, or nil when no route serves one.
     func collectionItems(named name: String, session: SessionID?) -> [JSONValue]?
+    /// How many items that is, without reading them.
+    func collectionCount(named name: String, session: SessionID?) -> Int?
 }
 
 /// `now`: dates written with a cached formatter per pattern and zone (making one costs more

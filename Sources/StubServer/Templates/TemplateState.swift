@@ -3,7 +3,9 @@ import Synchronization
 
 /// What templates keep between requests, per session like everything else a test changes: a
 /// fixed clock (`PUT /__stubd/clock`), so `{{now}}` gives the same date on every run of a test,
-/// and `{{counter}}` per route. `StubAdmin` owns it and resets it with the session.
+/// `{{counter}}` per route, seeds and saved values. `StubAdmin` owns it and resets it with the
+/// session; every entry is charged to the `StateBudget` in bytes, so nothing here grows past its
+/// bounds and nothing is dropped to make room.
 public final class TemplateState: Sendable {
     private struct CounterKey: Hashable {
         let route: RouteID
@@ -18,18 +20,35 @@ public final class TemplateState: Sendable {
         var random: [SessionID?: UInt64] = [:]
         /// Values routes saved (`"save"`), per session.
         var saved: [SessionID?: [String: String]] = [:]
+        /// Bytes charged to the budget, per session.
+        var bytes: [SessionID?: Int] = [:]
+
+        /// Charges `delta` bytes for `session`, all or nothing.
+        mutating func charge(_ delta: Int, session: SessionID?, budget: StateBudget) throws(StateBudget.Refusal) {
+            try budget.charge(delta, session: session)
+            bytes[session, default: 0] += delta
+        }
     }
 
-    /// Names one session may save, and the longest value kept (longer ones are cut).
-    static let savedLimit = 1_000
-    static let savedValueLimit = 65_536
-
     private let state = Mutex(State())
+    /// Where every entry is charged.
+    let budget: StateBudget
+    /// The most bytes one templated answer may reach (`--template-output-limit`).
+    let outputLimit: Int
 
-    /// Bounds the counters kept (a test suite's sessions come and go); past it the oldest are dropped.
-    static let counterLimit = 100_000
+    /// The default for `outputLimit`: 32 MiB, the request body limit.
+    public static let defaultOutputLimit = 32 << 20
 
-    public init() {}
+    /// State charged to `budget`; templated answers bounded by `outputLimit` bytes.
+    public init(budget: StateBudget = StateBudget(), outputLimit: Int = TemplateState.defaultOutputLimit) {
+        self.budget = budget
+        self.outputLimit = outputLimit
+    }
+
+    /// What one entry keyed by `session` costs besides its own text.
+    private static func entryCost(_ session: SessionID?) -> Int {
+        StateBudget.entryOverhead + (session?.rawValue.utf8.count ?? 0)
+    }
 
     /// The time `{{now}}` uses for `session`: its fixed clock, else the global one, else now.
     public func now(session: SessionID?) -> Date {
@@ -40,15 +59,23 @@ public final class TemplateState: Sendable {
     }
 
     /// Fixes the clock for one session, or (nil) for requests without one; nil date: real time.
-    public func setClock(_ date: Date?, session: SessionID?) {
-        state.withLock { $0.clocks[session] = date }
+    public func setClock(_ date: Date?, session: SessionID?) throws(StateBudget.Refusal) {
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) in
+            let delta = (date == nil ? 0 : Self.entryCost(session)) - (state.clocks[session] == nil ? 0 : Self.entryCost(session))
+            try state.charge(delta, session: session, budget: budget)
+            state.clocks[session] = date
+        }
     }
 
     /// Seeds the random values (`uuid`, `randomValue`) of one session, or (nil) of requests
     /// without one: the same requests in the same order then get the same values. nil seed:
     /// unpredictable again.
-    public func setSeed(_ seed: UInt64?, session: SessionID?) {
-        state.withLock { $0.random[session] = seed }
+    public func setSeed(_ seed: UInt64?, session: SessionID?) throws(StateBudget.Refusal) {
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) in
+            let delta = (seed == nil ? 0 : Self.entryCost(session)) - (state.random[session] == nil ? 0 : Self.entryCost(session))
+            try state.charge(delta, session: session, budget: budget)
+            state.random[session] = seed
+        }
     }
 
     /// A random 64-bit value: the session's seeded sequence when it has one, else the system's.
@@ -66,13 +93,20 @@ public final class TemplateState: Sendable {
         }
     }
 
-    /// Keeps `values` for `session` (a route's `"save"`), within the limits.
-    func save(_ values: [(name: String, value: String)], session: SessionID?) {
-        state.withLock { state in
+    /// Keeps `values` for `session` (a route's `"save"`): all of them, or — past a bound, each
+    /// value's bytes counted as UTF-8 — none, with the bound that refused them.
+    func save(_ values: [(name: String, value: String)], session: SessionID?) throws(StateBudget.Refusal) {
+        for (name, value) in values { try budget.checkValue(name.utf8.count + value.utf8.count, "saved value \(name)") }
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) in
             var current = state.saved[session] ?? [:]
-            for (name, value) in values where current[name] != nil || current.count < Self.savedLimit {
-                current[name] = String(value.prefix(Self.savedValueLimit))
+            var delta = 0
+            for (name, value) in values {
+                let cost = Self.entryCost(session) + name.utf8.count
+                if let old = current[name] { delta -= cost + old.utf8.count }
+                delta += cost + value.utf8.count
+                current[name] = value
             }
+            try state.charge(delta, session: session, budget: budget)
             state.saved[session] = current
         }
     }
@@ -83,20 +117,23 @@ public final class TemplateState: Sendable {
     }
 
     /// The next value of a route's counter for a session: 1, 2, 3…
-    func nextCount(route: RouteID, session: SessionID?) -> Int {
-        state.withLock { state in
-            if state.counters.count >= Self.counterLimit { state.counters.removeAll(keepingCapacity: true) }
+    func nextCount(route: RouteID, session: SessionID?) throws(StateBudget.Refusal) -> Int {
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) -> Int in
             let key = CounterKey(route: route, session: session)
-            let next = (state.counters[key] ?? 0) + 1
+            let current = state.counters[key]
+            if current == nil { try state.charge(Self.entryCost(session), session: session, budget: budget) }
+            let next = (current ?? 0) + 1
             state.counters[key] = next
             return next
         }
     }
 
-    /// Forgets one session's clock and counters, or (nil) everything.
+    /// Forgets one session's clock, seed, counters and saved values, or (nil) everything, and gives
+    /// their bytes back.
     public func reset(session: SessionID?) {
         state.withLock { state in
             guard let session else {
+                for (owner, bytes) in state.bytes { budget.release(bytes, session: owner) }
                 state = State()
                 return
             }
@@ -104,6 +141,7 @@ public final class TemplateState: Sendable {
             state.random[session] = nil
             state.saved[session] = nil
             state.counters = state.counters.filter { $0.key.session != session }
+            budget.release(state.bytes.removeValue(forKey: session) ?? 0, session: session)
         }
     }
 }

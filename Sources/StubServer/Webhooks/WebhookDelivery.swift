@@ -19,32 +19,40 @@ struct WebhookDelivery: Sendable {
     let retries: Int
     /// Seconds between attempts.
     let retryDelay: Double
+    /// Where it goes, when the URL parsed; with `hostIsConstant`, for `OwnTraffic.refusal`.
+    let destination: WebhookDestination?
+    /// Whether the fixture's URL names scheme, host and port itself (the request chose at most the
+    /// path or query).
+    let hostIsConstant: Bool
 
-    /// The header that carries how many webhooks led to a request, so a webhook pointed at a
-    /// route that sends one cannot loop for ever.
-    static let depthHeader = "X-Stubd-Webhook-Depth"
-    /// Webhooks a chain may send: a request this deep sends none.
+    /// Webhooks a chain may send: a request this deep (by stubd's own proof, `OwnTraffic`) sends none.
     static let maxDepth = 5
 
-    /// How deep in a webhook chain `request` is (0 for a request no webhook sent).
-    static func depth(of request: IncomingRequest) -> Int {
-        request.header(depthHeader).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-    }
-
-    /// Renders `route`'s webhooks for `request`.
+    /// Renders `route`'s webhooks for `request`; `own` says how deep in a chain the request is
+    /// and marks each webhook one deeper.
     static func render(_ route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
-                       collections: any CollectionItemsSource) -> [WebhookDelivery] {
-        let depth = depth(of: request)
+                       collections: any CollectionItemsSource, own: OwnTraffic) -> [WebhookDelivery] {
+        let depth = own.webhookDepth(of: request)
         guard depth < maxDepth else { return [] }
         let renderer = TemplateRenderer(request: request, route: route, session: session, state: state, collections: collections)
         return route.webhooks.map { webhook in
-            let url = renderer.render(webhook.url)
-            let message = renderer.render(webhook.template)
-            let upstream = WebhookDestination.parse(url).map { destination in
+            let url: String
+            let message: PreparedReply
+            do throws(TemplateRenderer.Failure) {
+                url = try renderer.render(webhook.url, encodingForURL: true)
+                message = try renderer.renderMessage(webhook.template).get()
+            } catch {
+                let problem = WebhookURLProblem(renderer.explain(error))
+                return WebhookDelivery(routeName: route.name, session: session, url: webhook.url.source, request: .failure(problem),
+                                       delay: webhook.delay, retries: webhook.retries, retryDelay: webhook.retryDelay,
+                                       destination: nil, hostIsConstant: webhook.hostIsConstant)
+            }
+            let destination = WebhookDestination.parse(url)
+            let upstream = destination.map { destination in
                 var headers = message.headers
-                headers.removeAll { $0.name.equalsIgnoringCase("Host") || $0.name.equalsIgnoringCase(depthHeader) }
+                headers.removeAll { $0.name.equalsIgnoringCase("Host") || $0.name.equalsIgnoringCase(OwnTraffic.depthHeader) }
                 headers.append(NameValue("Host", destination.hostHeader))
-                headers.append(NameValue(depthHeader, String(depth + 1)))
+                headers.append(NameValue(OwnTraffic.depthHeader, own.depthValue(depth + 1)))
                 var upstream = UpstreamRequest(host: destination.host, port: destination.port, method: webhook.method,
                                                target: destination.target, headers: headers, body: message.body,
                                                timeoutSeconds: WebhookDelivery.timeoutSeconds)
@@ -52,7 +60,8 @@ struct WebhookDelivery: Sendable {
                 return upstream
             }
             return WebhookDelivery(routeName: route.name, session: session, url: url, request: upstream, delay: webhook.delay,
-                                   retries: webhook.retries, retryDelay: webhook.retryDelay)
+                                   retries: webhook.retries, retryDelay: webhook.retryDelay, destination: try? destination.get(),
+                                   hostIsConstant: webhook.hostIsConstant)
         }
     }
 
@@ -69,15 +78,26 @@ struct CompiledWebhook: Sendable {
     let delay: Double
     let retries: Int
     let retryDelay: Double
+    /// Whether the URL's scheme, host and port are written in the fixture, before any `{{…}}`.
+    let hostIsConstant: Bool
 
     /// Nil when the headers or body do not compile (the fixture reader refused those already).
     init?(_ webhook: Webhook) {
         guard let template = try? webhook.compile().get() else { return nil }
         method = webhook.method
         url = webhook.url
+        hostIsConstant = Self.namesHost(webhook.url)
         self.template = template
         delay = webhook.delay
         retries = webhook.retries
         retryDelay = webhook.retryDelay
+    }
+
+    /// Whether the literal text before the first substitution holds a whole `scheme://authority`
+    /// (ended by `/`, `?` or `#`, or the URL is constant).
+    static func namesHost(_ url: TemplateText) -> Bool {
+        if url.isConstant { return true }
+        guard case .literal(let text)? = url.parts.first, let schemeEnd = text.range(of: "://") else { return false }
+        return text[schemeEnd.upperBound...].contains { $0 == "/" || $0 == "?" || $0 == "#" }
     }
 }

@@ -7,6 +7,9 @@ import StubdEngine
 struct WebhookSender {
     let log: WebhookLog
     let redactor: Redactor
+    /// What stubd itself is: webhooks never go to its admin API, nor where the request chose
+    /// unless allowed (`OwnTraffic.refusal`).
+    let own: OwnTraffic
 
     /// Starts `deliveries` on `reply`'s loop; `after` is when the answer leaves (the route's
     /// delay), so no webhook arrives before the answer that caused it.
@@ -17,6 +20,10 @@ struct WebhookSender {
             case .failure(let problem):
                 log.ended(delivery, method: "-", url: url, attempts: 0, status: nil, error: problem.description, slotHeld: false)
             case .success(let request):
+                if let destination = delivery.destination, let refusal = own.refusal(for: destination, hostIsConstant: delivery.hostIsConstant) {
+                    log.ended(delivery, method: request.method, url: url, attempts: 0, status: nil, error: refusal, slotHeld: false)
+                    continue
+                }
                 guard log.begin() else {
                     log.ended(delivery, method: request.method, url: url, attempts: 0, status: nil,
                               error: "dropped: \(log.maxInFlight) webhooks are already under way", slotHeld: false)

@@ -15,8 +15,8 @@ struct StubAdminTests {
         let admin = Self.admin()
         try admin.add([route("/a", outcome: ok("a"))], session: "t1")
         try admin.add([route("/g", outcome: ok("g"))], session: nil)
-        admin.setScenario("todo", state: "Added", session: "t1")
-        admin.setScenario("todo", state: "Added", session: nil)
+        try admin.setScenario("todo", state: "Added", session: "t1")
+        try admin.setScenario("todo", state: "Added", session: nil)
         admin.journal.exchangeEnded(RequestJournalTests.exchange("/a", session: "t1"))
         admin.journal.exchangeEnded(RequestJournalTests.exchange("/g"))
         #expect(admin.reset(session: "t1") == 1)
@@ -29,20 +29,20 @@ struct StubAdminTests {
         #expect(admin.health == StubAdmin.Health(fixtureRoutes: 1, runtimeRoutes: 0, journalSize: 0, journalCapacity: 1000))
     }
 
-    @Test func scenarioStatesListEveryScenarioARouteNames() {
+    @Test func scenarioStatesListEveryScenarioARouteNames() throws {
         let admin = Self.admin()
         #expect(admin.scenarioStates(session: nil) == ["todo": "Started"])
-        admin.setScenario("other", state: "X", session: nil)
+        try admin.setScenario("other", state: "X", session: nil)
         #expect(admin.scenarioStates(session: nil) == ["todo": "Started", "other": "X"])
     }
 
     @Test func replacingFixturesKeepsRuntimeRoutesAndRestartsFixtureSequences() throws {
         let admin = Self.admin()
         try admin.add([route("/r", outcome: ok("r"))], session: nil)
-        _ = admin.scenarios.nextHit(route: RouteID(.fixture, 0), session: nil)
+        _ = try admin.scenarios.nextHit(route: RouteID(.fixture, 0), session: nil)
         admin.replaceFixtures(try RouteTable(fixtures: [route("/new", outcome: ok("n"))]))
         #expect(admin.fixtures.routes.map(\.name) == ["GET /new"])
         #expect(admin.health.runtimeRoutes == 1)
-        #expect(admin.scenarios.nextHit(route: RouteID(.fixture, 0), session: nil) == 0)
+        #expect(try admin.scenarios.nextHit(route: RouteID(.fixture, 0), session: nil) == 0)
     }
 }

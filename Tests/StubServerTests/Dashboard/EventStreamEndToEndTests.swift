@@ -124,4 +124,29 @@ import Testing
         let slowest = journal.entries().map(\.latency).max() ?? 0
         #expect(slowest < 0.25, "slowest request \(slowest) s")
     }
+
+    @Test func twentyStalledTabsAreEachDroppedAtTheirBound() throws {
+        // Issue 30: stalled readers whose events sat in the kernel (≈ 8.4 MB each) were never
+        // dropped, because the stream's own queue stayed under its bound. What the client has not
+        // acknowledged counts too now.
+        let body = String(repeating: "x", count: 64 * 1024)
+        let server = try TestServer(fixtures: [route("/big", outcome: ok(body))], journalBodyLimit: 64 * 1024) { $0.workers = 1 }
+        defer { server.stop() }
+        let journal = server.server.admin.journal
+        var stalled: [Int32] = []
+        defer { for fd in stalled { close(fd) } }
+        for _ in 0..<20 {
+            let fd = RawHTTP.connectLoopback(port: server.port)
+            System.sendAll(fd, Array("GET /__stubd/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            stalled.append(fd)
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while journal.listeners.count < 20 && Date() < deadline { _ = try Curl.run(["-o", "/dev/null", server.url("/__stubd/health")]) }
+        #expect(journal.listeners.count == 20)
+        let urls = (1...400).flatMap { _ in ["-o", "/dev/null", server.url("/big")] }
+        _ = try Curl.run(urls, maxTime: 60)
+        let dropDeadline = Date().addingTimeInterval(20)
+        while !journal.listeners.isEmpty && Date() < dropDeadline { _ = try Curl.run(["-o", "/dev/null", server.url("/__stubd/health")]) }
+        #expect(journal.listeners.isEmpty, "\(journal.listeners.count) of 20 stalled tabs still subscribed")
+    }
 }

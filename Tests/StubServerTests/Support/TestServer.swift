@@ -9,7 +9,8 @@ struct TestServer {
 
     init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
          observers: [any ExchangeObserver] = [], access: AdminAccess? = nil, redactor: Redactor = Redactor(),
-         proxy: ProxyUpstream? = nil, recorder: Recorder? = nil, configure: (inout EngineConfiguration) -> Void = { _ in }) throws {
+         proxy: ProxyUpstream? = nil, recorder: Recorder? = nil, configure: (inout EngineConfiguration) -> Void = { _ in },
+         settings configureServer: (inout StubdServer.Configuration) -> Void = { _ in }) throws {
         var settings = StubdServer.Configuration()
         settings.engine.port = 0
         configure(&settings.engine)
@@ -22,6 +23,7 @@ struct TestServer {
         settings.redactor = redactor
         settings.proxy = proxy
         settings.recorder = recorder
+        configureServer(&settings)
         server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), settings)
     }
 

@@ -67,7 +67,8 @@ import StubModel
         #expect(hook["path"] as? String == "/hooks/p-1?token=s3cret&kind=payment")
         let headers = try #require(hook["headers"] as? [String: String])
         #expect(headers["X-Order"] == "o-9")
-        #expect(headers["X-Stubd-Webhook-Depth"] == "1")
+        // The depth, with this server's proof that it issued it (`OwnTraffic`).
+        #expect(headers["X-Stubd-Webhook-Depth"]?.hasPrefix("1; proof=") == true)
         #expect(headers["Host"] == "127.0.0.1:\(receiver.port)")
         let body = try #require(try JSONSerialization.jsonObject(with: Data((hook["body"] as? String ?? "").utf8)) as? [String: String])
         #expect(body == ["id": "p-1", "order": "o-9", "state": "paid", "note": "a \"quoted\" note"])
@@ -128,11 +129,13 @@ import StubModel
     }
 
     @Test func aWebhookThatCallsItsOwnRouteStopsAfterTheDepthLimit() throws {
-        // The route's port is known only once the server runs, so the hook reads it from the request.
-        let server = try Self.server("""
-            {"name": "echo", "request": {"method": "POST", "path": "/loop"}, "response": {"status": 200},
-             "webhooks": [{"url": "http://{{request.headers.Host}}/loop"}]}
-            """)
+        // The route's port is known only once the server runs, so the hook reads it from the
+        // request — a URL the request chose, allowed to reach stubd itself by --webhook-allow.
+        let fixtures = try FixtureReader(file: "hooks.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("""
+            {"routes": [{"name": "echo", "request": {"method": "POST", "path": "/loop"}, "response": {"status": 200},
+             "webhooks": [{"url": "http://{{request.headers.Host}}/loop"}]}]}
+            """.utf8))
+        let server = try TestServer(fixtures: fixtures, settings: { $0.webhookAllowed = ["127.0.0.1"] })
         defer { server.stop() }
         _ = try Curl.run(["-X", "POST", server.url("/loop")])
         // The fifth delivery ends when its request (the sixth, at depth 5) has been answered, and
@@ -140,13 +143,19 @@ import StubModel
         #expect(server.server.admin.webhooks.waitForDeliveries(WebhookDelivery.maxDepth))
         #expect(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).count == WebhookDelivery.maxDepth + 1)
         let last = try #require(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).last)
-        #expect(last.headers.contains(NameValue("X-Stubd-Webhook-Depth", String(WebhookDelivery.maxDepth))))
-        // And a request that deep renders no webhook (what keeps a seventh from ever leaving).
+        let depth = try #require(last.headers.first { $0.name == "X-Stubd-Webhook-Depth" }?.value)
+        #expect(depth.hasPrefix("\(WebhookDelivery.maxDepth); proof="), "\(depth)")
+        // A request that deep by stubd's own proof renders no webhook (what keeps a seventh from
+        // ever leaving); the same depth claimed by a client, without the proof, is depth 0.
         let route = try #require(server.server.admin.routes(session: nil).first?.route)
+        let own = server.server.own
         let deep = IncomingRequest(method: "POST", target: "/loop", headers: [NameValue("Host", "127.0.0.1:1"),
-                                                                          NameValue("X-Stubd-Webhook-Depth", String(WebhookDelivery.maxDepth))])
-        #expect(WebhookDelivery.render(route, request: deep, session: nil, state: TemplateState(), collections: server.server.admin).isEmpty)
-        let shallow = IncomingRequest(method: "POST", target: "/loop", headers: [NameValue("Host", "127.0.0.1:1")])
-        #expect(WebhookDelivery.render(route, request: shallow, session: nil, state: TemplateState(), collections: server.server.admin).count == 1)
+                                                                          NameValue("X-Stubd-Webhook-Depth", own.depthValue(WebhookDelivery.maxDepth))])
+        #expect(WebhookDelivery.render(route, request: deep, session: nil, state: TemplateState(), collections: server.server.admin, own: own).isEmpty)
+        for claimed in [String(WebhookDelivery.maxDepth), "-1000", "-9223372036854775808", "5; proof=00000000000000000000000000000000"] {
+            let forged = IncomingRequest(method: "POST", target: "/loop", headers: [NameValue("Host", "127.0.0.1:1"), NameValue("X-Stubd-Webhook-Depth", claimed)])
+            #expect(own.webhookDepth(of: forged) == 0, "\(claimed)")
+            #expect(WebhookDelivery.render(route, request: forged, session: nil, state: TemplateState(), collections: server.server.admin, own: own).count == 1)
+        }
     }
 }

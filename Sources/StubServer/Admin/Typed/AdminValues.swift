@@ -36,6 +36,11 @@ struct AdminRefusal: Error, Sendable {
         self.problems = problems
     }
 
+    /// A store bound that refused the change: 507, as for a request.
+    init(_ refusal: StateBudget.Refusal) {
+        self.init(refusal.description, status: 507)
+    }
+
     /// As the admin API sends it.
     var reply: PreparedReply { AdminReply.error(message, status: status, problems: problems) }
 }
