@@ -15,7 +15,7 @@ python3 - "$work" <<'PY'
 import json, sys
 body = '{"login":"octocat","id":583231,"name":"The Octocat","company":"@github","location":"San Francisco","public_repos":8888}'
 json.dump({"routes": [{"name": "user", "request": {"method": "GET", "path": "/r/0/item"},
-           "response": {"headers": {"Content-Type": "application/json"}, "text": body}}]}, open(sys.argv[1] + "/f.json", "w"))
+           "response": {"headers": {"Content-Type": "application/json", "X-Content-Type-Options": "nosniff"}, "text": body}}]}, open(sys.argv[1] + "/f.json", "w"))
 PY
 total() {
   local n=$1 port=$((20000 + RANDOM % 20000))

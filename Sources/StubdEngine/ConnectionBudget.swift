@@ -46,24 +46,47 @@ final class ConnectionBudget {
         }
     }
 
-    /// Makes room: first lets go of every connection evhttp already dropped (their descriptors
-    /// close at once), else ends the connection, of any front, that has waited longest without a
-    /// request being answered on it; false when every connection is busy.
+    /// Makes room: first lets go of every connection whose client has closed it (their
+    /// descriptors close at once), else ends the connection, of any front, that has been silent
+    /// longest (sent nothing for 25 ms, or idle between requests), else the oldest still sending
+    /// its head after 250 ms; false when every connection is being answered or has just started
+    /// sending — those are never closed to make room.
+    /// `urgent` (accept failed for lack of descriptors) gives no grace to new connections.
     @discardableResult
-    func evictOldestIdle() -> Bool {
+    func evictOldestIdle(urgent: Bool = false) -> Bool {
         var released = 0
-        for tracker in trackers { released += tracker.releaseDropped() }
+        for tracker in trackers { released += tracker.releaseGone(urgent: urgent) }
         if released > 0 { return true }
-        var best: (since: UInt64, tracker: ConnectionTracker)?
+        var silent: (since: UInt64, tracker: ConnectionTracker)?
         for tracker in trackers {
-            if let since = tracker.oldestIdleSince(), since < (best?.since ?? .max) { best = (since, tracker) }
+            if let since = tracker.oldestSilentSince(), since < (silent?.since ?? .max) { silent = (since, tracker) }
         }
-        guard let best else { return false }
-        return best.tracker.evictOldestIdle()
+        if let silent { return silent.tracker.evictOldestSilent() }
+        var sending: (since: UInt64, tracker: ConnectionTracker)?
+        for tracker in trackers {
+            if let since = tracker.oldestSendingSince(), since < (sending?.since ?? .max) { sending = (since, tracker) }
+        }
+        return sending?.tracker.evictOldestSending() ?? false
     }
 
+    /// Stops every front accepting, and looks again for room once a new connection's grace
+    /// (`ConnectionTracker.graceNanoseconds`) has passed: silent connections too young to give way
+    /// now may by then.
     private func pauseAll() {
         paused = true
         for tracker in trackers { tracker.pause() }
+        trackers.first?.armRoomRetry()
+    }
+
+    /// The room retry: while still paused, makes room if it can (which resumes accepting), else
+    /// waits for the next one.
+    func retryRoom() {
+        // Accepting resumes below the cap (`released`); a paused budget may be one over it.
+        while paused {
+            guard evictOldestIdle() else {
+                trackers.first?.armRoomRetry()
+                return
+            }
+        }
     }
 }

@@ -8,10 +8,13 @@ import Synchronization
 /// head (not reset per byte, so a slowloris client cannot hold a descriptor forever), what gives
 /// way at the cap, and the back-off when accept fails for lack of descriptors.
 ///
-/// At the cap a new connection evicts the oldest connection that is not being answered — one
-/// still sending its head, or idle between requests — as nginx drains idle keep-alive
-/// connections; only when every connection is busy does accepting pause. So a crowd of slow or
-/// idle clients cannot keep a normal client waiting.
+/// At the cap a new connection makes room: first every connection whose client has already
+/// closed it (seen with a peek: a connect-and-close flood's), then the oldest connection that is
+/// silent — connected for at least 25 ms with nothing sent, or idle between requests, as nginx
+/// drains idle keep-alive connections. A connection whose client has sent bytes (its request waits to be
+/// read, or a TLS handshake has begun) is never made room with: when every connection is busy or
+/// sending, accepting pauses until one is answered. So neither a flood nor a crowd of idle
+/// clients can close a normal client's connection before its request is read.
 ///
 /// Confined to its worker's thread. libevent 2.1 tells nothing about a connection until its first
 /// request, so a new connection is met in evhttp's `bevcb`: the tracker creates its bufferevent
@@ -35,6 +38,19 @@ final class ConnectionTracker {
     private var acceptFailing = false
     private var retryTimer: OpaquePointer?
     private var sweepTimer: OpaquePointer?
+    /// Re-enables accepting at the loop's next turn after a yield (`acceptsPerTurn`).
+    private var yieldTimer: OpaquePointer?
+    /// Looks for room again while the budget has paused accepting (`ConnectionBudget.retryRoom`).
+    private var roomTimer: OpaquePointer?
+    /// Accepts since the last yield.
+    private var acceptsSinceYield = 0
+    /// Whether accepting is off for a yield only (the next turn turns it on again).
+    private var yielding = false
+    /// Connections accepted before the listener yields a turn of the loop: libevent 2.1 accepts
+    /// until the backlog is empty, so clients that reconnect as soon as they are closed (an
+    /// idle-reopen flood) would otherwise hold the loop in one listener's accept callback, and
+    /// the other port and every open connection would wait.
+    static let acceptsPerTurn = 32
     /// Sweeps so far; a connection's deadline is `deadlineTicks` sweeps after it became idle.
     private var tick: UInt64 = 0
     private let sweepInterval: Double
@@ -68,6 +84,8 @@ final class ConnectionTracker {
         evconnlistener_set_error_cb(listener, onAcceptError)
         evhttp_set_bevcb(http, onNewConnection, Unmanaged.passUnretained(self).toOpaque())
         retryTimer = event_new(worker.base, -1, 0, onRetryAccept, Unmanaged.passUnretained(self).toOpaque())
+        yieldTimer = event_new(worker.base, -1, 0, onYieldEnd, Unmanaged.passUnretained(self).toOpaque())
+        roomTimer = event_new(worker.base, -1, 0, onRoomRetry, Unmanaged.passUnretained(self).toOpaque())
         sweepTimer = event_new(worker.base, -1, Int16(EV_PERSIST), onSweep, Unmanaged.passUnretained(self).toOpaque())
         var interval = System.timeValue(seconds: sweepInterval)
         if let sweepTimer { event_add(sweepTimer, &interval) }
@@ -103,7 +121,10 @@ final class ConnectionTracker {
             worker.configuration.onEvent?("accepting connections again (\(budget.open) open)")
         }
         bufferevent_incref(bev)
-        let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds)
+        acceptsSinceYield += 1
+        if acceptsSinceYield >= Self.acceptsPerTurn { yieldTurn() }
+        let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds,
+                                input: NewcomerInput(bev))
         // Admitted before it is listed, so making room never picks the connection being made
         // (evhttp has not taken its bufferevent yet, so it would look already dropped).
         budget.admitted()
@@ -139,27 +160,92 @@ final class ConnectionTracker {
         return released
     }
 
-    /// When this front's oldest idle connection became idle (budget clock); nil when none is.
-    func oldestIdleSince() -> UInt64? {
-        var oldest: UInt64?
-        for newcomer in newcomers.values where newcomer.since < (oldest ?? .max) { oldest = newcomer.since }
+    /// Closes every newcomer whose client has closed it (evhttp dropped it, or a peek sees the
+    /// end) and returns how many; notes the oldest newcomer that is still silent, for `evictOldest`.
+    /// One pass per room made: a connect-and-close flood's newcomers all go in it.
+    func releaseGone(urgent: Bool = false) -> Int {
+        var released = 0
+        oldestSilent = nil
+        oldestSending = nil
+        // Out of descriptors (`urgent`), no grace is given: something must go.
+        let now = DispatchTime.now().uptimeNanoseconds &+ (urgent ? Self.sendingGraceNanoseconds : 0)
+        for newcomer in newcomers.values {
+            let age = now &- newcomer.acceptedAt
+            switch peerState(of: newcomer) {
+            case .gone:
+                newcomerDeadline(newcomer)
+                released += 1
+            case .silent:
+                // A connection gets a moment to send its first bytes before it can give way: a
+                // client between connect() and send() is not silent, only not yet heard.
+                guard age >= Self.graceNanoseconds else { continue }
+                if newcomer.since < (oldestSilent?.since ?? .max) { oldestSilent = newcomer }
+            case .sent:
+                // A client's head is read within a loop turn; one still incomplete after a
+                // quarter of a second is a slow (or slowloris) client, and may give way too.
+                guard age >= Self.sendingGraceNanoseconds else { continue }
+                if newcomer.since < (oldestSending?.since ?? .max) { oldestSending = newcomer }
+            }
+        }
+        return released
+    }
+
+    /// How long a new connection that has sent nothing is left alone before it can be closed to
+    /// make room: 25 ms.
+    static let graceNanoseconds: UInt64 = 25_000_000
+    /// How long one that has sent part of its head is: 250 ms.
+    static let sendingGraceNanoseconds: UInt64 = 250_000_000
+
+    /// The oldest silent newcomer, and the oldest still sending its head, `releaseGone` saw.
+    private var oldestSilent: Newcomer?
+    private var oldestSending: Newcomer?
+
+    /// When this front's oldest newcomer still sending its head past its grace connected.
+    func oldestSendingSince() -> UInt64? { oldestSending?.since }
+
+    /// Ends that newcomer; false when there is none.
+    @discardableResult
+    func evictOldestSending() -> Bool {
+        guard let newcomer = oldestSending, newcomers[newcomer.bev] != nil else { return false }
+        oldestSending = nil
+        newcomerDeadline(newcomer)
+        return true
+    }
+
+    /// What a newcomer's client has done: closed the connection, sent nothing, or sent bytes
+    /// (evhttp holds part of a head, a TLS handshake has begun, or bytes wait in the socket).
+    private func peerState(of newcomer: Newcomer) -> System.PeerState {
+        guard Self.evhttpHolds(newcomer.bev) else { return .gone }
+        if newcomer.input.sent { return .sent }
+        // A TLS handshake under way (the ClientHello read, not finished yet): bytes the client sent
+        // that no socket peek would see any more.
+        if tls != nil, let ssl = bufferevent_openssl_get_ssl(newcomer.bev), SSL_get_state(ssl) != TLS_ST_BEFORE, SSL_is_init_finished(ssl) == 0 {
+            return .sent
+        }
+        let fd = bufferevent_getfd(newcomer.bev)
+        return fd >= 0 ? System.peerState(fd) : .gone
+    }
+
+    /// When this front's oldest silent connection became silent (budget clock): a newcomer that
+    /// has sent nothing (after `releaseGone`), or a connection idle between requests; nil when
+    /// none is.
+    func oldestSilentSince() -> UInt64? {
+        var oldest = oldestSilent?.since
         for state in known.values {
             if let since = state.idleSince, since < (oldest ?? .max) { oldest = since }
         }
         return oldest
     }
 
-    /// Ends this front's connection that has waited longest without a request being answered on
-    /// it; false when every connection is busy.
+    /// Ends this front's connection that has been silent longest; false when none is.
     @discardableResult
-    func evictOldestIdle() -> Bool {
-        var oldestNewcomer: Newcomer?
-        for newcomer in newcomers.values where newcomer.since < (oldestNewcomer?.since ?? .max) { oldestNewcomer = newcomer }
+    func evictOldestSilent() -> Bool {
         var oldestKnown: KnownConnection?
         for state in known.values {
             if let since = state.idleSince, since < (oldestKnown?.idleSince ?? .max) { oldestKnown = state }
         }
-        if let newcomer = oldestNewcomer, newcomer.since < (oldestKnown?.idleSince ?? .max) {
+        if let newcomer = oldestSilent, newcomers[newcomer.bev] != nil, newcomer.since < (oldestKnown?.idleSince ?? .max) {
+            oldestSilent = nil
             newcomerDeadline(newcomer)
             return true
         }
@@ -180,6 +266,7 @@ final class ConnectionTracker {
     /// The head deadline of a connection that has sent nothing whole yet.
     fileprivate func newcomerDeadline(_ newcomer: Newcomer) {
         newcomers[newcomer.bev] = nil
+        newcomer.input.stopWatching()
         if Self.evhttpHolds(newcomer.bev) {
             // Still evhttp's: end it from below; evhttp sees EOF and frees it, which closes the
             // descriptor once our reference is gone too.
@@ -207,6 +294,7 @@ final class ConnectionTracker {
             state.idleTick = nil
         } else {
             if let bev = evhttp_connection_get_bufferevent(connection), let newcomer = newcomers.removeValue(forKey: bev) {
+                newcomer.input.stopWatching()
                 bufferevent_decref(bev)
                 firstRequestWait = Double(DispatchTime.now().uptimeNanoseconds &- newcomer.acceptedAt) / 1e9
                 acceptedAt = newcomer.acceptedAt
@@ -246,6 +334,34 @@ final class ConnectionTracker {
 
     // MARK: - Accepting
 
+    /// Turns accepting off until the loop's next turn (libevent's accept loop stops when the
+    /// callback disables the listener), so open connections and the other port are served first.
+    private func yieldTurn() {
+        acceptsSinceYield = 0
+        guard let listener, !paused, !yielding, let yieldTimer else { return }
+        yielding = true
+        evconnlistener_disable(listener)
+        var now = System.timeValue(seconds: 0)
+        event_add(yieldTimer, &now)
+    }
+
+    /// Asks the budget to look for room again once a new connection's grace has passed.
+    func armRoomRetry() {
+        guard let roomTimer, event_pending(roomTimer, Int16(EV_TIMEOUT), nil) == 0 else { return }
+        var grace = System.timeValue(seconds: Double(Self.graceNanoseconds) / 1e9)
+        event_add(roomTimer, &grace)
+    }
+
+    fileprivate func roomRetry() {
+        budget.retryRoom()
+    }
+
+    fileprivate func yieldEnded() {
+        guard yielding else { return }
+        yielding = false
+        if let listener, !paused { evconnlistener_enable(listener) }
+    }
+
     /// Stops accepting (the budget is spent, or accept fails).
     func pause() {
         guard let listener, !paused else { return }
@@ -260,15 +376,16 @@ final class ConnectionTracker {
 
     private func resume() {
         guard let listener, paused else { return }
-        evconnlistener_enable(listener)
         paused = false
+        // A yield under way turns accepting on itself at the next turn.
+        if !yielding { evconnlistener_enable(listener) }
     }
 
     /// accept failed (out of descriptors, most likely): stop accepting instead of spinning on the
     /// readable listening socket, say so once per episode, and try again shortly.
     fileprivate func acceptFailed(errno code: Errno) {
         // Out of descriptors with idle connections open: free one and let accept run again.
-        if budget.evictOldestIdle() { return }
+        if budget.evictOldestIdle(urgent: true) { return }
         if !acceptFailing {
             acceptFailing = true
             worker.configuration.onEvent?("cannot accept connections (\(code)) with \(budget.open) open; pausing accept until descriptors free up")
@@ -287,12 +404,19 @@ final class ConnectionTracker {
 
     /// Frees timers and references at shutdown (before evhttp_free frees the connections).
     func shutdown() {
-        for newcomer in newcomers.values { bufferevent_decref(newcomer.bev) }
+        for newcomer in newcomers.values {
+            newcomer.input.stopWatching()
+            bufferevent_decref(newcomer.bev)
+        }
         newcomers.removeAll()
         for state in known.values { evhttp_connection_set_closecb(state.connection, nil, nil) }
         known.removeAll()
         if let retryTimer { event_free(retryTimer) }
         retryTimer = nil
+        if let yieldTimer { event_free(yieldTimer) }
+        yieldTimer = nil
+        if let roomTimer { event_free(roomTimer) }
+        roomTimer = nil
         if let sweepTimer { event_free(sweepTimer) }
         sweepTimer = nil
         let key = UInt(bitPattern: UnsafeMutableRawPointer(http))
@@ -304,6 +428,37 @@ final class ConnectionTracker {
     static let registry = Mutex<[UInt: UInt]>([:])
 }
 
+/// Whether a newcomer's client has sent any byte: a callback on its input buffer, removed when it
+/// stops being a newcomer (evhttp consumes a head line by line, so a half-sent head leaves the
+/// buffer empty — only this says bytes came).
+private final class NewcomerInput {
+    private let buffer: OpaquePointer?
+    private var entry: OpaquePointer?
+    private(set) var sent = false
+
+    init(_ bev: OpaquePointer) {
+        buffer = bufferevent_get_input(bev)
+        if let buffer { entry = evbuffer_add_cb(buffer, onNewcomerInput, Unmanaged.passUnretained(self).toOpaque()) }
+    }
+
+    /// Bytes were added: noted, and the callback disabled (one call is enough).
+    fileprivate func added() {
+        sent = true
+        if let buffer, let entry { evbuffer_cb_clear_flags(buffer, entry, UInt32(EVBUFFER_CB_ENABLED)) }
+    }
+
+    /// Removes the callback (before this object can go away).
+    func stopWatching() {
+        if let buffer, let entry { evbuffer_remove_cb_entry(buffer, entry) }
+        entry = nil
+    }
+}
+
+private func onNewcomerInput(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg, let info, info.pointee.n_added > 0 else { return }
+    Unmanaged<NewcomerInput>.fromOpaque(arg).takeUnretainedValue().added()
+}
+
 /// A connection with no request yet: its bufferevent (referenced) and when it opened.
 private struct Newcomer {
     let bev: OpaquePointer
@@ -313,6 +468,8 @@ private struct Newcomer {
     /// When it was accepted (monotonic nanoseconds): how long a connection waited before its
     /// first request tells a preconnected socket from one opened for the request.
     let acceptedAt: UInt64
+    /// Whether its client has sent bytes.
+    let input: NewcomerInput
 }
 
 /// A connection that has sent requests; idle (waiting for its next head) since its last reply.
@@ -373,6 +530,16 @@ private func onAcceptError(_ listener: OpaquePointer?, _ arg: UnsafeMutableRawPo
     guard let arg, let address = ConnectionTracker.registry.withLock({ $0[UInt(bitPattern: arg)] }),
           let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return }
     Unmanaged<ConnectionTracker>.fromOpaque(pointer).takeUnretainedValue().acceptFailed(errno: code)
+}
+
+private func onRoomRetry(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<ConnectionTracker>.fromOpaque(arg).takeUnretainedValue().roomRetry()
+}
+
+private func onYieldEnd(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<ConnectionTracker>.fromOpaque(arg).takeUnretainedValue().yieldEnded()
 }
 
 private func onRetryAccept(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {

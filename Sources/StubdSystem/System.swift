@@ -119,6 +119,26 @@ public enum System {
         try call("setsockopt(TCP_NODELAY)") { sysSetsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
+    /// What a connected socket's peer has done, seen without reading anything.
+    public enum PeerState: Sendable, Equatable {
+        /// Bytes wait to be read.
+        case sent
+        /// It has sent nothing yet, and is still there.
+        case silent
+        /// It closed (or reset) the connection.
+        case gone
+    }
+
+    /// What the peer of `fd` has done: one non-blocking `recv(MSG_PEEK)` of one byte.
+    public static func peerState(_ fd: Int32) -> PeerState {
+        var byte: UInt8 = 0
+        let received = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        if received > 0 { return .sent }
+        if received == 0 { return .gone }
+        let code = errno
+        return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .silent : .gone
+    }
+
     /// Bytes written to a connected TCP socket that the peer has not acknowledged yet (sent and
     /// unsent): what a client that stopped reading leaves in the kernel. Linux: `ioctl(TIOCOUTQ)`
     /// (`SIOCOUTQ`); Darwin: `getsockopt(SO_NWRITE)`. Nil when the system does not say.

@@ -19,10 +19,19 @@ struct AdminRouter: Sendable {
     static let table: [AdminEndpoint] = [
         AdminEndpoint("GET", "health") { StateAdmin(admin: $0.admin).health() },
         AdminEndpoint("GET", "routes") { RoutesAdmin(admin: $0.admin).list(session: $0.session) },
-        AdminEndpoint("POST", "routes") { RoutesAdmin(admin: $0.admin).add($0.request.body, session: $0.session) },
-        AdminEndpoint("DELETE", "routes") { RoutesAdmin(admin: $0.admin).removeAll(session: $0.session) },
-        AdminEndpoint("PUT", "routes/{id}") { RoutesAdmin(admin: $0.admin).replace(id: $0.parameters[0], body: $0.request.body) },
-        AdminEndpoint("DELETE", "routes/{id}") { RoutesAdmin(admin: $0.admin).remove(id: $0.parameters[0]) },
+        // Route changes are read and applied on the admin's change queue, never on a serving loop.
+        AdminEndpoint("POST", "routes", later: { call, answer in
+            call.admin.change { answer(RoutesAdmin(admin: call.admin).add(call.request.body, session: call.session)) }
+        }),
+        AdminEndpoint("DELETE", "routes", later: { call, answer in
+            call.admin.change { answer(RoutesAdmin(admin: call.admin).removeAll(session: call.session)) }
+        }),
+        AdminEndpoint("PUT", "routes/{id}", later: { call, answer in
+            call.admin.change { answer(RoutesAdmin(admin: call.admin).replace(id: call.parameters[0], body: call.request.body)) }
+        }),
+        AdminEndpoint("DELETE", "routes/{id}", later: { call, answer in
+            call.admin.change { answer(RoutesAdmin(admin: call.admin).remove(id: call.parameters[0])) }
+        }),
         AdminEndpoint("GET", "requests") { RequestsAdmin(admin: $0.admin).list($0.query, session: $0.session) },
         AdminEndpoint("GET", "requests/count") { RequestsAdmin(admin: $0.admin).count($0.query, session: $0.session) },
         AdminEndpoint("DELETE", "requests") { RequestsAdmin(admin: $0.admin).clear(session: $0.session) },

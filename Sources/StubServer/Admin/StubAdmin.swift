@@ -1,3 +1,4 @@
+import Dispatch
 import StubModel
 
 /// The one owner of a server's changeable state — the stub store, scenario states and sequence
@@ -26,6 +27,8 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     public let webhooks: WebhookLog
     /// The dashboard's settings, key and counters.
     public let dashboard: DashboardState
+    /// Where the admin API reads and applies route changes, one at a time, off the serving loops.
+    private let changes = DispatchQueue(label: "stubd.route-changes")
 
     init(store: StubStore, budget: StateBudget, templateOutputLimit: Int, journal: RequestJournal, forwarding: Forwarding = Forwarding(),
          webhooks: WebhookLog = WebhookLog(), dashboard: DashboardState = DashboardState()) {
@@ -49,6 +52,12 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     }
 
     // MARK: - Routes
+
+    /// Runs `work` on the change queue: a large batch of routes is read and compiled there while
+    /// the loops keep serving, and changes apply in the order they arrived.
+    func change(_ work: @escaping @Sendable () -> Void) {
+        changes.async(execute: work)
+    }
 
     /// The fixture routes being served.
     public var fixtures: RouteTable { store.snapshot.fixtures }
@@ -182,7 +191,7 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     /// Route and journal counts, for `GET /__stubd/health`.
     public var health: Health {
         let snapshot = store.snapshot
-        let runtime = snapshot.global.routes.count + snapshot.sessions.values.reduce(0) { $0 + $1.routes.count }
+        let runtime = snapshot.runtimeRouteCount
         return Health(fixtureRoutes: snapshot.fixtures.routes.count, runtimeRoutes: runtime,
                       journalSize: journal.size, journalCapacity: journal.capacity)
     }

@@ -1,9 +1,9 @@
 import StubModel
 import StubdEngine
 
-/// Everything that answers requests at one moment: the fixture table, the global runtime table
-/// and one runtime table per session. Immutable; a change publishes a new snapshot, and a request
-/// keeps the snapshot it started with.
+/// Everything that answers requests at one moment: the fixture table, the global runtime layer
+/// and one runtime layer per session. Immutable; a change publishes a new snapshot sharing all it
+/// did not change, and a request keeps the snapshot it started with.
 ///
 /// Lookup goes session routes → global runtime routes → fixtures, first hit wins, so a route added
 /// at runtime overrides a fixture for the same request, and a session's routes override both.
@@ -11,9 +11,9 @@ public final class StubSnapshot: Sendable {
     /// Routes loaded from fixture files or Swift targets.
     public let fixtures: RouteTable
     /// Runtime routes added without a session.
-    public let global: RouteTable
+    let global: RuntimeLayer
     /// Runtime routes per session id.
-    public let sessions: [SessionID: RouteTable]
+    let sessions: PersistentMap<SessionID, RuntimeLayer>
     /// Whether any layer has scenario routes (when none, lookups skip the state check).
     let hasScenarios: Bool
     /// Whether any layer has a step that sends no response byte (see `RouteTable.faultSteps`).
@@ -21,25 +21,25 @@ public final class StubSnapshot: Sendable {
     /// The servers any layer's routes stand for (`RouteTable.hosts`).
     let hosts: Set<String>
 
-    init(fixtures: RouteTable, global: RouteTable, sessions: [SessionID: RouteTable]) {
+    /// A snapshot of these layers; the flags summarise every layer (the store keeps them as it
+    /// changes one, so no snapshot walks the sessions).
+    init(fixtures: RouteTable, global: RuntimeLayer, sessions: PersistentMap<SessionID, RuntimeLayer>,
+         hasScenarios: Bool, hasFaultSteps: Bool, hosts: Set<String>) {
         self.fixtures = fixtures
         self.global = global
         self.sessions = sessions
-        hasScenarios = fixtures.hasScenarios || global.hasScenarios || sessions.values.contains { $0.hasScenarios }
-        hosts = sessions.values.reduce(fixtures.hosts.union(global.hosts)) { $0.union($1.hosts) }
-        hasFaultSteps = !fixtures.faultSteps.isEmpty || !global.faultSteps.isEmpty || sessions.values.contains { !$0.faultSteps.isEmpty }
+        self.hasScenarios = hasScenarios
+        self.hasFaultSteps = hasFaultSteps
+        self.hosts = hosts
     }
 
-    static let empty = StubSnapshot(fixtures: .empty, global: .empty, sessions: [:])
-
-    /// The tables a request of `session` sees, highest precedence first.
-    func layers(for session: SessionID?) -> [RouteTable] {
-        var layers: [RouteTable] = []
-        if let session, let table = sessions[session], !table.routes.isEmpty { layers.append(table) }
-        if !global.routes.isEmpty { layers.append(global) }
-        layers.append(fixtures)
-        return layers
+    /// Fixtures only.
+    convenience init(fixtures: RouteTable) {
+        self.init(fixtures: fixtures, global: .empty, sessions: PersistentMap(), hasScenarios: fixtures.hasScenarios,
+                  hasFaultSteps: !fixtures.faultSteps.isEmpty, hosts: fixtures.hosts)
     }
+
+    static let empty = StubSnapshot(fixtures: .empty)
 
     /// The route for a request (see `RouteTable.match`), or the closest routes of every layer.
     /// `accept` (scenario state) may be nil when no route has a scenario.
@@ -48,30 +48,34 @@ public final class StubSnapshot: Sendable {
     func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?, redactor: Redactor = .off,
                 explainMisses: Bool = true) -> LookupResult {
         let view = RequestView(request, redactor: redactor, knownHosts: hosts)
-        if let session, let table = sessions[session], !table.routes.isEmpty, let route = table.match(view, accept: accept) {
-            return .hit(route)
-        }
-        if !global.routes.isEmpty, let route = global.match(view, accept: accept) { return .hit(route) }
+        let own = session.flatMap { sessions.isEmpty ? nil : sessions[$0] }
+        if let own, let route = own.match(view, accept: accept) { return .hit(route) }
+        if !global.isEmpty, let route = global.match(view, accept: accept) { return .hit(route) }
         if let route = fixtures.match(view, accept: accept) { return .hit(route) }
         guard explainMisses else { return .miss([]) }
-        let scored = layers(for: session).flatMap { $0.nearMisses(view, limit: 3) }
+        let scored = (own?.nearMisses(view, limit: 3) ?? []) + global.nearMisses(view, limit: 3) + fixtures.nearMisses(view, limit: 3)
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
             .prefix(3).map(\.element.miss))
     }
 
     /// The fault-step routes a session sees (`RouteTable.faultSteps`).
     func faultSteps(for session: SessionID?) -> [Route] {
-        var steps = fixtures.faultSteps + global.faultSteps
-        if let session, let table = sessions[session] { steps += table.faultSteps }
+        var steps = fixtures.faultSteps + global.faultSteps.values
+        if let session, let layer = sessions[session] { steps += layer.faultSteps.values }
         return steps
     }
 
     /// Every route a session sees, in lookup order, with where it lives.
     func visibleRoutes(session: SessionID?) -> [(route: Route, session: SessionID?)] {
         var list: [(Route, SessionID?)] = []
-        if let session, let table = sessions[session] { list += table.routes.map { ($0, session) } }
-        list += global.routes.map { ($0, nil) }
+        if let session, let layer = sessions[session] { list += layer.orderedRoutes.map { ($0, session) } }
+        list += global.orderedRoutes.map { ($0, nil) }
         list += fixtures.routes.map { ($0, nil) }
         return list
+    }
+
+    /// Runtime routes of every session.
+    var runtimeRouteCount: Int {
+        sessions.values.reduce(global.count) { $0 + $1.count }
     }
 }

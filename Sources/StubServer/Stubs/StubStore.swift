@@ -3,30 +3,54 @@ import Synchronization
 import StubModel
 
 /// The stubs being served, and the only place they change: fixture reloads and runtime
-/// add/replace/remove. Every change compiles new tables and publishes a new `StubSnapshot`
-/// atomically; a change that does not compile leaves everything as it was.
+/// add/replace/remove. Every change makes a new `StubSnapshot` and publishes it atomically; a
+/// change that does not compile leaves everything as it was.
+///
+/// A runtime change touches only the layer it changes (a session's, or the global one), and
+/// within it only the routes it adds or removes (`RuntimeLayer`): adding one route beside 22,000
+/// costs what adding one to an empty server costs. Changes are made on the caller's thread (the
+/// admin API makes them on its own queue, off the serving loops); the lock is held for the swap.
 public final class StubStore: Sendable {
-    /// A route added at runtime (admin API or embedding), visible to one session or to all.
-    struct RuntimeRoute: Sendable {
-        let id: RouteID
-        let session: SessionID?
-        /// Compiled once, when added; its order is its id's number, so tables built from any
-        /// selection of runtime routes keep their declaration order.
-        let route: Route
-        var fixture: Fixture { route.fixture }
-
-        init(id: RouteID, session: SessionID?, fixture: Fixture) {
-            self.id = id
-            self.session = session
-            self.route = Route(fixture: fixture, id: id, order: id.number)
-        }
-    }
-
     private struct State {
         var fixtures: RouteTable
-        var runtime: [RuntimeRoute] = []
+        var global = RuntimeLayer.empty
+        var sessions = PersistentMap<SessionID, RuntimeLayer>()
+        /// Where each runtime route lives (never shared with a snapshot, so changed in place).
+        var owners: [RouteID: SessionID?] = [:]
         var nextID = 1
+        /// Sessions whose layer has scenario routes, or fault steps; how many routes name each host.
+        var sessionsWithScenarios: Set<SessionID> = []
+        var sessionsWithFaultSteps: Set<SessionID> = []
+        var runtimeHosts: [String: Int] = [:]
         var snapshot: StubSnapshot
+
+        /// Swaps in `layer` for `session`, keeping the summaries.
+        mutating func put(_ layer: RuntimeLayer, session: SessionID?) {
+            let old = session.map { sessions[$0] ?? .empty } ?? global
+            for (host, count) in old.hostCounts { runtimeHosts[host] = (runtimeHosts[host] ?? count) - count }
+            for (host, count) in layer.hostCounts { runtimeHosts[host, default: 0] += count }
+            runtimeHosts = runtimeHosts.filter { $0.value > 0 }
+            if let session {
+                sessions = sessions.setting(session, layer.isEmpty ? nil : layer)
+                if layer.hasScenarios { sessionsWithScenarios.insert(session) } else { sessionsWithScenarios.remove(session) }
+                if layer.hasFaultSteps { sessionsWithFaultSteps.insert(session) } else { sessionsWithFaultSteps.remove(session) }
+            } else {
+                global = layer
+            }
+        }
+
+        /// The snapshot of the current layers.
+        mutating func makeSnapshot() {
+            let hosts = runtimeHosts.isEmpty ? fixtures.hosts : fixtures.hosts.union(runtimeHosts.keys)
+            snapshot = StubSnapshot(fixtures: fixtures, global: global, sessions: sessions,
+                                    hasScenarios: fixtures.hasScenarios || global.hasScenarios || !sessionsWithScenarios.isEmpty,
+                                    hasFaultSteps: !fixtures.faultSteps.isEmpty || global.hasFaultSteps || !sessionsWithFaultSteps.isEmpty,
+                                    hosts: hosts)
+        }
+
+        func layer(_ session: SessionID?) -> RuntimeLayer {
+            session.map { sessions[$0] ?? .empty } ?? global
+        }
     }
 
     private let state: Mutex<State>
@@ -39,7 +63,7 @@ public final class StubStore: Sendable {
 
     /// A store serving `fixtures` with no runtime routes.
     public init(fixtures: RouteTable) {
-        let snapshot = StubSnapshot(fixtures: fixtures, global: .empty, sessions: [:])
+        let snapshot = StubSnapshot(fixtures: fixtures)
         state = Mutex(State(fixtures: fixtures, snapshot: snapshot))
         current = PublishedReference(snapshot)
         faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
@@ -51,66 +75,70 @@ public final class StubStore: Sendable {
     /// The current snapshot (lock-free); hold on to it for the whole request.
     public var snapshot: StubSnapshot { current.value }
 
-    /// Makes `snapshot` the one requests see (under `state`'s lock).
-    private func publish(_ snapshot: StubSnapshot) {
-        current.publish(snapshot)
-        faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
+    /// Makes the state's snapshot the one requests see (under `state`'s lock).
+    private func publish(_ state: inout State) {
+        state.makeSnapshot()
+        current.publish(state.snapshot)
+        faultSteps.store(state.snapshot.hasFaultSteps, ordering: .releasing)
     }
 
     /// Adds runtime routes for a session (nil: every session). A route whose request pattern equals
     /// an existing runtime route of the same session replaces it (the newest stub wins); two routes
     /// of one batch that answer the same request differently are a conflict, and nothing is added.
-    /// Returns the new routes' ids.
+    /// Returns the new routes' ids. Costs what it adds: the routes are compiled before the lock
+    /// is taken, and only their session's layer changes.
     @discardableResult
     public func add(_ fixtures: [Fixture], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
-        try state.withLock { (state: inout State) throws(RouteTableError) -> [RouteID] in
-            // A new route replaces the session's runtime route in the same slot: one set lookup
-            // per existing route, so a batch costs what it adds, not batch × existing.
-            let slots = Set(fixtures.map(AnswerSlot.init))
-            var runtime = state.runtime.filter { existing in existing.session != session || !slots.contains(AnswerSlot(existing.fixture)) }
-            var ids: [RouteID] = []
-            var next = state.nextID
-            for fixture in fixtures {
-                let id = RouteID(.runtime, next)
-                next += 1
-                runtime.append(RuntimeRoute(id: id, session: session, fixture: fixture))
-                ids.append(id)
-            }
-            try Self.publish(&state, runtime: runtime)
-            publish(state.snapshot)
-            state.nextID = next
-            return ids
+        let first = state.withLock { state in
+            defer { state.nextID += fixtures.count }
+            return state.nextID
+        }
+        let routes = fixtures.enumerated().map { Route(fixture: $0.element, id: RouteID(.runtime, first + $0.offset), order: first + $0.offset) }
+        return try state.withLock { (state: inout State) throws(RouteTableError) -> [RouteID] in
+            let old = state.layer(session)
+            let layer = try old.adding(routes)
+            for route in routes where layer.routes[route.id] != nil { state.owners[route.id] = .some(session) }
+            // Routes the batch replaced are gone from the layer: forget their owners.
+            for route in routes { if let replaced = old.route(answering: route.fixture), layer.routes[replaced.id] == nil { state.owners[replaced.id] = nil } }
+            state.put(layer, session: session)
+            publish(&state)
+            return routes.map(\.id)
         }
     }
 
     /// Replaces the runtime route `id`, keeping its id and session.
     public func replace(id: RouteID, with fixture: Fixture) throws(StoreError) {
+        let route = Route(fixture: fixture, id: id, order: id.number)
         try state.withLock { (state: inout State) throws(StoreError) in
-            guard let index = state.runtime.firstIndex(where: { $0.id == id }) else {
+            guard let owner = state.owners[id] else {
                 throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
             }
-            var runtime = state.runtime
-            let session = runtime[index].session
-            runtime[index] = RuntimeRoute(id: id, session: session, fixture: fixture)
-            runtime.removeAll { $0.id != id && $0.session == session && $0.fixture.request == fixture.request
-                && $0.fixture.scenario == fixture.scenario && $0.fixture.priority == fixture.priority }
+            var layer = state.layer(owner)
+            if let old = layer.routes[id] { layer = layer.removing(old) }
+            if let same = layer.route(answering: fixture) {
+                layer = layer.removing(same)
+                state.owners[same.id] = nil
+            }
             do throws(RouteTableError) {
-                try Self.publish(&state, runtime: runtime)
-                publish(state.snapshot)
+                layer = try layer.adding([route])
             } catch {
                 throw .invalid(error)
             }
+            state.put(layer, session: owner)
+            publish(&state)
         }
     }
 
     /// Removes the runtime route `id`.
     public func remove(id: RouteID) throws(StoreError) {
         try state.withLock { (state: inout State) throws(StoreError) in
-            guard state.runtime.contains(where: { $0.id == id }) else {
+            guard let owner = state.owners[id] else {
                 throw state.fixtures.routes.contains { $0.id == id } ? .fixtureRoute(id) : .unknownRoute(id)
             }
-            try? Self.publish(&state, runtime: state.runtime.filter { $0.id != id })
-            publish(state.snapshot)
+            let layer = state.layer(owner)
+            if let route = layer.routes[id] { state.put(layer.removing(route), session: owner) }
+            state.owners[id] = nil
+            publish(&state)
         }
     }
 
@@ -118,11 +146,22 @@ public final class StubStore: Sendable {
     @discardableResult
     public func removeAll(session: SessionID?) -> Int {
         state.withLock { state in
-            let kept = state.runtime.filter { session != nil && $0.session != session }
-            let removed = state.runtime.count - kept.count
-            try? Self.publish(&state, runtime: kept)
-            publish(state.snapshot)
-            return removed
+            guard let session else {
+                let removed = state.owners.count
+                state.owners.removeAll()
+                state.global = .empty
+                state.sessions = PersistentMap()
+                state.sessionsWithScenarios = []
+                state.sessionsWithFaultSteps = []
+                state.runtimeHosts = [:]
+                publish(&state)
+                return removed
+            }
+            guard let layer = state.sessions[session] else { return 0 }
+            for id in layer.routes.entries.map(\.key) { state.owners[id] = nil }
+            state.put(.empty, session: session)
+            publish(&state)
+            return layer.count
         }
     }
 
@@ -130,26 +169,8 @@ public final class StubStore: Sendable {
     public func replaceFixtures(_ table: RouteTable) {
         state.withLock { state in
             state.fixtures = table
-            try? Self.publish(&state, runtime: state.runtime)
-            publish(state.snapshot)
+            publish(&state)
         }
-    }
-
-    private static func publish(_ state: inout State, runtime: [RuntimeRoute]) throws(RouteTableError) {
-        var bySession: [SessionID: [Route]] = [:]
-        var global: [Route] = []
-        for runtimeRoute in runtime {
-            if let session = runtimeRoute.session {
-                bySession[session, default: []].append(runtimeRoute.route)
-            } else {
-                global.append(runtimeRoute.route)
-            }
-        }
-        let globalTable = try RouteTable(compiled: global)
-        var sessions: [SessionID: RouteTable] = [:]
-        for (session, routes) in bySession { sessions[session] = try RouteTable(compiled: routes) }
-        state.runtime = runtime
-        state.snapshot = StubSnapshot(fixtures: state.fixtures, global: globalTable, sessions: sessions)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StubModel
 import Testing
 @testable import StubServer
@@ -18,7 +19,22 @@ struct DashboardAdminTests {
         return request
     }
 
+    /// The reply a decision gives: at once, or (an admin call answered later, such as a route
+    /// change made on the admin's queue) once its work has answered.
     static func answer(_ decision: StubHandler.Decision) -> (status: Int, body: String) {
+        if let later = decision.later {
+            let answered = Mutex<PreparedReply?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            later { reply in
+                answered.withLock { $0 = reply }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 10) == .success, let reply = answered.withLock({ $0 }) else {
+                Issue.record("the later answer never came")
+                return (0, "")
+            }
+            return (reply.status, String(decoding: reply.body, as: UTF8.self))
+        }
         guard case .reply(let reply) = decision.plan.answer else { return (0, "") }
         return (reply.status, String(decoding: reply.body, as: UTF8.self))
     }
