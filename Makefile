@@ -99,9 +99,10 @@ sanitize: deps
 soak: deps
 	bash bench/soak.sh
 
-## hostile: figures under hostile clients (rejected 50 MiB bodies, a 30 MB miss, a connect flood under ulimit -n 256).
+## hostile: figures under hostile clients (bodies, a huge miss, floods under ulimit -n 256, admin batches, store and
+## template bounds, a webhook loop); BASELINE=path/to/stubd runs every row against that build too, in the same run.
 hostile: release
-	python3 bench/hostile.py .build/release/stubd
+	python3 bench/hostile.py .build/release/stubd $(BASELINE)
 
 ## test-ui: the dashboard (/__stubd/ui), and faults seen from a cross-origin page, in headless Chromium over its
 ## DevTools protocol, against debug stubd servers the tests start (installs Debian's chromium when missing);
