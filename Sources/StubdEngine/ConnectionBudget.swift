@@ -49,7 +49,7 @@ final class ConnectionBudget {
     /// Makes room: first lets go of every connection whose client has closed it (their
     /// descriptors close at once), else ends the connection, of any front, that has been silent
     /// longest (sent nothing for 25 ms, or idle between requests), else the oldest still sending
-    /// its head after 250 ms; false when every connection is being answered or has just started
+    /// its head after 50 ms; false when every connection is being answered or has just started
     /// sending — those are never closed to make room.
     /// `urgent` (accept failed for lack of descriptors) gives no grace to new connections.
     @discardableResult

@@ -167,8 +167,10 @@ final class ConnectionTracker {
         var released = 0
         oldestSilent = nil
         oldestSending = nil
-        // Out of descriptors (`urgent`), no grace is given: something must go.
-        let now = DispatchTime.now().uptimeNanoseconds &+ (urgent ? Self.sendingGraceNanoseconds : 0)
+        // Out of descriptors (`urgent`), a slow head gets no grace: something must go. (A new
+        // connection not yet heard keeps its moment: it is likely the client that needs room.)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let sendingGrace = urgent ? 0 : Self.sendingGraceNanoseconds
         for newcomer in newcomers.values {
             let age = now &- newcomer.acceptedAt
             switch peerState(of: newcomer) {
@@ -181,9 +183,9 @@ final class ConnectionTracker {
                 guard age >= Self.graceNanoseconds else { continue }
                 if newcomer.since < (oldestSilent?.since ?? .max) { oldestSilent = newcomer }
             case .sent:
-                // A client's head is read within a loop turn; one still incomplete after a
-                // quarter of a second is a slow (or slowloris) client, and may give way too.
-                guard age >= Self.sendingGraceNanoseconds else { continue }
+                // A client's head is read within a loop turn; one still incomplete after its
+                // grace is a slow (or slowloris) client, and may give way too.
+                guard age >= sendingGrace else { continue }
                 if newcomer.since < (oldestSending?.since ?? .max) { oldestSending = newcomer }
             }
         }
@@ -193,8 +195,9 @@ final class ConnectionTracker {
     /// How long a new connection that has sent nothing is left alone before it can be closed to
     /// make room: 25 ms.
     static let graceNanoseconds: UInt64 = 25_000_000
-    /// How long one that has sent part of its head is: 250 ms.
-    static let sendingGraceNanoseconds: UInt64 = 250_000_000
+    /// How long one that has sent part of its head is: 50 ms — a head on its way is read within
+    /// a turn of the loop; one still incomplete after that is a slow (or slowloris) client.
+    static let sendingGraceNanoseconds: UInt64 = 50_000_000
 
     /// The oldest silent newcomer, and the oldest still sending its head, `releaseGone` saw.
     private var oldestSilent: Newcomer?
