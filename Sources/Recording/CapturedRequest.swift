@@ -39,7 +39,7 @@ public struct CapturedRequest: Sendable {
 }
 
 /// What the other side answered to a captured request.
-public enum CapturedAnswer: Sendable {
+public enum CapturedResponse: Sendable {
     /// A whole answer.
     case answered(status: Int, headers: [NameValue], body: [UInt8])
     /// An answer whose body was over `limit` bytes or did not arrive whole: counted, not written.

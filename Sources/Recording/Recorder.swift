@@ -66,7 +66,7 @@ public final class Recorder: Sendable {
 
     /// Records one exchange, later, on the recorder's queue; returns at once. Requests not
     /// answered whole are counted, never written.
-    public func record(_ request: CapturedRequest, _ answer: CapturedAnswer) {
+    public func record(_ request: CapturedRequest, _ answer: CapturedResponse) {
         var size = request.body.count
         if case .answered(_, _, let body) = answer { size += body.count }
         let bytes = size
@@ -92,7 +92,7 @@ public final class Recorder: Sendable {
         record(request, .answered(status: status, headers: headers, body: body))
     }
 
-    private func process(_ request: CapturedRequest, _ answer: CapturedAnswer) {
+    private func process(_ request: CapturedRequest, _ answer: CapturedResponse) {
         let status: Int, headers: [NameValue], body: [UInt8]
         switch answer {
         case .answered(let answeredStatus, let answeredHeaders, let answeredBody):

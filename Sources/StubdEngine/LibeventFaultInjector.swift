@@ -32,7 +32,7 @@ enum LibeventFaultInjector {
 
     static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker, extraHeaders: [NameValue] = []) {
         if fault == .hang {
-            worker.schedule(PendingExchange(request: req, plan: ReplyPlan(answer: .fault(.hang)), start: 0, listener: nil,
+            worker.schedule(PendingExchange(request: req, plan: ReplyPlan(content: .fault(.hang)), start: 0, listener: nil,
                                             kind: .closeAfterHang),
                             after: worker.configuration.hangCapSeconds)
             return

@@ -1,9 +1,9 @@
 import StubModel
 
 /// What goes on the wire for one request: a response, a stream, or a way of failing.
-public enum Answer: Sendable {
+public enum ReplyContent: Sendable {
     /// Send this response.
-    case reply(PreparedReply)
+    case response(PreparedReply)
     /// Fail on the wire (see `LibeventFaultInjector`).
     case fault(Fault)
     /// Send this head now and the body as it is written, from any thread (see `ReplyStream`).

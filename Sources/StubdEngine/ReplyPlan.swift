@@ -5,7 +5,7 @@ import StubModel
 /// `LibeventFaultInjector`, `Dribbler`).
 public struct ReplyPlan: Sendable {
     /// The response or fault.
-    public var answer: Answer
+    public var content: ReplyContent
     /// Seconds to wait first, on an event-loop timer; nil or 0 acts at once.
     public var delay: Double?
     /// True for HEAD: send the headers (with the body's Content-Length) and no body.
@@ -22,8 +22,8 @@ public struct ReplyPlan: Sendable {
     public var alreadySent = false
 
     /// Creates a plan.
-    public init(answer: Answer, delay: Double? = nil, headOnly: Bool = false, dribble: Dribble? = nil, extraHeaders: [NameValue] = []) {
-        self.answer = answer
+    public init(content: ReplyContent, delay: Double? = nil, headOnly: Bool = false, dribble: Dribble? = nil, extraHeaders: [NameValue] = []) {
+        self.content = content
         self.delay = delay
         self.headOnly = headOnly
         self.dribble = dribble

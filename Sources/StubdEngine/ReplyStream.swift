@@ -4,7 +4,7 @@ import Synchronization
 /// A reply whose body is written later, piece by piece, from any thread: Server-Sent Events, a
 /// streamed stub body, an upstream relayed as it arrives.
 ///
-/// Hand it to the engine as a plan's answer (`ReplyPlan(answer: .stream(stream))`): the head
+/// Hand it to the engine as a plan's answer (`ReplyPlan(content: .stream(stream))`): the head
 /// (status, headers, no Content-Length, so HTTP/1.1 frames the body chunked) goes when the plan
 /// is carried out, after its delay if it has one. Then `write` pieces and `finish` from any
 /// thread; the pieces reach the request's loop through its mailbox, in order.

@@ -137,7 +137,7 @@ final class Worker {
         for exchange in pending.values {
             if let timer = exchange.timer { event_free(timer) }
             exchange.watch?.end()
-            if case .stream(let stream) = exchange.plan.answer { stream.end(.serverStopped) }
+            if case .stream(let stream) = exchange.plan.content { stream.end(.serverStopped) }
         }
         pending.removeAll()
         for dribbler in dribbles.values { dribbler.cancel() }
@@ -175,7 +175,7 @@ final class Worker {
         let handle = ReplyHandle(request: req, mailbox: mailbox, token: lastToken, start: start)
         // Decide, then write: the handler has returned before anything goes on the wire.
         switch handler.handle(request, reply: handle) {
-        case .answer(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
+        case .now(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
         case .later: awaiting[lastToken] = req
         }
     }
@@ -204,8 +204,8 @@ final class Worker {
         }
         var plan = plan
         if plan.closeConnection { plan.extraHeaders.append(NameValue("Connection", "close")) }
-        switch plan.answer {
-        case .reply(let reply):
+        switch plan.content {
+        case .response(let reply):
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
                 Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
             } else {
@@ -300,7 +300,7 @@ extension Worker {
             listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - exchange.start) / 1e9)
         }
         // A stream whose head never went: its writer hears that the client left.
-        if case .stream(let stream) = exchange.plan.answer { stream.end(.clientLeft) }
+        if case .stream(let stream) = exchange.plan.content { stream.end(.clientLeft) }
     }
 }
 

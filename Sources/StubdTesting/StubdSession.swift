@@ -32,14 +32,14 @@ public struct StubdSession: Sendable {
     /// Makes `target` answer `answer` for this session only (beating fixtures and global routes);
     /// a later stub of the same target replaces it.
     @discardableResult
-    public func stub(_ target: any TargetType, _ answer: StubAnswer = .sample) async throws -> String {
+    public func stub(_ target: any TargetType, _ answer: StubResponse = .sample) async throws -> String {
         try await stub(target, sequence: [answer])
     }
 
     /// Makes `target` answer each of `answers` in turn, then repeat the last (or start over with
     /// `afterLast: .cycle`).
     @discardableResult
-    public func stub(_ target: any TargetType, sequence answers: [StubAnswer], afterLast: SequenceEnd = .repeatLast) async throws -> String {
+    public func stub(_ target: any TargetType, sequence answers: [StubResponse], afterLast: SequenceEnd = .repeatLast) async throws -> String {
         var fixture = try Self.fixture(for: target, options: options)
         let delays = Set(answers.map { $0.delay ?? -1 })
         guard delays.count <= 1 else { throw StubdTestingError.sequenceDelays(target: fixture.name) }

@@ -123,7 +123,7 @@ import Testing
         try System.bind(fd, to: address)
         let dead = URL(string: "http://127.0.0.1:\(try System.boundPort(fd))")!
         // (How long it takes is not asserted: with the whole suite on two cores a try can wait
-        // for a thread for many seconds. Each try's bound is unit-tested in StubAnswerTests.)
+        // for a thread for many seconds. Each try's bound is unit-tested in StubResponseTests.)
         let error = await #expect(throws: StubdTestingError.self) { try await Stubd.waitUntilReady(baseURL: dead, timeout: 0.5) }
         let message = error.map { "\($0)" } ?? ""
         #expect(message.contains("no stubd answered at \(dead.absoluteString) within 0.5 s"), "\(message)")

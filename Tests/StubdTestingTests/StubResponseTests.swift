@@ -4,7 +4,7 @@ import StubModel
 import Testing
 
 /// Socket-free: what routes the kit makes of targets and answers, and what it reads from the environment.
-@Suite struct StubAnswerTests {
+@Suite struct StubResponseTests {
     @Test func answersBecomeTheRoutesOutcomes() throws {
         var fixture = try StubdSession.fixture(for: UserAPI.profile, options: .init())
         #expect(fixture.name == "profile")
@@ -14,13 +14,13 @@ import Testing
         fixture = try StubdSession.fixture(for: UserAPI.login(user: "a", password: "b"), options: .init())
         #expect(fixture.request.method == "POST")
 
-        if case .response(let response)? = StubAnswer.response(404, "gone", headers: ["X-B": "2", "X-A": "1"]).outcome {
+        if case .response(let response)? = StubResponse.response(404, "gone", headers: ["X-B": "2", "X-A": "1"]).outcome {
             #expect(response.status == 404 && response.body == Array("gone".utf8))
             #expect(response.headers.map(\.name) == ["X-A", "X-B"])
         } else { Issue.record("a response") }
-        #expect(StubAnswer.sample.outcome == nil && StubAnswer.delayed(2).delay == 2)
-        #expect(StubAnswer.fault(.reset).delayed(by: 1).outcome == .fault(.reset))
-        #expect(StubAnswer.networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)).outcome?.fault != nil)
+        #expect(StubResponse.sample.outcome == nil && StubResponse.delayed(2).delay == 2)
+        #expect(StubResponse.fault(.reset).delayed(by: 1).outcome == .fault(.reset))
+        #expect(StubResponse.networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)).outcome?.fault != nil)
     }
 
     @Test func theFilterSelectsTheTargetsRouteAndLiteralPath() throws {

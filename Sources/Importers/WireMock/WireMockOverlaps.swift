@@ -12,11 +12,11 @@ import StubModel
 enum WireMockOverlaps {
     static func resolve(_ files: [ImportedFile]) -> [ImportedFile] {
         var files = files
-        var owner: [AnswerSlot: (file: Int, index: Int)] = [:]
+        var owner: [RouteSlot: (file: Int, index: Int)] = [:]
         var dropped: [Int: Set<Int>] = [:]
         for fileIndex in files.indices {
             for (index, fixture) in files[fileIndex].fixtures.enumerated() {
-                let key = AnswerSlot(fixture)
+                let key = RouteSlot(fixture)
                 guard let earlier = owner[key] else {
                     owner[key] = (fileIndex, index)
                     continue

@@ -2,7 +2,7 @@
 /// Two fixtures with the same slot and different answers cannot both be served — the route table
 /// refuses them, and the WireMock import settles them as WireMock does — so both use this one
 /// definition.
-public struct AnswerSlot: Hashable, Sendable {
+public struct RouteSlot: Hashable, Sendable {
     /// The request pattern.
     public let request: RequestPattern
     /// The scenario step, if any.

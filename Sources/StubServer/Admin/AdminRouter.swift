@@ -74,8 +74,8 @@ struct AdminRouter: Sendable {
     /// `GET /__stubd/health`, … — every endpoint, in the table's order (the 404 lists them).
     static var endpoints: [String] { table.map(\.description) }
 
-    /// What an admin call gets: a reply now, or a promise of one.
-    enum Answer {
+    /// What an admin call gets: a reply now, a stream, or a reply later.
+    enum Outcome {
         case now(PreparedReply)
         case later(@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
         case stream(ReplyStream)
@@ -87,7 +87,7 @@ struct AdminRouter: Sendable {
         request.method == "GET" && (request.rawPath == prefix + "/ui" || request.rawPath == prefix + "/ui/app.js")
     }
 
-    func handle(_ request: IncomingRequest, session: SessionID?) -> Answer {
+    func handle(_ request: IncomingRequest, session: SessionID?) -> Outcome {
         let path = Array(PathSegments(raw: request.rawPath).segments.dropFirst())
         for endpoint in Self.table {
             guard let parameters = endpoint.match(method: request.method, path: path) else { continue }

@@ -34,8 +34,8 @@ struct StateAdmin {
         let states = admin.scenarioStates(session: session)
         let sequences = admin.sequencePositions(session: session).map { entry -> JSONValue in
             .object([("route", .string(entry.route.id.description)), ("name", .string(entry.route.name)),
-                     ("served", AdminReply.number(entry.served)), ("steps", AdminReply.number(entry.route.actions.count)),
-                     ("next", .string(entry.route.outcomeLabel.split(separator: ",").map(String.init)[min(entry.served, entry.route.actions.count - 1)]))])
+                     ("served", AdminReply.number(entry.served)), ("steps", AdminReply.number(entry.route.contents.count)),
+                     ("next", .string(entry.route.outcomeLabel.split(separator: ",").map(String.init)[min(entry.served, entry.route.contents.count - 1)]))])
         }
         return AdminReply.json(.object([("scenarios", .object(states.keys.sorted().map { ($0, .string(states[$0]!)) })),
                                         ("sequences", .array(sequences))]))

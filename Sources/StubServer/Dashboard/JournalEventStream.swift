@@ -66,7 +66,7 @@ final class JournalEventStream: Sendable {
             work.async { [self] in
                 let backlog = journal.entries(matching: JournalQuery(session: session)).filter { $0.sequence > lastEventID }
                 state.withLock { $0.sent = max($0.sent, lastEventID) }
-                for entry in backlog { send(entry, to: stream, redacted: true) }
+                for entry in backlog { send(entry, to: stream) }
             }
         }
         let listener = journal.listeners.add { [self] entry in enqueue(entry, to: stream) }
@@ -94,20 +94,21 @@ final class JournalEventStream: Sendable {
             return
         }
         work.async { [self] in
-            send(entry, to: stream, redacted: false)
+            send(entry, to: stream)
             state.withLock { $0.pending -= 1 }
         }
     }
 
     /// On the stream's queue: one event, once, in sequence order.
-    private func send(_ entry: JournalEntry, to stream: ReplyStream, redacted: Bool) {
+    private func send(_ entry: JournalEntry, to stream: ReplyStream) {
         let fresh = state.withLock { state -> Bool in
             guard entry.sequence > state.sent else { return false }
             state.sent = entry.sequence
             return true
         }
         guard fresh, stream.ending == nil else { return }
-        stream.write(event(redacted ? entry : entry.redacted(by: journal.redactor)))
+        // Read through the journal's redactor as it is written out, here, off the serving loop.
+        stream.write(event(entry))
     }
 
     private func close() {

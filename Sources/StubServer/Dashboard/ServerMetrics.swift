@@ -18,11 +18,11 @@ public final class ServerMetrics: ExchangeObserver {
     /// Counts one exchange.
     public func exchangeEnded(_ exchange: Exchange) {
         switch exchange.resolution {
-        case .admin, .preflight:
+        case .admin, .preflight, .arriving:
             admin.wrappingIncrement(ordering: .relaxed)
             return
-        case .miss: misses.wrappingIncrement(ordering: .relaxed)
-        case .proxied: proxied.wrappingIncrement(ordering: .relaxed)
+        case .miss, .notForwarded: misses.wrappingIncrement(ordering: .relaxed)
+        case .forwarded: proxied.wrappingIncrement(ordering: .relaxed)
         case .route: break
         }
         requests.wrappingIncrement(ordering: .relaxed)

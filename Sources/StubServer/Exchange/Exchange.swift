@@ -1,22 +1,33 @@
+import Foundation
 import StubModel
 import StubdEngine
 
-/// One request and what became of it, emitted once when the exchange ends (the reply written,
-/// the fault applied). The journal and the log line are built from it; anything else that wants
-/// to watch traffic (a recorder, a dashboard) subscribes the same way (`ExchangeObserver`).
-public struct Exchange: Sendable {
+/// One request and what became of it: made when the request arrives (its arrival time is the
+/// moment the handler is called), resolved by the decision, completed by the engine when the
+/// reply has been carried out, then handed whole to every observer — the journal keeps it as it
+/// is, the log line, the metrics, webhooks and the recorder read it (WireMock's `ServeEvent` and
+/// its post-serve actions are the model).
+///
+/// Filled in on the request's loop only (a later answer's work hands its plan over through the
+/// loop's mailbox) and never changed once the engine has completed it: observers, the journal
+/// and its readers see a finished record. That discipline is why it is `@unchecked Sendable`.
+public final class Exchange: ReplyListener, @unchecked Sendable {
     /// How the request was resolved.
     public enum Resolution: Sendable {
+        /// Not decided yet: what an observer of arrivals sees.
+        case arriving
         /// A stub answered.
-        case route(id: RouteID, name: String)
+        case route(Route)
         /// No stub matched; the closest route and what differed (`closest: zen (path: …)`).
         case miss(closest: String)
+        /// No stub matched and the request was forwarded to this upstream (`--proxy-unmatched`).
+        case forwarded(upstream: String)
+        /// No stub matched and forwarding was refused (a page's origin, a forwarding loop).
+        case notForwarded(reason: String)
         /// An admin API call.
         case admin
         /// A CORS preflight answered by stubd itself.
         case preflight
-        /// No stub matched and the request was forwarded to this upstream (`--proxy-unmatched`).
-        case proxied(upstream: String)
     }
 
     /// What went on the wire.
@@ -29,22 +40,151 @@ public struct Exchange: Sendable {
 
     /// The request as received.
     public let request: IncomingRequest
+    /// When it arrived (wall clock).
+    public let arrival: Date
     /// Its `X-Stubd-Session`, if any.
     public let session: SessionID?
-    /// Stub, miss, admin or preflight.
-    public let resolution: Resolution
-    /// Status or fault.
-    public let outcome: Outcome
-    /// Seconds from arrival to the reply (or fault), delays included.
-    public let latencySeconds: Double
+    /// Stub, miss, forwarded, admin or preflight.
+    public private(set) var resolution: Resolution = .arriving
     /// The response sent; nil for a fault (no response, or not a whole one).
-    public internal(set) var response: ExchangeResponse? = nil
+    public private(set) var response: ExchangeResponse?
+    /// The fault produced instead of a response, if any.
+    public private(set) var fault: Fault?
+    /// Seconds from arrival to the reply (or fault), delays included.
+    public private(set) var latencySeconds: Double = 0
+    /// Whether the route's own answer was served (a sequence or scenario step taken): not a step
+    /// held for a client's re-send, not a refusal at a store bound. Webhooks follow only these.
+    public private(set) var answeredByRoute = false
+    /// For a forwarded miss being recorded: the recorder and the upstream's answer.
+    private(set) var recording: (recorder: Recorder, upstream: UpstreamResponse)?
+    /// The engine's handle for this request: observers send stubd's own requests through it
+    /// (webhooks) from the request's loop.
+    let reply: ReplyHandle?
+    private let feed: ExchangeFeed?
+
+    /// An exchange for `request`, arriving now; `feed` hears it when it ends.
+    init(request: IncomingRequest, session: SessionID?, feed: ExchangeFeed?, reply: ReplyHandle?) {
+        self.request = request
+        self.arrival = Date()
+        self.session = session
+        self.feed = feed
+        self.reply = reply
+    }
+
+    /// A finished exchange made whole, with no engine behind it (tests, a replay of a record).
+    init(request: IncomingRequest, session: SessionID?, resolution: Resolution, outcome: Outcome, latencySeconds: Double) {
+        self.request = request
+        self.arrival = Date()
+        self.session = session
+        self.resolution = resolution
+        switch outcome {
+        case .status(let status): response = ExchangeResponse(reply: PreparedReply(status: status, headers: [], body: []), extraHeaders: [], headOnly: false)
+        case .fault(let fault): self.fault = fault
+        }
+        self.latencySeconds = latencySeconds
+        self.feed = nil
+        self.reply = nil
+    }
+
+    /// A copy keeping a different request (the journal's, cut to its bounds) and response.
+    private init(copying exchange: Exchange, request: IncomingRequest, response: ExchangeResponse?) {
+        self.request = request
+        self.arrival = exchange.arrival
+        self.session = exchange.session
+        self.resolution = exchange.resolution
+        self.response = response
+        self.fault = exchange.fault
+        self.latencySeconds = exchange.latencySeconds
+        self.answeredByRoute = exchange.answeredByRoute
+        self.feed = nil
+        self.reply = nil
+    }
+
+    /// What went on the wire.
+    public var outcome: Outcome { fault.map { .fault($0) } ?? .status(response?.status ?? 0) }
 
     /// Whether the request was for the stubs (the journal keeps only these).
     public var isStubTraffic: Bool {
         switch resolution {
-        case .route, .miss, .proxied: return true
-        case .admin, .preflight: return false
+        case .route, .miss, .forwarded, .notForwarded: return true
+        case .admin, .preflight, .arriving: return false
         }
     }
+
+    /// The route that answered, if one did.
+    public var route: Route? {
+        if case .route(let route) = resolution { return route }
+        return nil
+    }
+
+    // MARK: Filled in on the request's loop
+
+    /// The decision's resolution.
+    func resolve(_ resolution: Resolution) {
+        self.resolution = resolution
+    }
+
+    /// The route's own answer is being served.
+    func routeAnswered() {
+        answeredByRoute = true
+    }
+
+    /// What the plan sends: its response (the answer's own headers and those added on the way),
+    /// its stream's head, or its fault.
+    func record(_ plan: ReplyPlan) {
+        var extra = plan.extraHeaders
+        if plan.closeConnection { extra.append(NameValue("Connection", "close")) }
+        switch plan.content {
+        case .response(let reply):
+            response = ExchangeResponse(reply: reply, extraHeaders: extra, headOnly: plan.headOnly)
+        case .stream(let stream):
+            // The head as sent; the body is written later and is not kept.
+            response = ExchangeResponse(reply: PreparedReply(status: stream.status, headers: stream.headers, declaredLength: 0),
+                                        extraHeaders: extra, headOnly: true)
+        case .fault(let fault):
+            self.fault = fault
+        }
+    }
+
+    /// A forwarded miss that is being recorded: what the recorder observer will store.
+    func recorded(by recorder: Recorder, upstream: UpstreamResponse) {
+        recording = (recorder, upstream)
+    }
+
+    /// The engine has carried the plan out: the record is complete and goes to the observers.
+    public func replyFinished(latencySeconds: Double) {
+        self.latencySeconds = latencySeconds
+        feed?.emit(self)
+    }
+
+    // MARK: Bounded copies
+
+    /// This exchange as the journal keeps it: itself when the request's headers and body fit
+    /// the bounds (a reference, no copy), else a copy with the request cut to them; a response
+    /// other than a route's shared answer cut to `ExchangeResponse.bodyLimit`.
+    func bounded(headerLimit: Int, bodyLimit: Int, redactor: Redactor) -> Exchange {
+        var headerBytes = 0
+        var kept = request.headers.count
+        for (index, header) in request.headers.enumerated() {
+            headerBytes += header.name.utf8.count + header.value.utf8.count
+            if headerBytes > headerLimit { kept = index; break }
+        }
+        let cutsResponse: Bool
+        if case .route = resolution { cutsResponse = false } else { cutsResponse = response.map { $0.bodySize > ExchangeResponse.bodyLimit } ?? false }
+        guard kept < request.headers.count || request.body.count > bodyLimit || cutsResponse else { return self }
+        var cut = request
+        if kept < request.headers.count { cut.headers = Array(request.headers.prefix(kept)) }
+        if request.body.count > bodyLimit {
+            cut.body = RequestJournal.kept(request.body, contentType: request.header("Content-Type"), limit: bodyLimit, redactor: redactor)
+        }
+        let copy = Exchange(copying: self, request: cut, response: cutsResponse ? response?.bounded() : response)
+        copy.bodySize = request.body.count
+        return copy
+    }
+
+    /// The request body's size as received (set on a copy whose body was cut).
+    private(set) var bodySize: Int?
+
+    /// The full size of the request's body.
+    public var requestBodySize: Int { bodySize ?? request.body.count }
 }

@@ -29,10 +29,11 @@ final class ExchangeFeed: Sendable {
     /// will want its exchange).
     var observers: Observers { current.value }
 
-    func start(_ request: IncomingRequest, observers: Observers) {
+    /// Tells the observers that asked (`observesStarts`) of an exchange that has just arrived.
+    func start(_ exchange: Exchange, observers: Observers) {
         let starters = observers.starters
         guard !starters.isEmpty else { return }
-        for observer in starters { observer.exchangeStarted(request) }
+        for observer in starters { observer.exchangeStarted(exchange) }
     }
 
     /// Hands `exchange` to the observers subscribed now (one that subscribed while the request

@@ -40,13 +40,15 @@ public struct ExchangeLogLine: ExchangeObserver {
         case .fault(let fault): fields["fault"] = .string(fault.rawValue)
         }
         switch exchange.resolution {
-        case .route(let id, let name):
-            fields["route"] = .string(name)
-            fields["routeId"] = .string(id.description)
+        case .route(let route):
+            fields["route"] = .string(route.name)
+            fields["routeId"] = .string(route.id.description)
         case .miss(let closest): fields["miss"] = .string(closest)
-        case .proxied(let upstream): fields["proxied"] = .string(upstream)
+        case .notForwarded(let reason): fields["miss"] = .string("not forwarded: \(reason)")
+        case .forwarded(let upstream): fields["proxied"] = .string(upstream)
         case .admin: fields["admin"] = .stringConvertible(true)
         case .preflight: fields["preflight"] = .stringConvertible(true)
+        case .arriving: break
         }
         if let session = exchange.session { fields["session"] = .string(session.rawValue) }
         if let connection = request.connection { fields["connection"] = .stringConvertible(connection.number) }
@@ -63,11 +65,13 @@ public struct ExchangeLogLine: ExchangeObserver {
         }
         let label: String
         switch exchange.resolution {
-        case .route(_, let name): label = name
+        case .route(let route): label = route.name
         case .miss(let closest): label = "MISS \(closest)"
-        case .proxied(let upstream): label = "PROXY \(upstream)"
+        case .notForwarded(let reason): label = "MISS not forwarded: \(reason)"
+        case .forwarded(let upstream): label = "PROXY \(upstream)"
         case .admin: label = "ADMIN"
         case .preflight: label = "CORS"
+        case .arriving: label = "-"
         }
         let milliseconds = (exchange.latencySeconds * 100_000).rounded() / 100
         return "\(request.method) \(target) \(outcome) \(label) \(milliseconds)ms"

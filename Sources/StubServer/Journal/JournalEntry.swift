@@ -2,90 +2,67 @@ import Foundation
 import StubModel
 import StubdEngine
 
-/// One served request as the journal keeps it: bounded in size whatever the client sent.
-///
-/// Immutable, so shared by reference: the ring's slot, a listener and a query's result hold the
-/// same entry (a struct of these seventeen fields cost a retain and a release of each at every
-/// copy, on the serving path).
-public final class JournalEntry: Sendable {
+/// One served request as the journal keeps it: the `Exchange` itself (or, for a request over the
+/// journal's bounds, a copy cut to them) and its number. Nothing is copied field by field and
+/// nothing is redacted when it is kept: secrets are hidden as the entry is read, by the
+/// journal's redactor (`--journal-secrets` turns it off).
+public struct JournalEntry: Sendable {
     /// Increasing number, unique per server.
     public let sequence: Int
+    /// The exchange, as the observers saw it.
+    public let exchange: Exchange
+    /// What reading it hides.
+    let redactor: Redactor
+
     /// When the request arrived (wall clock).
-    public let time: Date
+    public var time: Date { exchange.arrival }
     /// The `X-Stubd-Session` it carried, if any.
-    public let session: SessionID?
+    public var session: SessionID? { exchange.session }
     /// The connection it came on and its place there: a client's silent re-send shows up as the
     /// same request on a new connection.
-    public let connection: ConnectionUse?
+    public var connection: ConnectionUse? { exchange.request.connection }
     /// The method.
-    public let method: String
-    /// The path as sent.
-    let rawPath: String
-    /// The query as sent, if any.
-    let rawQuery: String?
-
-    /// Path and query as sent (`/users/octocat?x=1`).
-    public var url: String { rawQuery.map { "\(rawPath)?\($0)" } ?? rawPath }
+    public var method: String { exchange.request.method }
+    /// Path and query as sent (`/users/octocat?x=1`), secret query values hidden.
+    public var url: String {
+        let request = exchange.request
+        return request.rawQuery.map { "\(request.rawPath)?\(redactor.query($0))" } ?? request.rawPath
+    }
     /// The decoded path (what `path=` filters compare).
-    public var path: String { PathSegments(raw: rawPath).description }
-    /// Request headers, at most `RequestJournal.headerLimit` bytes of them.
-    public let headers: [NameValue]
-    /// The first `bodyLimit` bytes of the body.
-    public let body: [UInt8]
+    public var path: String { PathSegments(raw: exchange.request.rawPath).description }
+    /// Request headers (at most `RequestJournal.headerLimit` bytes of them), secrets hidden.
+    public var headers: [NameValue] { redactor.pairs(exchange.request.headers) }
+    /// The first `bodyLimit` bytes of the body, secret fields hidden.
+    public var body: [UInt8] {
+        let request = exchange.request
+        return redactor.body(request.body, contentType: request.header("Content-Type"))
+    }
     /// The full body size.
-    public let bodySize: Int
+    public var bodySize: Int { exchange.requestBodySize }
     /// The matched route's id; nil for a miss.
-    public let routeID: RouteID?
+    public var routeID: RouteID? { exchange.route?.id }
     /// The matched route's name; nil for a miss.
-    public let routeName: String?
-    /// For a miss: the closest route and what differed.
-    public let nearMiss: String?
+    public var routeName: String? { exchange.route?.name }
+    /// For a miss: the closest route and what differed (or where it was forwarded, or why not).
+    public var nearMiss: String? {
+        switch exchange.resolution {
+        case .miss(let closest): return closest
+        case .forwarded(let upstream): return "proxied to \(upstream)"
+        case .notForwarded(let reason): return "not forwarded: \(reason)"
+        case .route, .admin, .preflight, .arriving: return nil
+        }
+    }
     /// The status sent, or nil for a fault.
-    public let status: Int?
+    public var status: Int? { exchange.fault == nil ? exchange.response?.status : nil }
     /// The fault produced, if any.
-    public let fault: Fault?
+    public var fault: Fault? { exchange.fault }
     /// Seconds from arrival to the reply (or fault), delays included.
-    public let latency: Double
+    public var latency: Double { exchange.latencySeconds }
     /// The response sent (nil for a fault): a route's shared answer by reference, any other at
     /// most `ExchangeResponse.bodyLimit` body bytes.
-    public let response: ExchangeResponse?
-
-    init(sequence: Int, time: Date, session: SessionID?, connection: ConnectionUse?, method: String, rawPath: String, rawQuery: String?,
-         headers: [NameValue], body: [UInt8], bodySize: Int, routeID: RouteID?, routeName: String?, nearMiss: String?,
-         status: Int?, fault: Fault?, latency: Double, response: ExchangeResponse?) {
-        self.sequence = sequence
-        self.time = time
-        self.session = session
-        self.connection = connection
-        self.method = method
-        self.rawPath = rawPath
-        self.rawQuery = rawQuery
-        self.headers = headers
-        self.body = body
-        self.bodySize = bodySize
-        self.routeID = routeID
-        self.routeName = routeName
-        self.nearMiss = nearMiss
-        self.status = status
-        self.fault = fault
-        self.latency = latency
-        self.response = response
-    }
-
+    public var response: ExchangeResponse? { exchange.response }
     /// Whether a route matched.
-    public var matched: Bool { routeID != nil }
-
-    /// This entry with secret header, query, form and JSON values replaced (the near-miss text
-    /// was redacted when it was written).
-    func redacted(by redactor: Redactor) -> JournalEntry {
-        guard redactor.enabled else { return self }
-        let contentType = headers.first { $0.name.equalsIgnoringCase("Content-Type") }?.value
-        return JournalEntry(sequence: sequence, time: time, session: session, connection: connection, method: method,
-                            rawPath: rawPath, rawQuery: rawQuery.map(redactor.query), headers: redactor.pairs(headers),
-                            body: redactor.body(body, contentType: contentType), bodySize: bodySize, routeID: routeID,
-                            routeName: routeName, nearMiss: nearMiss, status: status, fault: fault, latency: latency,
-                            response: response)
-    }
+    public var matched: Bool { exchange.route != nil }
 }
 
 /// Which journal entries to return or count. Every field left nil matches everything.

@@ -12,7 +12,7 @@ public final class RequestJournal: ExchangeObserver {
     public static let headerLimit = 8 * 1024
 
     private struct Ring {
-        var slots: [JournalEntry?]
+        var slots: [(sequence: Int, exchange: Exchange)?]
         var next = 0
         var sequence = 0
     }
@@ -34,54 +34,19 @@ public final class RequestJournal: ExchangeObserver {
         ring = Mutex(Ring(slots: Array(repeating: nil, count: max(0, capacity))))
     }
 
-    /// Records one exchange with the stubs (admin calls and preflights are not kept).
+    /// Keeps one exchange with the stubs (admin calls and preflights are not kept): the exchange
+    /// itself, unless its request is over the bounds (then a copy cut to them).
     public func exchangeEnded(_ exchange: Exchange) {
         guard capacity > 0, exchange.isStubTraffic else { return }
-        let request = exchange.request
-        // Shared with the request (no copy) unless over the limit, then cut.
-        var headerBytes = 0
-        var kept = request.headers.count
-        for (index, header) in request.headers.enumerated() {
-            headerBytes += header.name.utf8.count + header.value.utf8.count
-            if headerBytes > Self.headerLimit { kept = index; break }
-        }
-        let headers = kept == request.headers.count ? request.headers : Array(request.headers.prefix(kept))
-        // The Content-Type is looked up only for a body over the limit (the common body fits).
-        let body = request.body.count <= bodyLimit ? request.body
-            : Self.kept(request.body, contentType: request.header("Content-Type"), limit: bodyLimit, redactor: redactor)
-        var status: Int?
-        var fault: Fault?
-        switch exchange.outcome {
-        case .status(let value): status = value
-        case .fault(let value): fault = value
-        }
-        var routeID: RouteID?
-        var routeName: String?
-        var nearMiss: String?
-        switch exchange.resolution {
-        case .route(let id, let name): (routeID, routeName) = (id, name)
-        case .miss(let closest): nearMiss = closest
-        case .proxied(let upstream): nearMiss = "proxied to \(upstream)"
-        case .admin, .preflight: break
-        }
-        let time = Date()
-        var response = exchange.response
-        if case .route = exchange.resolution {} else { response = response?.bounded() }
+        let kept = exchange.bounded(headerLimit: Self.headerLimit, bodyLimit: bodyLimit, redactor: redactor)
         let listening = !listeners.isEmpty
-        let added = ring.withLock { ring -> JournalEntry? in
+        let sequence = ring.withLock { ring -> Int in
             ring.sequence += 1
-            let entry = JournalEntry(
-                sequence: ring.sequence, time: time, session: exchange.session, connection: request.connection,
-                method: request.method,
-                rawPath: request.rawPath, rawQuery: request.rawQuery, headers: headers,
-                body: body, bodySize: request.body.count,
-                routeID: routeID, routeName: routeName,
-                nearMiss: nearMiss, status: status, fault: fault, latency: exchange.latencySeconds, response: response)
-            ring.slots[ring.next] = entry
+            ring.slots[ring.next] = (ring.sequence, kept)
             ring.next = (ring.next + 1) % capacity
-            return listening ? entry : nil
+            return ring.sequence
         }
-        if let added { listeners.tell(added) }
+        if listening { listeners.tell(JournalEntry(sequence: sequence, exchange: kept, redactor: redactor)) }
     }
 
     /// Who hears of each entry as it is added (a dashboard's event stream), outside the
@@ -114,18 +79,23 @@ public final class RequestJournal: ExchangeObserver {
         let all = ring.withLock { ring in
             Array(ring.slots[ring.next...] + ring.slots[..<ring.next]).compactMap { $0 }
         }
-        return all.filter(query.accepts).map { $0.redacted(by: redactor) }
+        return all.map { JournalEntry(sequence: $0.sequence, exchange: $0.exchange, redactor: redactor) }.filter(query.accepts)
     }
 
     /// How many entries match `query` (the verification count).
     public func count(matching query: JournalQuery = JournalQuery()) -> Int {
-        ring.withLock { ring in ring.slots.reduce(0) { $0 + (($1.map(query.accepts)) == true ? 1 : 0) } }
+        ring.withLock { ring in
+            ring.slots.reduce(0) { count, slot in
+                guard let slot else { return count }
+                return count + (query.accepts(JournalEntry(sequence: slot.sequence, exchange: slot.exchange, redactor: .off)) ? 1 : 0)
+            }
+        }
     }
 
     /// Forgets one session's entries, or (nil) all.
     public func clear(session: SessionID? = nil) {
         ring.withLock { ring in
-            for index in ring.slots.indices where session == nil || ring.slots[index]?.session == session {
+            for index in ring.slots.indices where session == nil || ring.slots[index]?.exchange.session == session {
                 ring.slots[index] = nil
             }
         }

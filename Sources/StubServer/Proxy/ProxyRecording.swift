@@ -2,13 +2,14 @@ import Recording
 import StubModel
 import StubdEngine
 
-/// Where the proxy meets recording: the engine's request and the upstream's answer become the
-/// plain values the `Recording` module works on (references copied, no bytes), and the served
-/// route table names what Swift targets cover.
-extension Recorder {
-    /// Hands one proxied exchange to the recorder's queue; returns at once.
-    func record(_ request: IncomingRequest, _ response: UpstreamResponse) {
-        record(CapturedRequest(request), CapturedAnswer(response))
+/// Where the proxy meets recording: an exchange observer that hands each forwarded miss being
+/// recorded — the engine's request and the upstream's answer, as the plain values the `Recording`
+/// module works on (references copied, no bytes) — to its recorder's queue, after the client has
+/// its reply. The served route table names what Swift targets cover.
+struct RecordingObserver: ExchangeObserver {
+    func exchangeEnded(_ exchange: Exchange) {
+        guard let recording = exchange.recording else { return }
+        recording.recorder.record(CapturedRequest(exchange.request), CapturedResponse(recording.upstream))
     }
 }
 
@@ -19,7 +20,7 @@ extension CapturedRequest {
     }
 }
 
-extension CapturedAnswer {
+extension CapturedResponse {
     /// The upstream's answer as recording sees it: a relayed body kept whole counts as answered.
     init(_ response: UpstreamResponse) {
         switch response {

@@ -18,7 +18,7 @@ public final class Route: Sendable {
     /// The request pattern as matcher values.
     let matchers: RouteMatchers
     /// What to do when it matches, one per outcome of a sequence (usually one).
-    public let actions: [Answer]
+    public let contents: [ReplyContent]
     /// Per action, the response template to render instead (`"template": true`); empty when
     /// the route has none, so an untemplated hit checks one count.
     let templates: [ResponseTemplate?]
@@ -44,12 +44,12 @@ public final class Route: Sendable {
         self.precedence = Precedence(fixture: fixture, order: order)
         self.matchers = RouteMatchers(fixture.request)
         self.pathText = fixture.request.path.description
-        self.actions = fixture.outcomes.map { outcome in
+        self.contents = fixture.outcomes.map { outcome in
             if let fault = outcome.fault { return .fault(fault) }
             switch outcome {
-            case .response(let response): return .reply(PreparedReply(status: response.status, headers: response.headers, body: response.body))
-            // Answered from the session's items (`answer(forHit:…)`); this reply is never sent.
-            default: return .reply(PreparedReply(status: 500, headers: [], body: []))
+            case .response(let response): return .response(PreparedReply(status: response.status, headers: response.headers, body: response.body))
+            // Answered from the session's items (`reply(forHit:…)`); this reply is never sent.
+            default: return .response(PreparedReply(status: 500, headers: [], body: []))
             }
         }
         if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
@@ -63,7 +63,7 @@ public final class Route: Sendable {
     }
 
     /// The first (usually only) action.
-    public var action: Answer { actions[0] }
+    public var content: ReplyContent { contents[0] }
 
     /// Whether query, headers and body match (the index has checked method and path). Asked
     /// of the route rather than of a copy of its matchers: reading the struct out of the class
@@ -74,22 +74,22 @@ public final class Route: Sendable {
     func matchesPath(_ view: RequestView) -> Bool { matchers.path.matches(view) }
 
     /// The action for the `served`-th hit (0-based) of a sequence.
-    public func action(forHit served: Int) -> Answer {
-        actions[index(forHit: served)]
+    public func content(forHit served: Int) -> ReplyContent {
+        contents[index(forHit: served)]
     }
 
     /// The position in the sequence of the `served`-th hit.
     func index(forHit served: Int) -> Int {
-        if actions.count == 1 { return 0 }
+        if contents.count == 1 { return 0 }
         switch fixture.afterLast {
-        case .repeatLast: return min(served, actions.count - 1)
-        case .cycle: return served % actions.count
+        case .repeatLast: return min(served, contents.count - 1)
+        case .cycle: return served % contents.count
         }
     }
 
     /// The answer for the `served`-th hit of `request`: its template rendered when it has one.
-    func answer(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState, collections: CollectionStore,
-                source: any CollectionItemsSource) -> Answer {
+    func reply(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState, collections: CollectionStore,
+                source: any CollectionItemsSource) -> ReplyContent {
         // Saved before the answer is made, so the answer can use what it saved.
         if !saves.isEmpty {
             let renderer = TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
@@ -98,19 +98,19 @@ public final class Route: Sendable {
                 do {
                     values.append((save.name, try renderer.render(save.value)))
                 } catch {
-                    return .reply(renderer.failureReply(error))
+                    return .response(renderer.failureReply(error))
                 }
             }
             do {
                 try state.save(values, session: session)
             } catch {
-                return .reply(renderer.failureReply(.store(error)))
+                return .response(renderer.failureReply(.store(error)))
             }
         }
-        if let collection { return .reply(collections.perform(collection, request: request, route: self, session: session)) }
+        if let collection { return .response(collections.perform(collection, request: request, route: self, session: session)) }
         let index = index(forHit: served)
-        guard !templates.isEmpty, let template = templates[index] else { return actions[index] }
-        return .reply(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source).render(template))
+        guard !templates.isEmpty, let template = templates[index] else { return contents[index] }
+        return .response(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source).render(template))
     }
 
     /// The label used in logs and listings: the fixture's name.
@@ -134,9 +134,9 @@ public final class Route: Sendable {
 
     /// The status or fault, for listings (`200`, `fault:reset`, `500,200` for a sequence).
     public var outcomeLabel: String {
-        actions.map { action in
+        contents.map { action in
             switch action {
-            case .reply(let reply): return String(reply.status)
+            case .response(let reply): return String(reply.status)
             case .stream(let stream): return "\(stream.status) stream"
             case .fault(let fault): return "fault:\(fault.rawValue)"
             }

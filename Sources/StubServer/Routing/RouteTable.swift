@@ -55,12 +55,12 @@ public final class RouteTable: Sendable {
         var templates: [String: TemplateTrie] = [:]
         var patterns: [String: [Int]] = [:]
         // Two routes conflict when one request would reach both with nothing to tell them apart.
-        var firstByPattern: [AnswerSlot: Int] = [:]
+        var firstByPattern: [RouteSlot: Int] = [:]
         var warnings: [String] = []
         var conflicts: [RouteTableError.Conflict] = []
         for route in compiled {
             let fixture = route.fixture
-            if let existing = firstByPattern[AnswerSlot(fixture)] {
+            if let existing = firstByPattern[RouteSlot(fixture)] {
                 let first = routes[existing].fixture
                 if first == fixture {
                     warnings.append("\(fixture): duplicate of \(first); the duplicate is ignored")
@@ -69,7 +69,7 @@ public final class RouteTable: Sendable {
                 }
                 continue
             }
-            firstByPattern[AnswerSlot(fixture)] = routes.count
+            firstByPattern[RouteSlot(fixture)] = routes.count
             switch fixture.request.path {
             case .literal(let path):
                 index[Key(method: fixture.request.method, path: path.key), default: []].append(routes.count)
@@ -92,7 +92,7 @@ public final class RouteTable: Sendable {
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
         self.hosts = Set(routes.compactMap(\.fixture.request.host))
         self.faultSteps = routes.filter { route in
-            (route.actions.count > 1 || route.fixture.scenario != nil) && route.actions.contains { action in
+            (route.contents.count > 1 || route.fixture.scenario != nil) && route.contents.contains { action in
                 if case .fault(let fault) = action { return fault.sendsNoResponse }
                 return false
             }

@@ -13,7 +13,7 @@ final class RuntimeLayer: Sendable {
     /// Every route, by id.
     let routes: PersistentMap<RouteID, Route>
     /// Which route answers each request pattern (the newest of the layer replaces an older one).
-    private let slots: PersistentMap<AnswerSlot, RouteID>
+    private let slots: PersistentMap<RouteSlot, RouteID>
     /// Exact-path routes by method and decoded path, each list in precedence order.
     private let exact: PersistentMap<RouteTable.Key, [Route]>
     /// Template routes, a trie per method.
@@ -29,7 +29,7 @@ final class RuntimeLayer: Sendable {
     /// How many routes stand for each server (`RequestPattern.host`).
     let hostCounts: [String: Int]
 
-    private init(routes: PersistentMap<RouteID, Route>, slots: PersistentMap<AnswerSlot, RouteID>, exact: PersistentMap<RouteTable.Key, [Route]>,
+    private init(routes: PersistentMap<RouteID, Route>, slots: PersistentMap<RouteSlot, RouteID>, exact: PersistentMap<RouteTable.Key, [Route]>,
                  templates: [String: TrieNode], patterns: [String: [Route]], neighbourhoods: PersistentMap<String, PersistentMap<RouteID, Route>>,
                  faultSteps: PersistentMap<RouteID, Route>, scenarioRoutes: Int, hostCounts: [String: Int]) {
         self.routes = routes
@@ -57,7 +57,7 @@ final class RuntimeLayer: Sendable {
 
     /// The route answering the same requests as `fixture` (same pattern, scenario step, priority), if any.
     func route(answering fixture: Fixture) -> Route? {
-        slots[AnswerSlot(fixture)].flatMap { routes[$0] }
+        slots[RouteSlot(fixture)].flatMap { routes[$0] }
     }
 
     // MARK: Changes
@@ -66,11 +66,11 @@ final class RuntimeLayer: Sendable {
     /// replaces it (the newest stub wins). Two routes of `added` answering the same requests
     /// differently are a conflict and nothing is added; an identical duplicate is added once.
     func adding(_ added: [Route]) throws(RouteTableError) -> RuntimeLayer {
-        var seen: [AnswerSlot: Fixture] = [:]
+        var seen: [RouteSlot: Fixture] = [:]
         var conflicts: [RouteTableError.Conflict] = []
         var kept: [Route] = []
         for route in added {
-            let slot = AnswerSlot(route.fixture)
+            let slot = RouteSlot(route.fixture)
             if let first = seen[slot] {
                 if first != route.fixture { conflicts.append(.init(first: first, second: route.fixture)) }
                 continue
@@ -91,7 +91,7 @@ final class RuntimeLayer: Sendable {
     func removing(_ route: Route) -> RuntimeLayer {
         guard routes[route.id] != nil else { return self }
         let fixture = route.fixture
-        let slot = AnswerSlot(fixture)
+        let slot = RouteSlot(fixture)
         var exact = self.exact, templates = self.templates, patterns = self.patterns
         switch fixture.request.path {
         case .literal(let path):
@@ -133,7 +133,7 @@ final class RuntimeLayer: Sendable {
         let first = Self.firstSegment(route)
         var hosts = hostCounts
         if let host = fixture.request.host { hosts[host, default: 0] += 1 }
-        return RuntimeLayer(routes: routes.setting(route.id, route), slots: slots.setting(AnswerSlot(fixture), route.id),
+        return RuntimeLayer(routes: routes.setting(route.id, route), slots: slots.setting(RouteSlot(fixture), route.id),
                             exact: exact, templates: templates, patterns: patterns,
                             neighbourhoods: neighbourhoods.setting(first, (neighbourhoods[first] ?? PersistentMap()).setting(route.id, route)),
                             faultSteps: Self.hasFaultStep(route) ? faultSteps.setting(route.id, route) : faultSteps,
@@ -148,7 +148,7 @@ final class RuntimeLayer: Sendable {
     }
 
     private static func hasFaultStep(_ route: Route) -> Bool {
-        (route.actions.count > 1 || route.fixture.scenario != nil) && route.actions.contains { action in
+        (route.contents.count > 1 || route.fixture.scenario != nil) && route.contents.contains { action in
             if case .fault(let fault) = action { return fault.sendsNoResponse }
             return false
         }

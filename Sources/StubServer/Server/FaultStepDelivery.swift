@@ -54,10 +54,10 @@ struct FaultStepDelivery {
 
     /// The fault to deliver without consuming the step (rule 2), or nil to serve as usual.
     func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
-        guard route.actions.count > 1 || route.fixture.scenario != nil else { return nil }
+        guard route.contents.count > 1 || route.fixture.scenario != nil else { return nil }
         // The step first (most are not no-byte faults), then, only for one that is, the client.
-        let hit = route.actions.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.action(forHit: hit), fault.sendsNoResponse,
+        let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
+        guard case .fault(let fault) = route.content(forHit: hit), fault.sendsNoResponse,
               Self.expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
         if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
@@ -80,8 +80,8 @@ struct FaultStepDelivery {
                scenarios.state(of: step.name, session: session) != required {
                 return false
             }
-            let hit = route.actions.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-            if case .fault(let fault) = route.action(forHit: hit) { return fault.sendsNoResponse }
+            let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
+            if case .fault(let fault) = route.content(forHit: hit) { return fault.sendsNoResponse }
             return false
         }
     }

@@ -1,11 +1,12 @@
 import StubModel
 import StubdEngine
 
-/// Answers requests: CORS preflights, admin calls, then the stubs of the request's session
-/// (scenario state and sequence position applied), else the near-miss 404; fault steps are
-/// placed so client re-sends cannot skip them (`FaultStepDelivery`). Each answer is returned
-/// to the engine with a draft of its `Exchange`, which the feed (journal, log line) receives
-/// when the engine has carried it out; a forwarded miss and a slow admin call answer later.
+/// Answers requests, one `Exchange` each, made as the request arrives: CORS preflights, the admin
+/// API, then the stubs of the request's session (scenario state and sequence position applied),
+/// else the near-miss 404 — or the upstream, for a miss that is forwarded. The decision resolves
+/// the exchange and records what its reply sends; the engine completes it, and the feed hands it
+/// to the observers (journal, log line, metrics, webhooks, recorder). Fault steps are placed so
+/// client re-sends cannot skip them (`FaultStepDelivery`).
 final class StubHandler: EngineHandler {
     private let admin: StubAdmin
     private let router: AdminRouter
@@ -15,7 +16,6 @@ final class StubHandler: EngineHandler {
     private let redactor: Redactor
     private let feed: ExchangeFeed
     private let faultSteps: FaultStepDelivery
-    private let webhooks: WebhookSender
     /// How stubd knows the requests it sent itself (webhooks, forwarded misses) when they come back.
     let own: OwnTraffic
 
@@ -29,40 +29,31 @@ final class StubHandler: EngineHandler {
         self.redactor = redactor
         self.feed = feed
         self.faultSteps = FaultStepDelivery(scenarios: admin.scenarios)
-        self.webhooks = WebhookSender(log: admin.webhooks, redactor: redactor, own: own)
         self.own = own
     }
 
     func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
         let observers = feed.observers
-        feed.start(request, observers: observers)
-        var decision = decide(request)
-        if decision.unexplainedMiss {
-            if let target = admin.forwarding.current {
-                guard cors.allowsForwarding(request) else { return refuseForwarding(request, session: decision.session) }
-                guard !own.isOwnForward(request) else { return refuseLoop(request, to: target, session: decision.session) }
-                forward(request, to: target, session: decision.session, reply: reply)
-                return .later
-            }
-            // Forwarding stopped since the lookup (a recording ended): the miss is explained after all.
-            decision = decide(request)
-            decision.unexplainedMiss = false
-        }
-        if let later = decision.later {
-            answerLater(request, decision: decision, work: later, reply: reply)
+        let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: feed, reply: reply)
+        feed.start(exchange, observers: observers)
+        switch decide(exchange) {
+        case .reply(let plan):
+            exchange.record(plan)
+            return .now(plan, listener: exchange)
+        case .forward(let target):
+            forward(exchange, to: target, reply: reply)
+            return .later
+        case .later(let work):
+            answerLater(exchange, work: work, reply: reply)
             return .later
         }
-        if !decision.webhooks.isEmpty { webhooks.send(decision.webhooks, via: reply, after: decision.plan.delay ?? 0) }
-        let draft = ExchangeDraft.ifObserved(request: request, session: decision.session, resolution: decision.resolution,
-                                             plan: decision.plan, feed: feed, observers: observers)
-        return .answer(decision.plan, listener: draft)
     }
 
     /// A miss goes to the upstream; its answer (or a 502) goes back to the client from the loop
     /// that received the request, which never waits for the upstream (a large body is relayed
-    /// as it arrives), and to the recorder.
-    private func forward(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?, reply: ReplyHandle) {
-        let feed = self.feed, cors = self.cors, proxy = target.upstream
+    /// as it arrives). A recording keeps the upstream's answer in the exchange for the recorder.
+    private func forward(_ exchange: Exchange, to target: Forwarding.Target, reply: ReplyHandle) {
+        let request = exchange.request, cors = self.cors, proxy = target.upstream
         var upstream = proxy.forward(request)
         upstream.headers.append(NameValue("Via", own.via))
         // A recorder must read what it stores: ask only for codings it can undo.
@@ -71,125 +62,101 @@ final class StubHandler: EngineHandler {
             let head = PreparedReply(status: status, headers: ProxyUpstream.clientHeaders(headers), body: [])
             return head.headers + (cors.enabled ? cors.headers(for: request, exposing: head) : [])
         }
+        exchange.resolve(.forwarded(upstream: proxy.description))
         reply.fetch(upstream) { response in
             let prepared = proxy.reply(for: response, head: request.method == "HEAD")
-            var plan = ReplyPlan(answer: .reply(prepared), headOnly: request.method == "HEAD")
+            var plan = ReplyPlan(content: .response(prepared), headOnly: request.method == "HEAD")
             if case .relayed = response { plan.alreadySent = true }
             if cors.enabled { plan.extraHeaders = cors.headers(for: request, exposing: prepared) }
-            let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .proxied(upstream: proxy.description),
-                                plan: plan, feed: feed)
-            reply.complete(plan, listener: draft)
-            target.recorder?.record(request, response)
+            exchange.record(plan)
+            if let recorder = target.recorder { exchange.recorded(by: recorder, upstream: response) }
+            reply.complete(plan, listener: exchange)
         }
     }
 
     /// An admin call whose handler answers later, from any thread: the reply handle is completed
     /// then (through the loop's mailbox), and the loop serves other requests meanwhile.
-    private func answerLater(_ request: IncomingRequest, decision: Decision, work: @Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void,
+    private func answerLater(_ exchange: Exchange, work: @Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void,
                              reply: ReplyHandle) {
-        let feed = self.feed, cors = adminCORS, headOnly = decision.plan.headOnly, session = decision.session
+        let cors = adminCORS, request = exchange.request
         work { prepared in
-            let plan = ReplyPlan(answer: .reply(prepared), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: prepared))
-            let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .admin, plan: plan, feed: feed)
-            reply.complete(plan, listener: draft)
+            let plan = ReplyPlan(content: .response(prepared), headOnly: request.method == "HEAD",
+                                 extraHeaders: cors.headers(for: request, exposing: prepared))
+            exchange.record(plan)
+            reply.complete(plan, listener: exchange)
         }
     }
 
-    /// A miss from a page stubd may not forward for (`CORSPolicy.allowsForwarding`): 403, not
-    /// sent upstream, not recorded, no CORS headers.
-    private func refuseForwarding(_ request: IncomingRequest, session: SessionID?) -> HandlerDecision {
-        let origin = request.header("Origin") ?? ""
-        let refusal = AdminReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
-                                       problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
-        let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
-        let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .miss(closest: "not forwarded: page origin \(origin) not allowed"),
-                                             plan: plan, feed: feed)
-        return .answer(plan, listener: draft)
+    /// A decision and the exchange it resolved.
+    struct Decided {
+        let decision: Decision
+        let exchange: Exchange
+        /// The plan of a reply decided now.
+        var plan: ReplyPlan? { decision.plan }
+        var resolution: Exchange.Resolution { exchange.resolution }
+        var session: SessionID? { exchange.session }
+        /// The work of an admin call answered later.
+        var later: (@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)? {
+            if case .later(let work) = decision { return work }
+            return nil
+        }
     }
 
-    /// A miss this server forwarded that came back to it (the upstream is stubd itself, or leads
-    /// back to it): 508, not forwarded again.
-    private func refuseLoop(_ request: IncomingRequest, to target: Forwarding.Target, session: SessionID?) -> HandlerDecision {
-        let refusal = AdminReply.error("this miss was forwarded by this stubd and came back to it: the upstream \(target.upstream) leads to stubd itself",
-                                       status: 508, problems: ["give --proxy-unmatched (or the recording's upstream) the real server's URL"])
-        let plan = ReplyPlan(answer: .reply(refusal), headOnly: request.method == "HEAD")
-        let draft = ExchangeDraft.ifObserved(request: request, session: session, resolution: .miss(closest: "not forwarded: a forwarding loop"),
-                                             plan: plan, feed: feed)
-        return .answer(plan, listener: draft)
+    /// The whole decision without a socket, for a request alone (tests): an exchange nobody
+    /// observes.
+    func decide(_ request: IncomingRequest) -> Decided {
+        let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: nil, reply: nil)
+        return Decided(decision: decide(exchange), exchange: exchange)
     }
 
-    /// The resolution of a miss looked up for forwarding (never shown: the exchange is journaled
-    /// as proxied, or as refused).
-    private static let forwardedMiss = "(to be forwarded)"
-
-    /// What to answer, and why: the whole decision without a socket (tests call it directly).
-    struct Decision {
-        var plan: ReplyPlan
-        var resolution: Exchange.Resolution
-        var session: SessionID?
-        /// Requests to send once the answer has left (the route's `"webhooks"`).
-        var webhooks: [WebhookDelivery] = []
-        /// A miss looked up without its near-miss report because it is to be forwarded; `plan`
-        /// is then only a placeholder.
-        var unexplainedMiss = false
-        /// For an admin call that answers later: the work, which calls back with the reply from
-        /// any thread; `plan` is then only a placeholder.
-        var later: (@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)?
-    }
-
-    func decide(_ request: IncomingRequest) -> Decision {
-        decideAnswer(request)
-    }
-
-    private func decideAnswer(_ request: IncomingRequest) -> Decision {
+    /// What to answer `exchange`'s request, and why (the exchange's resolution).
+    func decide(_ exchange: Exchange) -> Decision {
+        let request = exchange.request
         let headOnly = request.method == "HEAD"
-        let session = SessionID(request.header(SessionID.header))
         if AdminRouter.isAdmin(request.rawPath) {
-            return decideAdmin(request, session: session, headOnly: headOnly)
+            return decideAdmin(exchange, headOnly: headOnly)
         }
         if let preflight = cors.preflight(request) {
-            let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
-            return Decision(plan: plan, resolution: .preflight, session: session)
+            exchange.resolve(.preflight)
+            return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
-        var (plan, resolution, webhooks) = route(request, session: session, headOnly: headOnly)
-        if case .miss(let closest) = resolution, closest == Self.forwardedMiss {
-            return Decision(plan: plan, resolution: resolution, session: session, unexplainedMiss: true)
-        }
+        let decision = route(exchange, headOnly: headOnly)
+        guard case .reply(var plan) = decision else { return decision }
+        // A miss refused forwarding is answered without CORS: the page may not read why.
+        if case .notForwarded = exchange.resolution { return decision }
         if cors.enabled {
-            switch plan.answer {
-            case .reply(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
+            switch plan.content {
+            case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
             // A fault that sends a head carries CORS too, so the page's browser names the fault.
             case .fault(let fault) where fault.sendsBytes: plan.extraHeaders = cors.headers(for: request, exposing: nil)
             case .fault, .stream: break
             }
         }
-        return Decision(plan: plan, resolution: resolution, session: session, webhooks: webhooks)
+        return .reply(plan)
     }
 
     /// The admin API, for its owner only (`AdminAccess`); CORS only for `--admin-cors-origin`s.
-    private func decideAdmin(_ request: IncomingRequest, session: SessionID?, headOnly: Bool) -> Decision {
+    private func decideAdmin(_ exchange: Exchange, headOnly: Bool) -> Decision {
+        let request = exchange.request
         if let preflight = adminCORS.preflight(request) {
-            let plan = ReplyPlan(answer: .reply(preflight.reply), extraHeaders: preflight.headers)
-            return Decision(plan: plan, resolution: .preflight, session: session)
+            exchange.resolve(.preflight)
+            return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
+        exchange.resolve(.admin)
         let refusal = own.isOwn(request) ? Self.ownTrafficRefusal
             : AdminRouter.isDashboardPage(request) ? access.pageRefusal(for: request)
             : access.refusal(for: request, uiKey: admin.dashboard.uiKey)
         // A session a test names in an admin call is its own: traffic cannot crowd it out.
-        if refusal == nil { admin.budget.pin(session) }
-        let answer: AdminRouter.Answer = refusal.map { .now($0) } ?? router.handle(request, session: session)
-        switch answer {
+        if refusal == nil { admin.budget.pin(exchange.session) }
+        let outcome: AdminRouter.Outcome = refusal.map { .now($0) } ?? router.handle(request, session: exchange.session)
+        switch outcome {
         case .now(let reply):
-            let plan = ReplyPlan(answer: .reply(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply))
-            return Decision(plan: plan, resolution: .admin, session: session)
+            return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply)))
         case .stream(let stream):
-            let plan = ReplyPlan(answer: .stream(stream), headOnly: headOnly,
-                                 extraHeaders: adminCORS.headers(for: request, exposing: PreparedReply(status: stream.status, headers: stream.headers, body: [])))
-            return Decision(plan: plan, resolution: .admin, session: session)
+            let head = PreparedReply(status: stream.status, headers: stream.headers, body: [])
+            return .reply(ReplyPlan(content: .stream(stream), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: head)))
         case .later(let work):
-            // The plan is made when the answer comes (`handle` completes the reply then).
-            let placeholder = ReplyPlan(answer: .reply(PreparedReply(status: 500, headers: [], body: [])), headOnly: headOnly)
-            return Decision(plan: placeholder, resolution: .admin, session: session, later: work)
+            return .later(work)
         }
     }
 
@@ -200,7 +167,8 @@ final class StubHandler: EngineHandler {
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
     /// the scenario between lookup and advance, the lookup runs again on the new state.
-    private func route(_ request: IncomingRequest, session: SessionID?, headOnly: Bool) -> (ReplyPlan, Exchange.Resolution, [WebhookDelivery]) {
+    private func route(_ exchange: Exchange, headOnly: Bool) -> Decision {
+        let request = exchange.request, session = exchange.session
         let snapshot = admin.store.snapshot
         let scenarios = admin.scenarios
         let accept: ((Route) -> Bool)? = !snapshot.hasScenarios ? nil : { route in
@@ -212,46 +180,67 @@ final class StubHandler: EngineHandler {
             let forwarding = admin.forwarding.isForwarding
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
+                exchange.resolve(.route(route))
                 // While fault steps are loaded, when the session was last answered tells a socket
                 // opened for a request from one that sat idle meanwhile (`FaultStepDelivery`).
                 defer { if snapshot.hasFaultSteps { scenarios.noteSessionAnswered(session) } }
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
                     route.hitCounter.wrappingIncrement(ordering: .relaxed)
-                    let plan = ReplyPlan(answer: .fault(fault), delay: route.delayForRequest)
-                    return (plan, .route(id: route.id, name: route.name), [])
+                    return .reply(ReplyPlan(content: .fault(fault), delay: route.delayForRequest))
                 }
                 let hit: Int
                 do throws(StateBudget.Refusal) {
                     if let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
-                    hit = route.actions.count > 1 ? try scenarios.nextHit(route: route.id, session: session) : 0
+                    hit = route.contents.count > 1 ? try scenarios.nextHit(route: route.id, session: session) : 0
                 } catch {
                     let refusal = AdminReply.error("route \(route.name): \(error.description)", status: 507)
-                    return (ReplyPlan(answer: .reply(refusal), headOnly: headOnly), .route(id: route.id, name: route.name), [])
+                    return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
                 }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
-                var plan = ReplyPlan(answer: route.answer(forHit: hit, request: request, session: session, state: admin.templates, collections: admin.collections,
-                                                         source: admin), delay: route.delayForRequest, headOnly: headOnly,
-                                     dribble: route.fixture.dribble)
+                exchange.routeAnswered()
+                var plan = ReplyPlan(content: route.reply(forHit: hit, request: request, session: session, state: admin.templates,
+                                                           collections: admin.collections, source: admin),
+                                     delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)
                 // The next step of this route's sequence or scenario fails without a byte: close
                 // this connection, so the client's next request to it comes on a fresh one.
-                if case .reply = plan.answer, snapshot.hasFaultSteps {
+                if case .response = plan.content, snapshot.hasFaultSteps {
                     plan.closeConnection = faultSteps.faultStepFollows(route, in: snapshot, session: session)
                 }
-                let webhooks = route.webhooks.isEmpty ? []
-                    : WebhookDelivery.render(route, request: request, session: session, state: admin.templates, collections: admin, own: own)
-                return (plan, .route(id: route.id, name: route.name), webhooks)
+                return .reply(plan)
             case .miss(let nearMisses):
                 if forwarding {
-                    // Sent only if forwarding changes twice while this request is looked up.
-                    let retry = AdminReply.error("the upstream for misses changed while this request was looked up; send it again", status: 503)
-                    let placeholder = ReplyPlan(answer: .reply(retry), headOnly: headOnly)
-                    return (placeholder, .miss(closest: Self.forwardedMiss), [])
+                    if let target = admin.forwarding.current { return forwardOrRefuse(exchange, to: target, headOnly: headOnly) }
+                    // Forwarding stopped since the lookup (a recording ended): look up again, explaining.
+                    continue
                 }
-                let plan = ReplyPlan(answer: .reply(MissReport.reply(for: request, nearMisses: nearMisses, redactor: redactor)), headOnly: headOnly)
-                return (plan, .miss(closest: MissReport.logSummary(nearMisses)), [])
+                exchange.resolve(.miss(closest: MissReport.logSummary(nearMisses)))
+                return .reply(ReplyPlan(content: .response(MissReport.reply(for: request, nearMisses: nearMisses, redactor: redactor)),
+                                        headOnly: headOnly))
             }
         }
+        exchange.resolve(.miss(closest: "scenario state kept changing"))
         let reply = AdminReply.error("scenario state kept changing during lookup; retry the request", status: 503)
-        return (ReplyPlan(answer: .reply(reply), headOnly: headOnly), .miss(closest: "scenario state kept changing"), [])
+        return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly))
+    }
+
+    /// A miss for the upstream — unless a page stubd may not forward for sent it
+    /// (`CORSPolicy.allowsForwarding`: 403, not sent upstream, not recorded, no CORS headers), or
+    /// it is one this server forwarded that came back to it (508: the upstream is stubd itself).
+    private func forwardOrRefuse(_ exchange: Exchange, to target: Forwarding.Target, headOnly: Bool) -> Decision {
+        let request = exchange.request
+        if !cors.allowsForwarding(request) {
+            let origin = request.header("Origin") ?? ""
+            exchange.resolve(.notForwarded(reason: "page origin \(origin) not allowed"))
+            let refusal = AdminReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
+                                           problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
+            return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
+        }
+        if own.isOwnForward(request) {
+            exchange.resolve(.notForwarded(reason: "a forwarding loop"))
+            let refusal = AdminReply.error("this miss was forwarded by this stubd and came back to it: the upstream \(target.upstream) leads to stubd itself",
+                                           status: 508, problems: ["give --proxy-unmatched (or the recording's upstream) the real server's URL"])
+            return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
+        }
+        return .forward(target)
     }
 }

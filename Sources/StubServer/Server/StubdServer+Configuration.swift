@@ -68,7 +68,11 @@ extension StubdServer {
         let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks, dashboard: dashboard,
                               limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit)
         let own = OwnTraffic(allowedDestinations: configuration.webhookAllowed)
+        // Every exchange, once answered: the journal first (the dashboard's stream follows it),
+        // then the metrics, webhooks, the recorder and the log line.
         var subscribers: [any ExchangeObserver] = (configuration.journalCapacity > 0 ? [journal] : []) + [dashboard.metrics]
+        subscribers.append(WebhookObserver(log: webhooks, redactor: redactor, own: own, state: admin.templates, collections: admin))
+        subscribers.append(RecordingObserver())
         if let logger { subscribers.append(ExchangeLogLine(logger: logger, redactor: redactor)) }
         var engineConfiguration = configuration.engine
         if engineConfiguration.onEvent == nil, let logger {

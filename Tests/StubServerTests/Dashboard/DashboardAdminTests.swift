@@ -21,7 +21,7 @@ struct DashboardAdminTests {
 
     /// The reply a decision gives: at once, or (an admin call answered later, such as a route
     /// change made on the admin's queue) once its work has answered.
-    static func answer(_ decision: StubHandler.Decision) -> (status: Int, body: String) {
+    static func answer(_ decision: StubHandler.Decided) -> (status: Int, body: String) {
         if let later = decision.later {
             let answered = Mutex<PreparedReply?>(nil)
             let done = DispatchSemaphore(value: 0)
@@ -35,7 +35,7 @@ struct DashboardAdminTests {
             }
             return (reply.status, String(decoding: reply.body, as: UTF8.self))
         }
-        guard case .reply(let reply) = decision.plan.answer else { return (0, "") }
+        guard case .response(let reply) = decision.plan?.content else { return (0, "") }
         return (reply.status, String(decoding: reply.body, as: UTF8.self))
     }
 
@@ -53,7 +53,7 @@ struct DashboardAdminTests {
         #expect(page.status == 200)
         #expect(page.body.contains(#"<meta name="stubd-ui-key" content="\#(admin.dashboard.uiKey)">"#))
         #expect(admin.dashboard.uiKey.count == 32)
-        guard case .reply(let reply) = handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "localhost")])).plan.answer else {
+        guard case .response(let reply) = handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "localhost")])).plan?.content else {
             Issue.record("no page"); return
         }
         #expect(reply.headers.contains { $0.name == "Content-Security-Policy" && $0.value.contains("frame-ancestors 'none'") })

@@ -27,18 +27,18 @@ import Testing
                 return .later
             case "/answered":
                 reply.complete(ReplyHandleEndToEndTests.text("second"))
-                return .answer(ReplyHandleEndToEndTests.text("first"))
+                return .now(ReplyHandleEndToEndTests.text("first"))
             case "/never":
                 parked.withLock { $0.append(reply) }
                 return .later
             default:
-                return .answer(ReplyHandleEndToEndTests.text("now"))
+                return .now(ReplyHandleEndToEndTests.text("now"))
             }
         }
     }
 
     static func text(_ body: String) -> ReplyPlan {
-        ReplyPlan(answer: .reply(PreparedReply(status: 200, headers: [], body: Array(body.utf8))))
+        ReplyPlan(content: .response(PreparedReply(status: 200, headers: [], body: Array(body.utf8))))
     }
 
     static func engine(_ handler: LateHandler) throws -> (HTTPEngine, Int) {
@@ -87,7 +87,7 @@ import Testing
         }
         #expect(handler.parked.withLock { $0.count } == 1)
         engine.stop()
-        handler.parked.withLock { $0.first }?.complete(ReplyPlan(answer: .fault(.reset)))
+        handler.parked.withLock { $0.first }?.complete(ReplyPlan(content: .fault(.reset)))
         var buffer = [UInt8](repeating: 0, count: 64)
         #expect(recv(connection, &buffer, buffer.count, 0) <= 0)
     }

@@ -39,7 +39,7 @@ import Testing
                         stream.finish()
                     }
                 }
-                return .answer(ReplyPlan(answer: .stream(stream)))
+                return .now(ReplyPlan(content: .stream(stream)))
             case "/flood", "/flood-roomy":
                 let roomy = request.rawPath == "/flood-roomy"
                 let stream = stream(roomy ? "roomy" : "flood", bufferLimit: roomy ? 1 << 20 : 64 * 1024)
@@ -53,17 +53,17 @@ import Testing
                     if stream.ending != nil || Date() > deadline { source.cancel() } else { stream.write(piece) }
                 }
                 source.resume()
-                return .answer(ReplyPlan(answer: .stream(stream)))
+                return .now(ReplyPlan(content: .stream(stream)))
             case "/hold":
                 let stream = stream("hold")
                 held.withLock { $0.append(stream) }
-                return .answer(ReplyPlan(answer: .stream(stream)))
+                return .now(ReplyPlan(content: .stream(stream)))
             case "/delayed":
                 // The head would go after 5 s; the client leaves first.
                 defer { delayedArrived.signal() }
-                return .answer(ReplyPlan(answer: .stream(stream("delayed")), delay: 5))
+                return .now(ReplyPlan(content: .stream(stream("delayed")), delay: 5))
             default:
-                return .answer(ReplyPlan(answer: .reply(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
+                return .now(ReplyPlan(content: .response(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
             }
         }
     }

@@ -60,3 +60,17 @@ import TargetModel
         #expect(entry?.bodySize == 5000)
     }
 }
+
+/// The journal's time is the request's arrival, not the moment its reply went (issue 31: a route
+/// with a 2 s delay was journaled, shown and exported 2 s late).
+struct JournalArrivalTimeTests {
+    @Test func aDelayedRouteIsJournaledAtItsArrival() throws {
+        let server = try TestServer(fixtures: [route("/slow", outcome: ok("x"), delay: 0.6)])
+        defer { server.stop() }
+        let sent = Date()
+        _ = try Curl.run([server.url("/slow")])
+        let entry = try #require(server.server.requests(JournalQuery(path: "/slow")).first)
+        #expect(entry.time.timeIntervalSince(sent) < 0.3, "journaled \(entry.time.timeIntervalSince(sent)) s after it was sent")
+        #expect(entry.latency >= 0.6)
+    }
+}

@@ -8,7 +8,7 @@ struct RequestJournalTests {
     static func exchange(_ path: String, method: String = "GET", session: SessionID? = nil, hit: Bool = true,
                          headers: [NameValue] = [], body: String = "") -> Exchange {
         Exchange(request: IncomingRequest(method: method, target: path, headers: headers, body: Array(body.utf8)), session: session,
-                 resolution: hit ? .route(id: RouteID(.fixture, 0), name: "r") : .miss(closest: "closest: r (path)"),
+                 resolution: hit ? .route(compiledRoute("r", id: RouteID(.fixture, 0))) : .miss(closest: "closest: r (path)"),
                  outcome: .status(hit ? 200 : 404), latencySeconds: 0.001)
     }
 

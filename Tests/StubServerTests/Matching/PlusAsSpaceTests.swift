@@ -16,7 +16,7 @@ struct PlusAsSpaceTests {
         var headers: [NameValue] = []
         if form != nil { headers.append(NameValue("Content-Type", "application/x-www-form-urlencoded")) }
         let decision = handler.decide(IncomingRequest(method: method, target: target, headers: headers, body: Array((form ?? "").utf8)))
-        guard case .reply(let reply) = decision.plan.answer else { return (0, "") }
+        guard case .response(let reply) = decision.plan?.content else { return (0, "") }
         return (reply.status, String(decoding: reply.body, as: UTF8.self))
     }
 

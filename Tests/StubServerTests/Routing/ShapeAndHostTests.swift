@@ -27,7 +27,7 @@ import TargetModel
 
     static func answer(_ table: RouteTable, _ target: String, headers: [NameValue] = [NameValue("x-api-key", "k1")]) -> String? {
         guard case .hit(let route) = table.lookup(IncomingRequest(method: "GET", target: target, headers: headers)),
-              case .reply(let reply) = route.action else { return nil }
+              case .response(let reply) = route.content else { return nil }
         return String(decoding: reply.body, as: UTF8.self)
     }
 

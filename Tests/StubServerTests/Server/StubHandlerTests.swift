@@ -11,8 +11,8 @@ struct StubHandlerTests {
         return (StubHandler(admin: admin, cors: cors, feed: ExchangeFeed(observers: [admin.journal])), admin)
     }
 
-    static func status(_ decision: StubHandler.Decision) -> Int? {
-        if case .reply(let reply) = decision.plan.answer { return reply.status }
+    static func status(_ decision: StubHandler.Decided) -> Int? {
+        if case .response(let reply) = decision.plan?.content { return reply.status }
         return nil
     }
 
@@ -20,11 +20,11 @@ struct StubHandlerTests {
         let (handler, _) = Self.handler([route("/slow", outcome: ok("x"), delay: 0.25)])
         let decision = handler.decide(IncomingRequest(method: "HEAD", target: "/slow"))
         #expect(Self.status(decision) == 200)
-        #expect(decision.plan.delay == 0.25)
-        #expect(decision.plan.headOnly)
-        guard case .route(let id, let name) = decision.resolution else { Issue.record("not a hit"); return }
-        #expect(id == RouteID(.fixture, 0))
-        #expect(name == "GET /slow")
+        #expect(decision.plan?.delay == 0.25)
+        #expect(decision.plan?.headOnly == true)
+        guard case .route(let route) = decision.resolution else { Issue.record("not a hit"); return }
+        #expect(route.id == RouteID(.fixture, 0))
+        #expect(route.name == "GET /slow")
     }
 
     @Test func aMissIsA404NamingTheClosestRoute() {
@@ -49,10 +49,11 @@ struct StubHandlerTests {
         flaky.outcomes = [ok("a", status: 500), .fault(.reset), ok("ok")]
         let (handler, _) = Self.handler([flaky])
         let answers = (0..<4).map { _ -> String in
-            switch handler.decide(IncomingRequest(method: "GET", target: "/flaky")).plan.answer {
-            case .reply(let reply): return String(reply.status)
+            switch handler.decide(IncomingRequest(method: "GET", target: "/flaky")).plan?.content {
+            case .response(let reply): return String(reply.status)
             case .stream(let stream): return "stream \(stream.status)"
             case .fault(let fault): return fault.rawValue
+            case nil: return "not a reply"
             }
         }
         #expect(answers == ["500", "reset", "200", "200"])

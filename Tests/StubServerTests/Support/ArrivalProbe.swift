@@ -13,7 +13,8 @@ final class ArrivalProbe: ExchangeObserver, @unchecked Sendable {
 
     var observesStarts: Bool { true }
 
-    func exchangeStarted(_ request: IncomingRequest) {
+    func exchangeStarted(_ exchange: Exchange) {
+        let request = exchange.request
         condition.lock()
         started.append(request.rawPath)
         let arrived = waiters.filter { $0.value.path == request.rawPath }

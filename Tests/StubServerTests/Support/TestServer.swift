@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+@testable import StubServer
 import TargetModel
 @testable import StubdEngine
 
@@ -56,4 +56,9 @@ func route(_ path: String, method: String = "GET", query: [NameValue] = [], head
 
 func ok(_ text: String, status: Int = 200, headers: [NameValue] = []) -> StubOutcome {
     .response(StubHTTPResponse(status: status, headers: headers, body: Array(text.utf8)))
+}
+
+/// A route named `name` compiled alone, for exchanges made in tests.
+func compiledRoute(_ name: String, id: RouteID = RouteID(.fixture, 0)) -> Route {
+    Route(fixture: route("/" + name, name: name, outcome: ok(name)), id: id, order: id.number)
 }
