@@ -16,6 +16,8 @@
 #include <event2/thread.h>
 #include <event2/util.h>
 #include <event2/dns.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* evutil_socket_t is a #define on POSIX, invisible to Swift; give it a name. */
 typedef evutil_socket_t clev_socket_t;
@@ -32,6 +34,30 @@ static inline int clev_loop_flags(void) {
 /* evtimer_new is a macro; Swift cannot call it. */
 static inline struct event *clev_timer_new(struct event_base *base, event_callback_fn cb, void *arg) {
     return event_new(base, -1, 0, cb, arg);
+}
+
+/* Appends one entry to an evhttp header list without evhttp_add_header's value check, so the
+   value may carry further header lines ("text/plain\r\nX-Other: 1"): evhttp writes each entry as
+   "key: value\r\n", so a reply's constant headers go out as one entry — one allocation pair and
+   one printf instead of one of each per header. Only for lines stubd has checked itself, and
+   never for names evhttp looks up (Date, Content-Length, Connection, Proxy-Connection). evhttp
+   frees the entry with the list (libevent's default allocator is malloc). 0, or -1 out of memory. */
+static inline int clev_append_header_lines(struct evkeyvalq *headers, const char *key, const char *value) {
+    struct evkeyval *entry = calloc(1, sizeof(struct evkeyval));
+    if (entry == NULL) return -1;
+    entry->key = strdup(key);
+    entry->value = strdup(value);
+    if (entry->key == NULL || entry->value == NULL) {
+        free(entry->key);
+        free(entry->value);
+        free(entry);
+        return -1;
+    }
+    entry->next.tqe_next = NULL;
+    entry->next.tqe_prev = headers->tqh_last;
+    *headers->tqh_last = entry;
+    headers->tqh_last = &entry->next.tqe_next;
+    return 0;
 }
 
 #endif
