@@ -104,7 +104,8 @@ soak: deps
 hostile: release
 	python3 bench/hostile.py .build/release/stubd $(BASELINE)
 
-## test-ui: the dashboard (/__stubd/ui), and faults seen from a cross-origin page, in headless Chromium over its
+## test-ui: the dashboard's files checked by web tools (packaging/check-web.sh: node --check, the page's HTML
+## against its CSP); the dashboard (/__stubd/ui), and faults seen from a cross-origin page, in headless Chromium over its
 ## DevTools protocol, against debug stubd servers the tests start (installs Debian's chromium when missing);
 ## saves Tests/ui/out/dashboard.png.
 test-ui: deps
@@ -113,6 +114,7 @@ ifeq ($(UNAME),Darwin)
 else
 	@command -v chromium >/dev/null || { echo "make: installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
 endif
+	SUDO=$(SUDO) bash packaging/check-web.sh
 	$(SWIFT) build --product stubd
 	python3 Tests/ui/dashboard_test.py .build/debug/stubd
 	python3 Tests/ui/cors_faults_test.py .build/debug/stubd

@@ -16,6 +16,10 @@ let package = Package(
         .library(name: "FixtureFiles", targets: ["FixtureFiles"]),
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),
+        // The admin API, declared once: endpoints and their typed bodies (the server and the kit).
+        .library(name: "AdminContract", targets: ["AdminContract"]),
+        // The whole server: serving core, admin API, dashboard, observers (`StubdServer.start`).
+        .library(name: "StubdRuntime", targets: ["StubdRuntime"]),
         // Recording captured exchanges into fixtures, without the server.
         .library(name: "Recording", targets: ["Recording"]),
         // WireMock/HAR importers and the import writer (also used by Tools/stubd-openapi).
@@ -93,29 +97,60 @@ let package = Package(
         ),
         // The Moya layer: TargetType, Task, Endpoint, encodings, and target → stub.
         .target(name: "TargetModel", dependencies: ["StubModel"], swiftSettings: swiftSettings),
+        // The admin API's contract: every endpoint's method, path and typed bodies, read and
+        // written by the server and the test kit alike. No engine, no server.
+        .target(name: "AdminContract", dependencies: ["StubModel"], swiftSettings: swiftSettings),
+        // Serving: the exchange, matching, routing, runtime state, templates, collections, the
+        // proxy, webhooks. Knows nothing of the admin API's handlers or the dashboard: an admin
+        // request is handed to the `AdminResponder` it is given.
         .target(
             name: "StubServer",
             dependencies: [
                 "StubModel",
+                "AdminContract",
                 "FixtureFiles",
                 "TargetModel",
                 "StubdSystem",
                 "StubdEngine",
                 "Recording",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: swiftSettings
         ),
+        // The admin API's handlers and who may call them, on the serving core's state.
+        .target(
+            name: "AdminAPI",
+            dependencies: ["StubServer", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine"],
+            swiftSettings: swiftSettings
+        ),
+        // The dashboard: its page, styles and script (files, embedded at build time), the event
+        // stream, the metrics and fixture drafts — endpoints it adds to the admin API.
+        .target(
+            name: "Dashboard",
+            dependencies: ["AdminAPI", "StubServer", "AdminContract", "StubModel", "FixtureFiles", "StubdEngine",
+                           .product(name: "Atomics", package: "swift-atomics")],
+            resources: [.embedInCode("Resources/dashboard.html"), .embedInCode("Resources/dashboard.css"),
+                        .embedInCode("Resources/dashboard.js")],
+            swiftSettings: swiftSettings
+        ),
+        // A running server: the serving core with the admin API, the dashboard and the standard
+        // observers (journal, metrics, webhooks, recorder, log line), started from one value.
+        .target(
+            name: "StubdRuntime",
+            dependencies: ["StubServer", "AdminAPI", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
+                           "Recording", "StubdSystem", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // The test kit: a session per test, stubs and verification by target, over the admin API.
         // Depends on no server module (no libevent, no OpenSSL), so it builds for the Simulator.
-        .target(name: "StubdTesting", dependencies: ["StubModel", "TargetModel"], swiftSettings: swiftSettings),
+        .target(name: "StubdTesting", dependencies: ["StubModel", "TargetModel", "AdminContract"], swiftSettings: swiftSettings),
         // Moya's module name over TargetModel, so an app's API file needs no edit.
         .target(name: "Moya", dependencies: ["TargetModel"], swiftSettings: swiftSettings),
         // The command line (serve, routes, check, export) as a library, with Swift targets or without.
         .target(
             name: "StubdCLI",
             dependencies: [
+                "StubdRuntime",
                 "StubServer",
                 "StubdEngine",
                 "StubdCertificates",
@@ -138,18 +173,22 @@ let package = Package(
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "AdminContractTests", dependencies: ["AdminContract", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "AdminAPITests", dependencies: ["AdminAPI", "Dashboard", "AdminContract", "StubServer", "StubdEngine", "StubModel"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubdRuntime", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "StubModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubdEngine", "StubdCertificates", "Recording", "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
+            dependencies: ["StubServer", "StubdRuntime", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
+                           "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["stubd", "StubdCLI", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem"],
+            dependencies: ["stubd", "StubdCLI", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -35,6 +35,11 @@ public struct FixtureReader {
         } catch {
             throw FixtureErrors(errors: [FixtureError(file: file, field: "", problem: "invalid JSON at \(error)")])
         }
+        return try read(document: document)
+    }
+
+    /// The fixtures in a parsed document (a runtime route sent to the admin API).
+    public func read(document: JSONValue) throws(FixtureErrors) -> [Fixture] {
         let problems = Problems()
         if case .object = document, document["collections"] != nil, document["routes"] == nil {
             guard problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["collections"]) }) != nil else { throw problems.errors }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StubServer
+import StubdRuntime
 import StubdCertificates
 import StubdSystem
 

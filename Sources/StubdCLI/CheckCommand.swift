@@ -1,5 +1,5 @@
 import ArgumentParser
-import StubServer
+import StubdRuntime
 
 /// `stubd check`: validate fixtures without serving them.
 struct CheckCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StubServer
+import StubdRuntime
 import FixtureFiles
 import Importers
 import StubdSystem

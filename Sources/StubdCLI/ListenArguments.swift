@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StubServer
+import StubdRuntime
 import StubdEngine
 
 /// Where a server listens, for `serve` and `record`: address, HTTP port, HTTPS, loops.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StubServer
+import StubdRuntime
 import StubdSystem
 
 /// `--ready-file` and `--pid-file`, for `serve` and `record`: what a script that starts stubd in

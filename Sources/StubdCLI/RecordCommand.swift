@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import StubServer
+import StubdRuntime
 import StubdSystem
 
 /// `stubd record`: a reverse proxy in front of a real API that writes one fixture per distinct

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StubServer
+import StubdRuntime
 import TargetModel
 
 /// `stubd routes`: the compiled table as a table.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
-import StubServer
+import StubdRuntime
 import StubdSystem
 
 /// `stubd serve`: serve fixtures until SIGINT or SIGTERM.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import StubServer
+import StubdRuntime
 
 /// The byte bounds of what stubd keeps per session and renders per request: `serve` and
 /// `record` take them, and each refusal at a bound names its flag.

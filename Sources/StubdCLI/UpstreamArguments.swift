@@ -1,5 +1,5 @@
 import ArgumentParser
-import StubServer
+import StubdRuntime
 import TargetModel
 import StubdEngine
 

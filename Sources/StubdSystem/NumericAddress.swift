@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -93,5 +94,36 @@ extension System {
             }
         }
         return addresses
+    }
+}
+
+extension System {
+    /// `localhost`, or a loopback address literal (`127.x.x.x`, `::1`, IPv4-mapped 127.x) — read
+    /// as an address, never by prefix: `127.0.0.1.attacker.example` is a name anyone can point
+    /// anywhere (DNS rebinding), so it is not loopback.
+    public static func isLoopbackHost(_ host: String) -> Bool {
+        host.lowercased() == "localhost" || isLoopbackAddress(host)
+    }
+
+    /// The host part of a `Host` header, lower-cased, without port, IPv6 brackets or a final dot.
+    public static func hostName(ofHeader header: String?) -> String? {
+        guard var host = header?.trimmingCharacters(in: .whitespaces).lowercased(), !host.isEmpty else { return nil }
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            return String(host[host.index(after: host.startIndex)..<close])
+        }
+        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
+        return host.hasSuffix(".") ? String(host.dropLast()) : host
+    }
+
+    /// Compares without stopping at the first difference, so the time taken does not tell how
+    /// much of a guessed secret was right.
+    public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var difference = UInt8(truncatingIfNeeded: x.count ^ y.count)
+        for index in 0..<max(x.count, y.count) {
+            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        }
+        return difference == 0
     }
 }

@@ -3,6 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 import TargetModel
 @testable import StubdEngine
 

@@ -57,7 +57,7 @@ struct ReadmeTourTests {
         }
         let stopped = stubd.stop()
         let logged = stopped.stderr.components(separatedBy: "\n")
-        #expect(logged.contains { $0.hasSuffix("info stubd: [StubServer] GET /zen 200 zen " + ($0.split(separator: " ").last.map(String.init) ?? "")) })
-        #expect(logged.contains { $0.contains(#"info stubd: [StubServer] GET /users/octocats 404 MISS closest: user (path segment 2: expected "octocat", got "octocats") "#) })
+        #expect(logged.contains { $0.hasSuffix("info stubd: [request] GET /zen 200 zen " + ($0.split(separator: " ").last.map(String.init) ?? "")) })
+        #expect(logged.contains { $0.contains(#"info stubd: [request] GET /users/octocats 404 MISS closest: user (path segment 2: expected "octocat", got "octocats") "#) })
     }
 }

@@ -63,7 +63,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     private let feed: ExchangeFeed?
 
     /// An exchange for `request`, arriving now; `feed` hears it when it ends.
-    init(request: IncomingRequest, session: SessionID?, feed: ExchangeFeed?, reply: ReplyHandle?) {
+    package init(request: IncomingRequest, session: SessionID?, feed: ExchangeFeed?, reply: ReplyHandle?) {
         self.request = request
         self.arrival = Date()
         self.session = session
@@ -72,7 +72,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     }
 
     /// A finished exchange made whole, with no engine behind it (tests, a replay of a record).
-    init(request: IncomingRequest, session: SessionID?, resolution: Resolution, outcome: Outcome, latencySeconds: Double) {
+    package init(request: IncomingRequest, session: SessionID?, resolution: Resolution, outcome: Outcome, latencySeconds: Double) {
         self.request = request
         self.arrival = Date()
         self.session = session
@@ -120,7 +120,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     // MARK: Filled in on the request's loop
 
     /// The decision's resolution.
-    func resolve(_ resolution: Resolution) {
+    package func resolve(_ resolution: Resolution) {
         self.resolution = resolution
     }
 
@@ -131,7 +131,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
 
     /// What the plan sends: its response (the answer's own headers and those added on the way),
     /// its stream's head, or its fault.
-    func record(_ plan: ReplyPlan) {
+    package func record(_ plan: ReplyPlan) {
         var extra = plan.extraHeaders
         if plan.closeConnection { extra.append(NameValue("Connection", "close")) }
         switch plan.content {

@@ -1,3 +1,4 @@
+import StubModel
 import Synchronization
 import StubdEngine
 
@@ -6,7 +7,7 @@ import StubdEngine
 ///
 /// The serving path reads the current list once per request (`PublishedReference`); a
 /// subscription builds a new list and publishes it.
-final class ExchangeFeed: Sendable {
+package final class ExchangeFeed: Sendable {
     /// One published list, immutable.
     final class Observers: Sendable {
         let list: [(id: Int, observer: any ExchangeObserver)]
@@ -21,7 +22,7 @@ final class ExchangeFeed: Sendable {
     private let current: PublishedReference<Observers>
     private let lastID = Mutex(0)
 
-    init(observers: [any ExchangeObserver]) {
+    package init(observers: [any ExchangeObserver]) {
         current = PublishedReference(Observers(observers.map { (id: 0, observer: $0) }))
     }
 
@@ -43,7 +44,7 @@ final class ExchangeFeed: Sendable {
     }
 
     /// Adds `observer`; the token removes it.
-    func subscribe(_ observer: any ExchangeObserver) -> ExchangeSubscription {
+    package func subscribe(_ observer: any ExchangeObserver) -> ExchangeSubscription {
         let id = lastID.withLock { last in
             last += 1
             return last
@@ -53,7 +54,7 @@ final class ExchangeFeed: Sendable {
     }
 
     /// Removes what `subscription` added (nothing if it is already gone).
-    func unsubscribe(_ subscription: ExchangeSubscription) {
+    package func unsubscribe(_ subscription: ExchangeSubscription) {
         current.update { Observers($0.list.filter { $0.id != subscription.id }) }
     }
 }

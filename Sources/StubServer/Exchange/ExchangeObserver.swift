@@ -1,3 +1,4 @@
+import StubModel
 import StubdEngine
 
 /// Something that watches every exchange as it ends — the journal, the log line, the metrics,

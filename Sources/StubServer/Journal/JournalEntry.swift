@@ -12,7 +12,7 @@ public struct JournalEntry: Sendable {
     /// The exchange, as the observers saw it.
     public let exchange: Exchange
     /// What reading it hides.
-    let redactor: Redactor
+    package let redactor: Redactor
 
     /// When the request arrived (wall clock).
     public var time: Date { exchange.arrival }

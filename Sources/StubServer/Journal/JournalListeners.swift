@@ -1,3 +1,4 @@
+import StubModel
 import Synchronization
 
 /// The listeners of a `RequestJournal`: a list published whole, read once per entry on the

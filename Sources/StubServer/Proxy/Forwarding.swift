@@ -1,3 +1,4 @@
+import StubModel
 import Atomics
 import Synchronization
 import StubdEngine
@@ -42,12 +43,12 @@ public final class Forwarding: Sendable {
     var isForwarding: Bool { forwarding.load(ordering: .relaxed) }
 
     /// The target for a miss now.
-    var current: Target? {
+    package var current: Target? {
         state.withLock { $0.started ?? $0.startUp }
     }
 
     /// Starts recording misses through `target` until `stopRecording`.
-    func startRecording(_ target: Target) throws(RecordingError) {
+    package func startRecording(_ target: Target) throws(RecordingError) {
         try state.withLock { state throws(RecordingError) in
             if let running = state.started?.recorder ?? state.startUp?.recorder {
                 throw RecordingError.alreadyRecording(out: running.options.out)
@@ -59,7 +60,7 @@ public final class Forwarding: Sendable {
 
     /// Stops forwarding to the recording the admin API started and returns its recorder, whose
     /// files may still be being written (`Recorder.finish(then:)` says when they are).
-    func stopRecording() throws(RecordingError) -> Recorder {
+    package func stopRecording() throws(RecordingError) -> Recorder {
         let stopped = state.withLock { state -> Recorder? in
             defer {
                 state.started = nil

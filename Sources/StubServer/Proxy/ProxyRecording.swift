@@ -6,8 +6,10 @@ import StubdEngine
 /// recorded — the engine's request and the upstream's answer, as the plain values the `Recording`
 /// module works on (references copied, no bytes) — to its recorder's queue, after the client has
 /// its reply. The served route table names what Swift targets cover.
-struct RecordingObserver: ExchangeObserver {
-    func exchangeEnded(_ exchange: Exchange) {
+package struct RecordingObserver: ExchangeObserver {
+    package init() {}
+
+    package func exchangeEnded(_ exchange: Exchange) {
         guard let recording = exchange.recording else { return }
         recording.recorder.record(CapturedRequest(exchange.request), CapturedResponse(recording.upstream))
     }

@@ -126,7 +126,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
         case .relayed(let status, let headers, _):
             return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: [])
         case .failed(let cause):
-            return AdminReply.json(.object([("error", .string("upstream \(description) failed: \(cause)")),
+            return JSONReply.json(.object([("error", .string("upstream \(description) failed: \(cause)")),
                                             ("upstream", .string(description)), ("cause", .string(cause))]), status: 502)
         }
     }

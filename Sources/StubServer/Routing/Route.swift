@@ -23,7 +23,7 @@ public final class Route: Sendable {
     /// the route has none, so an untemplated hit checks one count.
     let templates: [ResponseTemplate?]
     /// For a collection's route: what it does with the session's items.
-    let collection: CollectionOperation?
+    package let collection: CollectionOperation?
     /// The request's path as listings and near-miss ranking show it, made once.
     let pathText: String
     /// Values the route saves for its session when it answers (`"save"`); empty for most routes.

@@ -1,5 +1,6 @@
 import StubModel
 import StubdEngine
+import StubdSystem
 
 /// Cross-origin rules for browser clients: which `Origin`s get `Access-Control-Allow-*` headers,
 /// and the answer to preflight `OPTIONS` requests.
@@ -21,12 +22,12 @@ public struct CORSPolicy: Sendable {
 
     /// The default for a listening address: on for loopback, off otherwise.
     public static func `default`(host: String) -> CORSPolicy {
-        CORSPolicy(enabled: AdminAccess.isLoopback(host))
+        CORSPolicy(enabled: System.isLoopbackHost(host))
     }
 
     /// The headers a response to `request` gets, or none when it has no allowed Origin; the
     /// reply's own header names are exposed. Nothing is built for requests without an Origin.
-    func headers(for request: IncomingRequest, exposing reply: PreparedReply?) -> [NameValue] {
+    package func headers(for request: IncomingRequest, exposing reply: PreparedReply?) -> [NameValue] {
         guard let origin = allowed(request) else { return [] }
         var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
                        NameValue("Vary", "Origin")]
@@ -38,7 +39,7 @@ public struct CORSPolicy: Sendable {
 
     /// The answer to a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`),
     /// or nil when the request is not one or its origin is not allowed.
-    func preflight(_ request: IncomingRequest) -> (reply: PreparedReply, headers: [NameValue])? {
+    package func preflight(_ request: IncomingRequest) -> (reply: PreparedReply, headers: [NameValue])? {
         guard request.method == "OPTIONS", let method = request.header("Access-Control-Request-Method"),
               let origin = allowed(request) else { return nil }
         var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
@@ -67,8 +68,8 @@ public struct CORSPolicy: Sendable {
         guard let schemeEnd = lower.range(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound])) else { return false }
         let authority = String(lower[schemeEnd.upperBound...])
         guard !authority.contains("/"), !authority.contains("@") else { return false }
-        guard let host = AdminAccess.hostName(authority) else { return false }
-        return AdminAccess.isLoopback(host)
+        guard let host = System.hostName(ofHeader: authority) else { return false }
+        return System.isLoopbackHost(host)
     }
 
     private func allowed(_ request: IncomingRequest) -> String? {

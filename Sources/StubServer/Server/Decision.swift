@@ -1,9 +1,10 @@
+import StubModel
 import StubdEngine
 
 /// What the handler decided for one request — the stage between the route (or the admin
 /// endpoint) and the reply the engine carries out. At the engine seam a reply becomes
 /// `HandlerDecision.now`; a forward and a later answer become `.later`.
-enum Decision {
+package enum Decision {
     /// Carry this plan out now (after its delay).
     case reply(ReplyPlan)
     /// No stub matched: send the request to this upstream and answer with what it says.
@@ -12,7 +13,7 @@ enum Decision {
     case later(@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
 
     /// The plan of a `.reply` (tests read it).
-    var plan: ReplyPlan? {
+    package var plan: ReplyPlan? {
         if case .reply(let plan) = self { return plan }
         return nil
     }

@@ -1,3 +1,4 @@
+import AdminContract
 import StubModel
 import StubdEngine
 import StubdSystem
@@ -17,39 +18,39 @@ import Synchronization
 ///
 /// A mark only ever takes rights away (no admin, no forwarding, fewer webhooks), so a receiver
 /// that sees one learns nothing it could use.
-final class OwnTraffic: Sendable {
+package final class OwnTraffic: Sendable {
     /// The webhook chain header.
-    static let depthHeader = "X-Stubd-Webhook-Depth"
+    package static let depthHeader = "X-Stubd-Webhook-Depth"
 
     private let proofs: [String]
     /// `stubd-` and 32 bits of the server's randomness: the `Via` pseudonym of forwarded misses.
-    let pseudonym: String
+    package let pseudonym: String
     private let ports = Mutex<Set<Int>>([])
     /// Destinations (`host` or `host:port`, lower-case) a webhook whose URL the request chose may
     /// reach even when they are this stubd (`--webhook-allow`); never its admin API.
     let allowedDestinations: Set<String>
 
-    init(allowedDestinations: [String] = []) {
+    package init(allowedDestinations: [String] = []) {
         proofs = (0...WebhookDelivery.maxDepth).map { _ in RandomKey.hex128() }
         pseudonym = "stubd-" + String(RandomKey.hex128().prefix(8))
         self.allowedDestinations = Set(allowedDestinations.map { $0.lowercased() })
     }
 
     /// The ports stubd listens on (once the engine has bound them).
-    func listening(on ports: [Int]) {
+    package func listening(on ports: [Int]) {
         self.ports.withLock { $0 = Set(ports) }
     }
 
     // MARK: Webhook depth
 
     /// The header value for a webhook sent by a request `depth` webhooks deep.
-    func depthValue(_ depth: Int) -> String {
+    package func depthValue(_ depth: Int) -> String {
         let clamped = min(max(depth, 0), WebhookDelivery.maxDepth)
         return "\(clamped); proof=\(proofs[clamped])"
     }
 
     /// How many webhooks led to `request`: the depth of a proof this server issued, else 0.
-    func webhookDepth(of request: IncomingRequest) -> Int {
+    package func webhookDepth(of request: IncomingRequest) -> Int {
         guard let value = request.header(Self.depthHeader) else { return 0 }
         return verifiedDepth(value) ?? 0
     }
@@ -57,22 +58,22 @@ final class OwnTraffic: Sendable {
     private func verifiedDepth(_ value: String) -> Int? {
         let parts = value.split(separator: ";", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let depth = Int(parts[0]), proofs.indices.contains(depth), parts[1].hasPrefix("proof="),
-              AdminAccess.constantTimeEquals(String(parts[1].dropFirst(6)), proofs[depth]) else { return nil }
+              System.constantTimeEquals(String(parts[1].dropFirst(6)), proofs[depth]) else { return nil }
         return depth
     }
 
     // MARK: Forwarding
 
     /// The `Via` entry a forwarded miss carries.
-    var via: String { "1.1 " + pseudonym }
+    package var via: String { "1.1 " + pseudonym }
 
     /// Whether `request` is a miss this server forwarded (it came back: a forwarding loop).
-    func isOwnForward(_ request: IncomingRequest) -> Bool {
+    package func isOwnForward(_ request: IncomingRequest) -> Bool {
         request.headers.contains { $0.name.equalsIgnoringCase("Via") && $0.value.contains(pseudonym) }
     }
 
     /// Whether `request` carries a mark of stubd's own traffic (the admin API refuses it).
-    func isOwn(_ request: IncomingRequest) -> Bool {
+    package func isOwn(_ request: IncomingRequest) -> Bool {
         (request.header(Self.depthHeader).flatMap(verifiedDepth) != nil) || isOwnForward(request)
     }
 
@@ -81,10 +82,10 @@ final class OwnTraffic: Sendable {
     /// Why a webhook to `destination` is not sent, or nil when it may be: never to stubd's admin
     /// API or dashboard (any listener, any spelling of this machine); to stubd's own stubs only
     /// when the fixture's URL names the host itself (`hostIsConstant`) or `--webhook-allow` does.
-    func refusal(for destination: WebhookDestination, hostIsConstant: Bool) -> String? {
+    package func refusal(for destination: WebhookDestination, hostIsConstant: Bool) -> String? {
         guard ports.withLock({ $0.contains(destination.port) }), System.isThisMachine(destination.host) else { return nil }
         let path = String(destination.target.prefix { $0 != "?" })
-        if AdminRouter.isAdmin(path) || AdminRouter.isAdmin(PathSegments(raw: path).description) {
+        if AdminContract.isAdmin(path) || AdminContract.isAdmin(PathSegments(raw: path).description) {
             return "refused: \(destination.hostHeader)\(path) is stubd's own admin API; webhooks never call it"
         }
         let host = destination.host.lowercased()
@@ -99,9 +100,9 @@ final class OwnTraffic: Sendable {
 }
 
 /// Random values a server makes at start (the dashboard's key, the marks of its own traffic).
-enum RandomKey {
+package enum RandomKey {
     /// 128 random bits as 32 lower-case hex digits.
-    static func hex128() -> String {
+    package static func hex128() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let value = generator.next() as UInt64

@@ -1,3 +1,4 @@
+import AdminContract
 import StubModel
 import StubdEngine
 
@@ -7,32 +8,29 @@ import StubdEngine
 /// the exchange and records what its reply sends; the engine completes it, and the feed hands it
 /// to the observers (journal, log line, metrics, webhooks, recorder). Fault steps are placed so
 /// client re-sends cannot skip them (`FaultStepDelivery`).
-final class StubHandler: EngineHandler {
+package final class StubHandler: EngineHandler {
     private let admin: StubAdmin
-    private let router: AdminRouter
+    /// What answers `/__stubd/…` (the admin API's service).
+    private let responder: any AdminResponder
     private let cors: CORSPolicy
-    private let access: AdminAccess
-    private let adminCORS: CORSPolicy
     private let redactor: Redactor
     private let feed: ExchangeFeed
     private let faultSteps: FaultStepDelivery
     /// How stubd knows the requests it sent itself (webhooks, forwarded misses) when they come back.
     let own: OwnTraffic
 
-    init(admin: StubAdmin, cors: CORSPolicy, access: AdminAccess = .open, redactor: Redactor = Redactor(), feed: ExchangeFeed,
-         own: OwnTraffic = OwnTraffic()) {
+    package init(admin: StubAdmin, responder: any AdminResponder, cors: CORSPolicy, redactor: Redactor = Redactor(), feed: ExchangeFeed,
+                 own: OwnTraffic = OwnTraffic()) {
         self.admin = admin
-        self.router = AdminRouter(admin: admin)
+        self.responder = responder
         self.cors = cors
-        self.access = access
-        self.adminCORS = CORSPolicy(enabled: !access.corsOrigins.isEmpty, allowedOrigins: access.corsOrigins)
         self.redactor = redactor
         self.feed = feed
         self.faultSteps = FaultStepDelivery(scenarios: admin.scenarios)
         self.own = own
     }
 
-    func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
+    package func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
         let observers = feed.observers
         let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: feed, reply: reply)
         feed.start(exchange, observers: observers)
@@ -78,25 +76,24 @@ final class StubHandler: EngineHandler {
     /// then (through the loop's mailbox), and the loop serves other requests meanwhile.
     private func answerLater(_ exchange: Exchange, work: @Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void,
                              reply: ReplyHandle) {
-        let cors = adminCORS, request = exchange.request
+        let request = exchange.request
         work { prepared in
-            let plan = ReplyPlan(content: .response(prepared), headOnly: request.method == "HEAD",
-                                 extraHeaders: cors.headers(for: request, exposing: prepared))
+            let plan = ReplyPlan(content: .response(prepared), headOnly: request.method == "HEAD")
             exchange.record(plan)
             reply.complete(plan, listener: exchange)
         }
     }
 
     /// A decision and the exchange it resolved.
-    struct Decided {
-        let decision: Decision
-        let exchange: Exchange
+    package struct Decided {
+        package let decision: Decision
+        package let exchange: Exchange
         /// The plan of a reply decided now.
-        var plan: ReplyPlan? { decision.plan }
-        var resolution: Exchange.Resolution { exchange.resolution }
-        var session: SessionID? { exchange.session }
+        package var plan: ReplyPlan? { decision.plan }
+        package var resolution: Exchange.Resolution { exchange.resolution }
+        package var session: SessionID? { exchange.session }
         /// The work of an admin call answered later.
-        var later: (@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)? {
+        package var later: (@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)? {
             if case .later(let work) = decision { return work }
             return nil
         }
@@ -104,17 +101,22 @@ final class StubHandler: EngineHandler {
 
     /// The whole decision without a socket, for a request alone (tests): an exchange nobody
     /// observes.
-    func decide(_ request: IncomingRequest) -> Decided {
+    package func decide(_ request: IncomingRequest) -> Decided {
         let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: nil, reply: nil)
         return Decided(decision: decide(exchange), exchange: exchange)
     }
 
     /// What to answer `exchange`'s request, and why (the exchange's resolution).
-    func decide(_ exchange: Exchange) -> Decision {
+    package func decide(_ exchange: Exchange) -> Decision {
         let request = exchange.request
         let headOnly = request.method == "HEAD"
-        if AdminRouter.isAdmin(request.rawPath) {
-            return decideAdmin(exchange, headOnly: headOnly)
+        if AdminContract.isAdmin(request.rawPath) {
+            // Whatever reached it, a request stubd sent itself never uses the admin API.
+            guard !own.isOwn(request) else {
+                exchange.resolve(.admin)
+                return .reply(ReplyPlan(content: .response(Self.ownTrafficRefusal), headOnly: headOnly))
+            }
+            return responder.decide(exchange)
         }
         if let preflight = cors.preflight(request) {
             exchange.resolve(.preflight)
@@ -135,35 +137,10 @@ final class StubHandler: EngineHandler {
         return .reply(plan)
     }
 
-    /// The admin API, for its owner only (`AdminAccess`); CORS only for `--admin-cors-origin`s.
-    private func decideAdmin(_ exchange: Exchange, headOnly: Bool) -> Decision {
-        let request = exchange.request
-        if let preflight = adminCORS.preflight(request) {
-            exchange.resolve(.preflight)
-            return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
-        }
-        exchange.resolve(.admin)
-        let refusal = own.isOwn(request) ? Self.ownTrafficRefusal
-            : AdminRouter.isDashboardPage(request) ? access.pageRefusal(for: request)
-            : access.refusal(for: request, uiKey: admin.dashboard.uiKey)
-        // A session a test names in an admin call is its own: traffic cannot crowd it out.
-        if refusal == nil { admin.budget.pin(exchange.session) }
-        let outcome: AdminRouter.Outcome = refusal.map { .now($0) } ?? router.handle(request, session: exchange.session)
-        switch outcome {
-        case .now(let reply):
-            return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: reply)))
-        case .stream(let stream):
-            let head = PreparedReply(status: stream.status, headers: stream.headers, body: [])
-            return .reply(ReplyPlan(content: .stream(stream), headOnly: headOnly, extraHeaders: adminCORS.headers(for: request, exposing: head)))
-        case .later(let work):
-            return .later(work)
-        }
-    }
-
     /// The admin API's answer to a request stubd sent itself (a webhook, a forwarded miss),
     /// however it was addressed.
-    private static let ownTrafficRefusal = AdminReply.error("a request stubd sent itself (a webhook or a forwarded miss) may not use the admin API",
-                                                            status: 403, problems: ["point the webhook or the upstream at a stub route, not at \(AdminRouter.prefix)/"])
+    private static let ownTrafficRefusal = JSONReply.error("a request stubd sent itself (a webhook or a forwarded miss) may not use the admin API",
+                                                            status: 403, problems: ["point the webhook or the upstream at a stub route, not at \(AdminContract.prefix)/"])
 
     /// Stub lookup. A scenario step is taken with compare-and-advance: if another request moved
     /// the scenario between lookup and advance, the lookup runs again on the new state.
@@ -193,7 +170,7 @@ final class StubHandler: EngineHandler {
                     if let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
                     hit = route.contents.count > 1 ? try scenarios.nextHit(route: route.id, session: session) : 0
                 } catch {
-                    let refusal = AdminReply.error("route \(route.name): \(error.description)", status: 507)
+                    let refusal = JSONReply.error("route \(route.name): \(error.description)", status: 507)
                     return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
                 }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
@@ -219,7 +196,7 @@ final class StubHandler: EngineHandler {
             }
         }
         exchange.resolve(.miss(closest: "scenario state kept changing"))
-        let reply = AdminReply.error("scenario state kept changing during lookup; retry the request", status: 503)
+        let reply = JSONReply.error("scenario state kept changing during lookup; retry the request", status: 503)
         return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly))
     }
 
@@ -231,13 +208,13 @@ final class StubHandler: EngineHandler {
         if !cors.allowsForwarding(request) {
             let origin = request.header("Origin") ?? ""
             exchange.resolve(.notForwarded(reason: "page origin \(origin) not allowed"))
-            let refusal = AdminReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
+            let refusal = JSONReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
                                            problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
             return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
         }
         if own.isOwnForward(request) {
             exchange.resolve(.notForwarded(reason: "a forwarding loop"))
-            let refusal = AdminReply.error("this miss was forwarded by this stubd and came back to it: the upstream \(target.upstream) leads to stubd itself",
+            let refusal = JSONReply.error("this miss was forwarded by this stubd and came back to it: the upstream \(target.upstream) leads to stubd itself",
                                            status: 508, problems: ["give --proxy-unmatched (or the recording's upstream) the real server's URL"])
             return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
         }

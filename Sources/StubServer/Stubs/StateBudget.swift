@@ -1,3 +1,4 @@
+import StubModel
 import Synchronization
 
 /// The byte bounds of every per-session store (saved values, collections, counters, clocks and
@@ -63,7 +64,7 @@ public final class StateBudget: Sendable {
 
     /// Marks `session` as opened by a test (an admin call named it): its writes may use the whole
     /// total. The global session (nil) is the owner's and always counts as pinned.
-    func pin(_ session: SessionID?) {
+    package func pin(_ session: SessionID?) {
         guard let session else { return }
         state.withLock { state in
             guard state.pinned.insert(session).inserted else { return }

@@ -85,11 +85,11 @@ struct TemplateRenderer {
     func failureReply(_ failure: Failure) -> PreparedReply {
         switch failure {
         case .outputBound:
-            return AdminReply.error(explain(failure), status: 500,
+            return JSONReply.error(explain(failure), status: 500,
                                     problems: ["a template's output may reach 4 × (the template + the request) + 64 KiB, at most --template-output-limit "
                                                + "(\(StateBudget.size(state.outputLimit))); shorten what the template repeats, or raise the flag"])
         case .store:
-            return AdminReply.error(explain(failure), status: 507)
+            return JSONReply.error(explain(failure), status: 507)
         }
     }
 
@@ -238,7 +238,7 @@ struct TemplateRenderer {
 
 /// Where templates read a collection's items (`{{collection.NAME.count}}`): the admin facade,
 /// which knows the routes a session sees.
-protocol CollectionItemsSource: AnyObject, Sendable {
+package protocol CollectionItemsSource: AnyObject, Sendable {
     /// The session's items of the collection `name`, or nil when no route serves one.
     func collectionItems(named name: String, session: SessionID?) -> [JSONValue]?
     /// How many items that is, without reading them.

@@ -1,3 +1,4 @@
+import StubModel
 import Foundation
 import Synchronization
 

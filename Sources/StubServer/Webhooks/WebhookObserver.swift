@@ -8,7 +8,7 @@ import StubdEngine
 /// times out, or the answer is a 5xx, up to `retries` more times. A webhook whose destination is
 /// stubd itself is refused as `OwnTraffic.refusal` says; past `WebhookLog.maxInFlight` one is
 /// dropped; every one ends in the log.
-struct WebhookObserver: ExchangeObserver {
+package struct WebhookObserver: ExchangeObserver {
     let log: WebhookLog
     let redactor: Redactor
     let own: OwnTraffic
@@ -16,7 +16,11 @@ struct WebhookObserver: ExchangeObserver {
     let state: TemplateState
     let collections: any CollectionItemsSource
 
-    func exchangeEnded(_ exchange: Exchange) {
+    package init(log: WebhookLog, redactor: Redactor, own: OwnTraffic, state: TemplateState, collections: any CollectionItemsSource) {
+        (self.log, self.redactor, self.own, self.state, self.collections) = (log, redactor, own, state, collections)
+    }
+
+    package func exchangeEnded(_ exchange: Exchange) {
         guard exchange.answeredByRoute, let route = exchange.route, !route.webhooks.isEmpty, let reply = exchange.reply else { return }
         let deliveries = WebhookDelivery.render(route, request: exchange.request, session: exchange.session, state: state,
                                                 collections: collections, own: own)

@@ -4,6 +4,10 @@ import StubdSystem
 import StubdTesting
 import Testing
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The admin API belongs to its owner: web pages, forged Host names, HTML-form-shaped writes and
 /// other machines are refused with a JSON error naming the flag that would allow them, and the

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The admin API driven with curl, as a test script or a developer would.
 @Suite(.serialized) struct AdminEndToEndTests {

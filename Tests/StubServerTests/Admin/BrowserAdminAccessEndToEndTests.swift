@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A browser's requests to the admin API, as Chromium marks them (`Sec-Fetch-*`), over real
 /// sockets (issue 30): a script on stubd's own origin — a stub page — has no `Origin` on its GETs
@@ -41,7 +45,7 @@ struct BrowserAdminAccessEndToEndTests {
     @Test func theDashboardsCallsTheUsersAddressBarCurlAndTheKitStillWork() throws {
         let server = try TestServer(fixtures: [route("/zen", outcome: ok("zen"))])
         defer { server.stop() }
-        let key = server.server.admin.dashboard.uiKey
+        let key = server.server.dashboard.uiKey
         let origin = "http://127.0.0.1:\(server.port)"
         // The dashboard: its GETs carry the key and no Origin, its writes the key and its Origin.
         #expect(try Self.status(Self.sameOriginFetch + ["-H", "X-Stubd-UI: \(key)", server.url("/__stubd/requests")]) == "200")

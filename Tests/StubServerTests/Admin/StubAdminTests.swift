@@ -1,6 +1,10 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The one owner of state, without a socket: a reset means the same whether it comes from the
 /// admin API or from `StubdServer`.

@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A declared collection served as a small REST API over a real socket: create, read, update,
 /// replace, delete and the 404/409/400 a real API gives; sessions isolated and reset; the admin API.

@@ -3,14 +3,19 @@ import Synchronization
 import StubModel
 import Testing
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The dashboard's endpoints and its page's admin rights, without a socket: the decision the
 /// engine would carry out, asked of the handler directly.
 struct DashboardAdminTests {
-    static func handler(writeDirectory: String? = nil, access: AdminAccess = AdminAccess(host: "127.0.0.1")) -> (StubHandler, StubAdmin) {
-        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: [route("/zen", outcome: ok("zen"))]),
-                              dashboard: DashboardState(writeDirectory: writeDirectory))
-        return (StubHandler(admin: admin, cors: CORSPolicy(enabled: false), access: access, feed: ExchangeFeed(observers: [admin.journal])), admin)
+    static func handler(writeDirectory: String? = nil, access: AdminAccess = AdminAccess(host: "127.0.0.1")) -> (StubHandler, DashboardState) {
+        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: [route("/zen", outcome: ok("zen"))]))
+        let dashboard = DashboardState(writeDirectory: writeDirectory)
+        let service = AdminService(state: admin, access: access, extra: Dashboard(state: dashboard).endpoints, pageKey: dashboard.uiKey)
+        return (StubHandler(admin: admin, responder: service, cors: CORSPolicy(enabled: false), feed: ExchangeFeed(observers: [admin.journal])), dashboard)
     }
 
     static func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "") -> IncomingRequest {
@@ -48,11 +53,11 @@ struct DashboardAdminTests {
     static let document = #"{"request": {"method": "GET", "path": "/x"}, "response": {"status": 200, "json": {"a": 1}}}"#
 
     @Test func thePageCarriesItsKeyAndIsNeverFramedOrFetchedByAScript() {
-        let (handler, admin) = Self.handler()
+        let (handler, dashboard) = Self.handler()
         let page = Self.answer(handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "127.0.0.1:8080")])))
         #expect(page.status == 200)
-        #expect(page.body.contains(#"<meta name="stubd-ui-key" content="\#(admin.dashboard.uiKey)">"#))
-        #expect(admin.dashboard.uiKey.count == 32)
+        #expect(page.body.contains(#"<meta name="stubd-ui-key" content="\#(dashboard.uiKey)">"#))
+        #expect(dashboard.uiKey.count == 32)
         guard case .response(let reply) = handler.decide(Self.request("GET", "/__stubd/ui", headers: [("Host", "localhost")])).plan?.content else {
             Issue.record("no page"); return
         }
@@ -65,8 +70,8 @@ struct DashboardAdminTests {
     }
 
     @Test func onlyThePagesOwnOriginWithTheKeyMayWrite() {
-        let (handler, admin) = Self.handler()
-        let key = admin.dashboard.uiKey
+        let (handler, dashboard) = Self.handler()
+        let key = dashboard.uiKey
         func post(_ headers: [(String, String)]) -> Int {
             Self.answer(handler.decide(Self.request("POST", "/__stubd/routes",
                                                     headers: [("Host", "127.0.0.1:8080"), ("Content-Type", "application/json")] + headers,

@@ -5,6 +5,10 @@ import StubdSystem
 import Synchronization
 import Testing
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// `GET /__stubd/events` over real sockets, without a browser: events in journal order, a tab
 /// that stops reading dropped while another client is served, a reconnect with `Last-Event-ID`

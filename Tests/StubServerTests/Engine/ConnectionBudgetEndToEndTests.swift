@@ -3,6 +3,10 @@ import Testing
 import StubdSystem
 import Synchronization
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// What gives way at the connection cap (issue 30, floods), over real sockets with a cap of 4:

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A dribbled body arrives whole, in pieces, over the configured time; a client that leaves
 /// half-way costs the server nothing.

@@ -5,6 +5,10 @@ import FoundationNetworking
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Each fault as curl and URLSession see it (the README's fault table).
 @Suite(.serialized) struct FaultEndToEndTests {

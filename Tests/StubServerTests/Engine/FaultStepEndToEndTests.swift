@@ -5,6 +5,10 @@ import FoundationNetworking
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A sequence step that fails without a response byte reaches clients that silently re-send
 /// requests (curl and URLSession on a reused connection, Java's HttpClient always), and the

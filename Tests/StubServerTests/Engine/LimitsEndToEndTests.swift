@@ -3,6 +3,10 @@ import StubdSystem
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A slow, malformed or oversized client cannot pin the server; start-up errors are typed.
 @Suite(.serialized) struct LimitsEndToEndTests {

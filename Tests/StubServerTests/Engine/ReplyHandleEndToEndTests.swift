@@ -4,6 +4,10 @@ import Foundation
 import StubModel
 import Testing
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// The engine seam over real sockets: a handler may complete a request at once, later from

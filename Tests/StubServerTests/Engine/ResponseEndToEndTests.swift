@@ -6,6 +6,10 @@ import Testing
 import StubdSystem
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The demo API served from its Swift targets, hit with URLSession and curl over real sockets.
 @Suite(.serialized) struct ResponseEndToEndTests {

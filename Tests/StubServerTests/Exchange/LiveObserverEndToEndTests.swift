@@ -3,6 +3,10 @@ import Synchronization
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Observers that join a running server see each exchange with its response, and stop seeing
 /// them when they leave.

@@ -5,6 +5,10 @@ import FoundationNetworking
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Each vector's request as Moya builds it: exact URL, headers and body.
 struct RequestVectorTests {

@@ -5,6 +5,10 @@ import FoundationNetworking
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Every vector's target served by stubd at once, hit by URLSession with the request a Moya
 /// client sends (uploads with the file or a fresh multipart boundary).

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 @Suite(.serialized) struct JournalEndToEndTests {
     @Test func theJournalStaysBoundedUnderThousandsOfRequests() throws {

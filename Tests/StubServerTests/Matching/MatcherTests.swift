@@ -1,6 +1,10 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// Each request-part matcher without a socket: `matches` on the hit path, `distance` for ranking,

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A near-miss report redacts by the journal's rules whatever kind of body it echoes (issue 30):
 /// a multipart or byte-order-marked JSON body that misses a form route showed its `password`

@@ -2,6 +2,10 @@ import Foundation
 import StubModel
 import Testing
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A space sent as `+` (browsers, URLSearchParams, Python requests, curl --data-urlencode) matches
 /// a fixture written with a space; a fixture written with a literal `+` keeps matching; Moya's

@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The fixture format's richer matchers, loaded from a file and hit with curl: path patterns
 /// after exact and template routes, value matchers on query, headers and cookies, partial JSON,

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// `--proxy-unmatched`: stubs answer where they match; everything else goes to a real upstream
 /// (here another stubd) and its answer comes back, without any loop waiting for it.

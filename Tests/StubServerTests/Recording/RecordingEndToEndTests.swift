@@ -5,6 +5,10 @@ import FixtureFiles
 import TargetModel
 @testable import Recording
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// `stubd record` as a library: a real upstream (Python's http.server, plain HTTP or HTTPS with
 /// a CA made at test time) recorded through stubd's proxy, then the written folder served by a

@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// `fixtures/` and the `GitHubAPI` enum describe the same API; these prove it, and prove the
 /// targets → exported files → loaded table round trip.

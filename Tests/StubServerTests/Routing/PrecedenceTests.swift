@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// The documented precedence order, one rule per test, plus templates end to end.

@@ -1,6 +1,10 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// A runtime layer answers every request as a route table of the same routes would, whatever

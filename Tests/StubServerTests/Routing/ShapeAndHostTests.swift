@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// The shape policy (any client's request for a target's endpoint) and host-distinguished

@@ -3,6 +3,10 @@ import StubdTesting
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// The in-process API a test uses: two servers at once, targets added at runtime, the journal.

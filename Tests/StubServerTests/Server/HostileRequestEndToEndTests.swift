@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Requests built to hurt: a huge body to an unmatched path must not hold its loop or come back
 /// echoed, and the 404 and the journal never show a secret the request carried.

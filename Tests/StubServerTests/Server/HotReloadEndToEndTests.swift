@@ -4,6 +4,10 @@ import Testing
 import FixtureFiles
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// `--watch`: a good edit is served without dropping connections; a broken one keeps the old table.
 @Suite(.serialized) struct HotReloadEndToEndTests {

@@ -5,6 +5,10 @@ import FoundationNetworking
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// The README's "point the app at stubd" recipe: the endpoint mapping lines a Moya app adds,
 /// run on this package's Endpoint (Moya 15's API), then sent with URLSession to a real stubd.

@@ -1,6 +1,10 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// The serving decision in memory (no socket), as Hummingbird's `.router` test mode does: the

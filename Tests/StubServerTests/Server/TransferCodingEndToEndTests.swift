@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// A transfer coding stubd does not understand is answered 501 and the connection closed (RFC
 /// 9112 §6.1), instead of libevent ignoring it and reading the body by Content-Length — two

@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Sequences ("first call fails, second succeeds") and scenario state machines.
 @Suite(.serialized) struct ScenarioEndToEndTests {

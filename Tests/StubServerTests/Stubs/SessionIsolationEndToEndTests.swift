@@ -6,6 +6,10 @@ import StubdTesting
 import Testing
 import TargetModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Two tests sharing one stubd, each in its own `X-Stubd-Session`, never see each other's runtime
 /// routes, scenario state or journal entries.

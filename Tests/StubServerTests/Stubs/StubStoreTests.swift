@@ -1,6 +1,10 @@
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// The store without a socket: every change publishes a new snapshot, failures change nothing,

@@ -1,5 +1,9 @@
 import Foundation
 import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// An exchange observer a test waits on instead of sleeping: it records every request the server

@@ -1,5 +1,9 @@
 import Foundation
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 import TargetModel
 @testable import StubdEngine
 

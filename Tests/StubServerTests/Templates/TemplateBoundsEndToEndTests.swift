@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Templated output is bounded per request and cannot split or smuggle headers (issue 30), over
 /// real sockets: an amplifying template is refused at its bound with a 500 naming the route and the

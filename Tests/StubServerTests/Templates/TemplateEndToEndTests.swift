@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 
 /// Templated responses served over a real socket and read with curl: every request source,
 /// dates, ids, escaping in JSON strings and headers, per-file opt-in, and load-time problems.

@@ -4,6 +4,10 @@ import FixtureFiles
 import StubModel
 import StubdSystem
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// What stubd sends itself cannot be turned on stubd (issue 30), over real sockets: a client's

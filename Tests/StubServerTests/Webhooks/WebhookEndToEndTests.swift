@@ -3,6 +3,10 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdEngine
 
 /// Webhooks sent by a route over real sockets to a Python http.server receiver: the templated

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import StubModel
 @testable import StubServer
+@testable import StubdRuntime
+@testable import AdminAPI
+@testable import Dashboard
+import AdminContract
 @testable import StubdCertificates
 @testable import StubdEngine
 

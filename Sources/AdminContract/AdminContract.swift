@@ -1,0 +1,163 @@
+/// The admin API, declared once: every endpoint's method, path, what it takes and what it
+/// answers. The server's router is built from it (each handler is registered against a call
+/// declared here), the test kit calls through it (typed values both ways), and the README's
+/// reference is checked against it — so the three cannot drift.
+///
+/// No libevent, no server: the test kit links it on iOS.
+public enum AdminContract {
+    /// The path prefix every endpoint lives under; no stub is ever served there.
+    public static let prefix = "/__stubd"
+
+    /// Whether a raw path is the admin API's.
+    public static func isAdmin(_ rawPath: String) -> Bool {
+        rawPath == prefix || rawPath.hasPrefix(prefix + "/")
+    }
+
+    // MARK: State
+
+    /// `GET /__stubd/health`: route and journal counts, and a recording under way.
+    public static let health = AdminCall<NoBody, Health>("GET", "health", "route and journal counts; a recording under way")
+    /// `POST /__stubd/reset`: the session (or, without one, the server) back to its fixtures.
+    public static let reset = AdminCall<NoBody, ResetDone>("POST", "reset", "back to the loaded fixtures: runtime routes, scenarios, sequences, journal, state")
+
+    // MARK: Routes
+
+    /// `GET /__stubd/routes`: every route the session sees, in lookup order.
+    public static let routes = AdminCall<NoBody, RouteList>("GET", "routes", "every route the session sees, in lookup order")
+    /// `POST /__stubd/routes`: runtime routes in the fixture format.
+    public static let addRoutes = AdminCall<JSONBody, AddedRoutes>("POST", "routes", "add runtime routes (a fixture file's JSON)")
+    /// `DELETE /__stubd/routes`: the session's runtime routes (all, without a session).
+    public static let removeRoutes = AdminCall<NoBody, RemovedCount>("DELETE", "routes", "remove the session's runtime routes")
+    /// `PUT /__stubd/routes/{id}`: replace one runtime route.
+    public static let replaceRoute = AdminCall<JSONBody, ReplacedRoute>("PUT", "routes/{id}", "replace one runtime route")
+    /// `DELETE /__stubd/routes/{id}`: remove one runtime route.
+    public static let removeRoute = AdminCall<NoBody, RemovedRoute>("DELETE", "routes/{id}", "remove one runtime route")
+
+    // MARK: Journal
+
+    /// `GET /__stubd/requests`: journal entries, filtered (`?method=&path=&route=&matched=`).
+    public static let requests = AdminCall<NoBody, RequestList>("GET", "requests", "journal entries, oldest first (?method=&path=&route=&matched=)")
+    /// `GET /__stubd/requests/count`: how many match.
+    public static let countRequests = AdminCall<NoBody, RequestCount>("GET", "requests/count", "how many journal entries match")
+    /// `DELETE /__stubd/requests`: forget the session's entries.
+    public static let clearRequests = AdminCall<NoBody, Cleared>("DELETE", "requests", "forget the session's journal entries")
+
+    // MARK: Scenarios and sequences
+
+    /// `GET /__stubd/scenarios`: scenario states and sequence positions.
+    public static let scenarios = AdminCall<NoBody, ScenarioStates>("GET", "scenarios", "scenario states and sequence positions")
+    /// `PUT /__stubd/scenarios/{name}`: set a scenario's state.
+    public static let setScenario = AdminCall<ScenarioChange, ScenarioSet>("PUT", "scenarios/{name}", "set a scenario's state")
+    /// `POST /__stubd/scenarios/reset`: scenarios back to Started, sequences to their first answer.
+    public static let resetScenarios = AdminCall<NoBody, ResetDone>("POST", "scenarios/reset", "scenarios to Started, sequences to their first answer")
+
+    // MARK: Templates
+
+    /// `PUT /__stubd/clock`: the time `{{now}}` gives the session.
+    public static let setClock = AdminCall<ClockSetting, ClockReading>("PUT", "clock", "fix the time {{now}} gives")
+    /// `DELETE /__stubd/clock`: real time again.
+    public static let clearClock = AdminCall<NoBody, ClockReading>("DELETE", "clock", "real time again")
+    /// `PUT /__stubd/random`: seed the session's random values.
+    public static let setSeed = AdminCall<SeedSetting, SeedReading>("PUT", "random", "seed {{uuid}} and {{randomValue}}")
+
+    // MARK: Collections
+
+    /// `GET /__stubd/collections`: each collection the session sees and its item count.
+    public static let collections = AdminCall<NoBody, CollectionList>("GET", "collections", "collections and their item counts")
+    /// `GET /__stubd/collections/{name}`: a collection's items.
+    public static let collectionItems = AdminCall<NoBody, CollectionContents>("GET", "collections/{name}", "a collection's items")
+    /// `PUT /__stubd/collections/{name}`: replace a collection's items.
+    public static let replaceCollection = AdminCall<CollectionItems, CollectionCount>("PUT", "collections/{name}", "replace a collection's items")
+
+    // MARK: Webhooks
+
+    /// `GET /__stubd/webhooks`: webhooks sent and how they ended.
+    public static let webhooks = AdminCall<NoBody, WebhookList>("GET", "webhooks", "webhooks sent and how they ended")
+    /// `DELETE /__stubd/webhooks`: forget them.
+    public static let clearWebhooks = AdminCall<NoBody, Cleared>("DELETE", "webhooks", "forget the webhooks sent")
+
+    // MARK: Recording
+
+    /// `POST /__stubd/recording/start`: forward misses to an upstream and record its answers.
+    public static let startRecording = AdminCall<RecordingStart, RecordingStarted>("POST", "recording/start", "record misses from an upstream")
+    /// `POST /__stubd/recording/stop`: stop, answered once the last file is written.
+    public static let stopRecording = AdminCall<NoBody, JSONBody>("POST", "recording/stop", "stop recording; the summary once every file is written")
+
+    // MARK: Dashboard
+
+    /// `GET /__stubd/ui`: the dashboard page (HTML).
+    public static let dashboard = AdminCall<NoBody, NoBody>("GET", "ui", "the dashboard page (HTML)")
+    /// `GET /__stubd/ui/app.js`: its script.
+    public static let dashboardScript = AdminCall<NoBody, NoBody>("GET", "ui/app.js", "the dashboard's script")
+    /// `GET /__stubd/ui/app.css`: its styles.
+    public static let dashboardStyles = AdminCall<NoBody, NoBody>("GET", "ui/app.css", "the dashboard's styles")
+    /// `POST /__stubd/ui/fixtures`: write a drafted fixture file into `--ui-write-dir`.
+    public static let writeFixture = AdminCall<FixtureWrite, FixtureWritten>("POST", "ui/fixtures", "write a fixture file into --ui-write-dir")
+    /// `GET /__stubd/events`: the journal as Server-Sent Events.
+    public static let events = AdminCall<NoBody, NoBody>("GET", "events", "the journal as Server-Sent Events")
+    /// `GET /__stubd/metrics`: Prometheus text.
+    public static let metrics = AdminCall<NoBody, NoBody>("GET", "metrics", "counters in Prometheus text format")
+
+    /// Every endpoint, in the order the README lists them.
+    public static let all: [AdminEndpointSpec] = [
+        health.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
+        requests.spec, countRequests.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
+        startRecording.spec, stopRecording.spec, setClock.spec, clearClock.spec, setSeed.spec,
+        collections.spec, collectionItems.spec, replaceCollection.spec, webhooks.spec, clearWebhooks.spec,
+        dashboard.spec, dashboardScript.spec, dashboardStyles.spec, writeFixture.spec, events.spec, metrics.spec,
+    ]
+}
+
+/// One endpoint as data: method, path (`{name}` takes one segment), what it is for, and the
+/// names of the types it takes and answers (for the reference).
+public struct AdminEndpointSpec: Sendable, Hashable, CustomStringConvertible {
+    /// The method.
+    public let method: String
+    /// The path after the prefix, as the reference spells it (`routes/{id}`).
+    public let path: String
+    /// One line of what it does.
+    public let summary: String
+    /// The request and response type names.
+    public let request: String
+    public let response: String
+
+    /// `GET /__stubd/health`.
+    public var description: String { "\(method) \(AdminContract.prefix)/\(path)" }
+}
+
+/// One endpoint with its types: `Request` is what a call sends, `Response` what it answers.
+public struct AdminCall<Request: AdminBody, Response: AdminBody>: Sendable {
+    /// The endpoint as data.
+    public let spec: AdminEndpointSpec
+
+    init(_ method: String, _ path: String, _ summary: String) {
+        spec = AdminEndpointSpec(method: method, path: path, summary: summary,
+                                 request: String(describing: Request.self), response: String(describing: Response.self))
+    }
+
+    /// The path with its `{parameters}` filled in order (`routes/r12`).
+    public func path(_ parameters: String...) -> String {
+        var rest = parameters[...]
+        return spec.path.split(separator: "/").map { segment -> String in
+            guard segment.hasPrefix("{"), let value = rest.popFirst() else { return String(segment) }
+            return value.addingPercentEncodingForPath()
+        }.joined(separator: "/")
+    }
+}
+
+extension String {
+    /// Percent-encoded as one path segment.
+    func addingPercentEncodingForPath() -> String {
+        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8)
+        var out = ""
+        for byte in utf8 {
+            if kept.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,558 @@
+'use strict';
+const KEY = document.querySelector('meta[name="stubd-ui-key"]').content;
+const WRITES = document.querySelector('meta[name="stubd-writes"]').content === 'on';
+const LIMIT = 2000;
+const state = { entries: [], bySequence: new Map(), selected: null, paused: false, queued: [], lastId: 0, failures: 0, polling: null, routes: [] };
+let token = sessionStorage.getItem('stubd-admin-token');
+const $ = (id) => document.getElementById(id);
+
+// ---- admin API ---------------------------------------------------------------------------------
+class NeedsToken extends Error {}
+function headers(extra) {
+  const h = Object.assign({ 'X-Stubd-UI': KEY }, extra || {});
+  if (token) h['Authorization'] = 'Bearer ' + token;
+  return h;
+}
+async function api(method, path, body, session) {
+  const extra = {};
+  if (body !== undefined) extra['Content-Type'] = 'application/json';
+  if (session) extra['X-Stubd-Session'] = session;
+  const response = await fetch('/__stubd/' + path, { method, headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) });
+  if (response.status === 401) { askForToken(token ? 'That token was refused.' : ''); throw new NeedsToken(); }
+  const text = await response.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch (e) { /* not JSON */ }
+  return { status: response.status, json, text };
+}
+function askForToken(message) {
+  $('token-bar').classList.add('shown');
+  $('token-error').textContent = message || '';
+  setStatus('needs the admin token');
+}
+$('token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  token = $('token-input').value.trim();
+  sessionStorage.setItem('stubd-admin-token', token);
+  $('token-bar').classList.remove('shown');
+  start();
+});
+
+// ---- the request list ---------------------------------------------------------------------------
+function setStatus(text, live) {
+  $('status').textContent = text;
+  $('status').className = live ? 'live' : '';
+}
+function kind(entry) {
+  if (entry.matched) return 'route';
+  if (entry.nearMiss && entry.nearMiss.startsWith('proxied to')) return 'proxied';
+  return 'missed';
+}
+function answeredBy(entry) {
+  const k = kind(entry);
+  if (k === 'route') return entry.route || entry.routeId;
+  return k === 'proxied' ? (state.recording ? 'RECORDED' : 'PROXY') : 'MISS';
+}
+function outcome(entry) { return entry.fault ? 'fault:' + entry.fault : String(entry.status); }
+function add(entry) {
+  if (state.bySequence.has(entry.sequence)) return;
+  state.bySequence.set(entry.sequence, entry);
+  state.entries.push(entry);
+  state.lastId = Math.max(state.lastId, entry.sequence);
+  if (state.entries.length > LIMIT) state.bySequence.delete(state.entries.shift().sequence);
+}
+function receive(entry) {
+  if (state.paused) { state.queued.push(entry); updatePause(); return; }
+  add(entry);
+  renderRequests();
+}
+function filters() {
+  return { method: $('f-method').value, path: $('f-path').value.trim(), status: $('f-status').value.trim().toLowerCase(),
+           kind: $('f-kind').value, route: $('f-route').value.trim(), session: $('session').value.trim() };
+}
+function accepts(entry, f) {
+  if (f.method && entry.method !== f.method) return false;
+  if (f.path && !entry.url.includes(f.path)) return false;
+  if (f.status) {
+    const text = outcome(entry).toLowerCase();
+    if (f.status.endsWith('xx') ? text[0] !== f.status[0] : !text.startsWith(f.status)) return false;
+  }
+  if (f.kind === 'matched' && !entry.matched) return false;
+  if (f.kind && f.kind !== 'matched' && kind(entry) !== f.kind) return false;
+  if (f.route && !String(entry.route || '').includes(f.route) && entry.routeId !== f.route) return false;
+  if (f.session && (entry.session || '') !== f.session) return false;
+  return true;
+}
+function cell(row, text, className) {
+  const td = row.insertCell();
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+function renderRequests() {
+  const f = filters();
+  const body = $('requests').tBodies[0];
+  const shown = state.entries.filter((e) => accepts(e, f)).reverse();
+  body.replaceChildren();
+  for (const entry of shown) {
+    const row = body.insertRow();
+    row.dataset.sequence = entry.sequence;
+    if (state.selected === entry.sequence) row.className = 'selected';
+    cell(row, new Date(entry.time).toLocaleTimeString());
+    cell(row, entry.method);
+    cell(row, entry.url, 'path');
+    cell(row, outcome(entry));
+    const by = answeredBy(entry);
+    cell(row, by, kind(entry) === 'route' ? 'hit' : by);
+    cell(row, String(entry.latencyMs));
+    cell(row, entry.session || '');
+    cell(row, entry.connection ? entry.connection + '#' + entry.connectionRequest : '');
+    row.addEventListener('click', () => select(entry.sequence));
+  }
+  const hidden = state.entries.length - shown.length;
+  $('hidden-count').textContent = hidden > 0 ? hidden + ' hidden by the filter' : '';
+  $('empty').hidden = state.entries.length > 0;
+}
+for (const id of ['f-method', 'f-path', 'f-status', 'f-kind', 'f-route', 'session']) {
+  $(id).addEventListener('input', renderRequests);
+}
+function updatePause() {
+  $('pause').textContent = state.paused ? 'Resume (' + state.queued.length + ' new)' : 'Pause';
+}
+$('pause').addEventListener('click', () => {
+  state.paused = !state.paused;
+  if (!state.paused) { state.queued.forEach(add); state.queued = []; renderRequests(); }
+  updatePause();
+});
+
+// ---- live updates: SSE over fetch, else polling -------------------------------------------------
+async function load() {
+  const answer = await api('GET', 'requests');
+  if (answer.json && answer.json.requests) answer.json.requests.forEach(add);
+  renderRequests();
+}
+async function stream() {
+  try {
+    const extra = state.lastId ? { 'Last-Event-ID': String(state.lastId) } : {};
+    const response = await fetch('/__stubd/events', { headers: headers(extra), cache: 'no-store' });
+    if (response.status === 401) { askForToken(); return; }
+    if (!response.ok || !response.body) throw new Error('status ' + response.status);
+    state.failures = 0;
+    setStatus('live', true);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+        if (data) receive(JSON.parse(data));
+      }
+    }
+  } catch (error) {
+    if (error instanceof NeedsToken) return;
+  }
+  state.failures += 1;
+  if (state.failures >= 3) { startPolling(); return; }
+  setStatus('reconnecting…');
+  setTimeout(stream, 1000);
+}
+function startPolling() {
+  if (state.polling) return;
+  setStatus('polling every second (the event stream could not be held)', false);
+  state.polling = setInterval(async () => {
+    try {
+      const answer = await api('GET', 'requests');
+      if (answer.json && answer.json.requests) answer.json.requests.filter((e) => e.sequence > state.lastId).forEach(receive);
+    } catch (error) { /* next tick */ }
+  }, 1000);
+}
+async function watchRecording() {
+  try {
+    const answer = await api('GET', 'health');
+    const recording = answer.json && answer.json.recording;
+    state.recording = !!recording;
+    $('recording').textContent = recording ? 'recording to ' + recording.out + ' (' + recording.files.length + ' files: ' + recording.files.slice(-3).join(', ') + ')' : '';
+  } catch (error) { /* shown by the next call */ }
+}
+
+// ---- request detail and near misses -------------------------------------------------------------
+function head(lines) { return lines.join('\n'); }
+function bodyText(part) {
+  if (part.body !== undefined) return part.body;
+  if (part.bodyBase64 !== undefined) return '(binary, ' + part.bodySize + ' bytes, base64) ' + part.bodyBase64;
+  return '';
+}
+function showBody(id, part) {
+  const text = bodyText(part);
+  $(id).hidden = !text && !part.bodyNote;
+  $(id).textContent = part.bodyNote ? part.bodyNote : text + (part.bodySize > text.length && part.body !== undefined ? '\n… (' + part.bodySize + ' bytes in all)' : '');
+}
+function select(sequence) {
+  state.selected = sequence;
+  const entry = state.bySequence.get(sequence);
+  renderRequests();
+  if (!entry) return;
+  $('detail').hidden = false;
+  $('editor').hidden = true;
+  $('curl-text').hidden = true;
+  $('detail-title').textContent = entry.method + ' ' + entry.url;
+  $('request-head').textContent = head([entry.method + ' ' + entry.url].concat(entry.headers.map((h) => h[0] + ': ' + h[1])));
+  showBody('request-body', entry);
+  const response = entry.response;
+  $('response-head').textContent = response ? head(['HTTP ' + response.status].concat(response.headers.map((h) => h[0] + ': ' + h[1])))
+                                            : (entry.fault ? 'fault: ' + entry.fault + ' (no response)' : '');
+  if (response) showBody('response-body', response); else $('response-body').hidden = true;
+  renderMiss(entry);
+}
+function splitDifference(text) {
+  // "query q: expected "swift stub", got "swift+stub"" → field, expected, got
+  const match = /^(.*?): expected ([\s\S]*?), got ([\s\S]*)$/.exec(text);
+  return match ? { field: match[1], expected: match[2], got: match[3] } : { field: '', expected: '', got: text };
+}
+function renderMiss(entry) {
+  const card = $('miss-card');
+  const target = $('miss-routes');
+  target.replaceChildren();
+  let report = null;
+  if (kind(entry) === 'missed' && entry.response && entry.response.body) {
+    try { report = JSON.parse(entry.response.body); } catch (error) { report = null; }
+  }
+  card.hidden = !report;
+  if (!report) return;
+  if (!report.closest || report.closest.length === 0) {
+    const p = document.createElement('p');
+    p.textContent = 'No routes are loaded for this method and path.';
+    target.append(p);
+    return;
+  }
+  for (const route of report.closest) {
+    const title = document.createElement('p');
+    const strong = document.createElement('strong');
+    strong.textContent = route.name;
+    title.append(strong, document.createTextNode(' — ' + route.method + ' ' + route.path + ' — from ' + route.source));
+    const table = document.createElement('table');
+    table.className = 'diff';
+    const headRow = table.createTHead().insertRow();
+    for (const name of ['field', 'expected', 'got']) { const th = document.createElement('th'); th.textContent = name; headRow.append(th); }
+    const body = table.createTBody();
+    for (const difference of route.differences) {
+      const parts = splitDifference(difference);
+      const row = body.insertRow();
+      cell(row, parts.field);
+      cell(row, parts.expected, 'expected');
+      cell(row, parts.got, 'got');
+    }
+    target.append(title, table);
+  }
+}
+
+// ---- copy as cURL --------------------------------------------------------------------------------
+// The command sends exactly the journaled request to this server and nothing else: the URL is this
+// page's origin only, the request target goes verbatim through --request-target (so "@host/x" or
+// "//evil/x" cannot move the host), --path-as-is keeps dots, every argument is single-quoted, and
+// the body travels on standard input (printf, or base64 -d for bytes), never as a curl argument
+// that could name a file (@secret.txt). Bodies the journal did not keep whole are left out, said so.
+function quote(text) { return "'" + String(text).replace(/'/g, "'\\''") + "'"; }
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+function curl(entry) {
+  const parts = ['curl', '--path-as-is', '-X', quote(entry.method)];
+  for (const [name, value] of entry.headers) {
+    if (!TOKEN.test(name) || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name.toLowerCase())) continue;
+    parts.push('-H', quote(name + ': ' + value));
+  }
+  // Headers curl would add that the request did not carry are removed ("Name:" sends none).
+  const sent = new Set(entry.headers.map(([name]) => name.toLowerCase()));
+  for (const name of ['Accept', 'User-Agent', 'Content-Type']) {
+    if (!sent.has(name.toLowerCase())) parts.push('-H', quote(name + ':'));
+  }
+  parts.push('--request-target', quote(entry.url), quote(new URL(location.origin).origin + '/'));
+  let input = '';
+  let note = '';
+  const whole = entry.bodySize === undefined || (entry.body !== undefined ? new TextEncoder().encode(entry.body).length : atob(entry.bodyBase64 || '').length) === entry.bodySize;
+  if (entry.bodySize > 0 && !whole) {
+    note = '# the body (' + entry.bodySize + ' bytes) was not kept whole in the journal; it is left out\n';
+  } else if (entry.bodyBase64) {
+    input = 'printf %s ' + quote(entry.bodyBase64) + ' | base64 -d | ';
+    parts.splice(1, 0, '--data-binary', '@-');
+  } else if (entry.body) {
+    input = 'printf %s ' + quote(entry.body) + ' | ';
+    parts.splice(1, 0, '--data-binary', '@-');
+  }
+  return note + input + parts.join(' ');
+}
+$('copy-curl').addEventListener('click', async () => {
+  const entry = state.bySequence.get(state.selected);
+  if (!entry) return;
+  const text = curl(entry);
+  $('curl-text').textContent = text;
+  $('curl-text').hidden = false;
+  try { await navigator.clipboard.writeText(text); } catch (error) { /* shown above to copy by hand */ }
+});
+
+// ---- stub this request ---------------------------------------------------------------------------
+const DROPPED = ['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'access-control-allow-origin',
+                 'access-control-allow-credentials', 'access-control-expose-headers', 'vary'];
+function requestPattern(entry, mode) {
+  const url = new URL(entry.url, location.origin);
+  const request = { method: entry.method, path: entry.path };
+  if (mode === 'exact') {
+    const query = {};
+    for (const [name, value] of url.searchParams) {
+      if (name in query) query[name] = [].concat(query[name], value); else query[name] = value;
+    }
+    if (Object.keys(query).length) request.query = query;
+    if (entry.body) {
+      const type = (entry.headers.find((h) => h[0].toLowerCase() === 'content-type') || [, ''])[1];
+      let json;
+      try { json = JSON.parse(entry.body); } catch (error) { json = undefined; }
+      if (json !== undefined && /json/i.test(type)) request.body = { json }; else request.body = { text: entry.body };
+    }
+  }
+  return request;
+}
+function responseDraft(entry) {
+  const response = entry.response;
+  if (!response || kind(entry) !== 'proxied') return { status: 200, json: {} };
+  const draft = { status: response.status };
+  const kept = response.headers.filter((h) => !DROPPED.includes(h[0].toLowerCase()));
+  if (kept.length) draft.headers = Object.fromEntries(kept);
+  if (response.body !== undefined) {
+    try { draft.json = JSON.parse(response.body); } catch (error) { draft.text = response.body; }
+  } else if (response.bodyBase64 !== undefined) {
+    draft.base64 = response.bodyBase64;
+  }
+  return draft;
+}
+function route(entry, mode) {
+  return { name: entry.method + ' ' + entry.path, request: requestPattern(entry, mode), response: responseDraft(entry) };
+}
+function fileName(entry) {
+  return (entry.method + entry.path).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) + '.json';
+}
+function openEditor() {
+  const entry = state.bySequence.get(state.selected);
+  if (!entry) return;
+  const mode = document.querySelector('input[name="draft-mode"]:checked').value;
+  $('draft').value = JSON.stringify(route(entry, mode), null, 2);
+  $('draft-file').value = fileName(entry);
+  $('draft-errors').replaceChildren();
+  $('draft-result').textContent = '';
+  $('add-session').disabled = !entry.session;
+  $('add-session').title = entry.session ? 'only requests with X-Stubd-Session: ' + entry.session : 'the request had no session';
+  $('write-controls').hidden = !WRITES;
+  $('editor').hidden = false;
+}
+$('stub-this').addEventListener('click', openEditor);
+for (const radio of document.querySelectorAll('input[name="draft-mode"]')) radio.addEventListener('change', openEditor);
+function showProblems(answer) {
+  const list = $('draft-errors');
+  list.replaceChildren();
+  const problems = [answer.json && answer.json.error ? answer.json.error : 'HTTP ' + answer.status].concat((answer.json && answer.json.problems) || []);
+  for (const problem of problems) { const li = document.createElement('li'); li.textContent = problem; list.append(li); }
+}
+function parsedDraft() {
+  try { return JSON.parse($('draft').value); } catch (error) {
+    showProblems({ status: 400, json: { error: 'the route is not JSON: ' + error.message } });
+    return null;
+  }
+}
+async function addRoute(session) {
+  const draft = parsedDraft();
+  if (!draft) return;
+  $('draft-result').textContent = '';
+  const answer = await api('POST', 'routes', draft, session);
+  if (answer.status === 201) {
+    $('draft-errors').replaceChildren();
+    $('draft-result').textContent = 'Added ' + answer.json.added.join(', ') + (session ? ' for session ' + session : ' for every session') + '.';
+    loadRoutes();
+  } else {
+    showProblems(answer);
+  }
+}
+$('add-session').addEventListener('click', () => addRoute(state.bySequence.get(state.selected).session));
+$('add-global').addEventListener('click', () => addRoute(null));
+$('write-file').addEventListener('click', async () => {
+  const draft = parsedDraft();
+  if (!draft) return;
+  const answer = await api('POST', 'ui/fixtures', { file: $('draft-file').value.trim(), document: draft });
+  if (answer.status === 201) {
+    $('draft-errors').replaceChildren();
+    $('draft-result').textContent = 'Wrote ' + answer.json.written + '.';
+  } else {
+    showProblems(answer);
+  }
+});
+
+// ---- routes and scenarios ------------------------------------------------------------------------
+async function loadRoutes() {
+  const answer = await api('GET', 'routes', undefined, $('session').value.trim() || null);
+  state.routes = (answer.json && answer.json.routes) || [];
+  renderRoutes();
+}
+function renderRoutes() {
+  const text = $('routes-filter').value.trim().toLowerCase();
+  const body = $('routes').tBodies[0];
+  body.replaceChildren();
+  for (const item of state.routes) {
+    const request = item.route.request || {};
+    const path = request.path || request.pathTemplate || request.pathPattern || request.urlPattern || '';
+    const name = item.route.name || '';
+    if (text && !(name + ' ' + path + ' ' + item.source).toLowerCase().includes(text)) continue;
+    const row = body.insertRow();
+    cell(row, item.id);
+    cell(row, name);
+    cell(row, request.method || 'any');
+    cell(row, path, 'path');
+    cell(row, item.answers);
+    cell(row, String(item.hits));
+    cell(row, item.source);
+    cell(row, item.session || '');
+  }
+}
+$('routes-filter').addEventListener('input', renderRoutes);
+$('routes-refresh').addEventListener('click', loadRoutes);
+async function loadScenarios() {
+  const session = $('session').value.trim() || null;
+  const answer = await api('GET', 'scenarios', undefined, session);
+  const body = $('scenarios').tBodies[0];
+  body.replaceChildren();
+  const scenarios = (answer.json && answer.json.scenarios) || {};
+  for (const name of Object.keys(scenarios)) {
+    const row = body.insertRow();
+    cell(row, name);
+    cell(row, scenarios[name]);
+    const td = row.insertCell();
+    const input = document.createElement('input');
+    input.placeholder = 'state';
+    const button = document.createElement('button');
+    button.textContent = 'Set';
+    button.addEventListener('click', async () => {
+      const result = await api('PUT', 'scenarios/' + encodeURIComponent(name), { state: input.value }, session);
+      const errors = $('scenario-errors');
+      errors.replaceChildren();
+      if (result.status !== 200) { const li = document.createElement('li'); li.textContent = (result.json && result.json.error) || result.text; errors.append(li); }
+      loadScenarios();
+    });
+    td.append(input, button);
+  }
+  const sequences = $('sequences').tBodies[0];
+  sequences.replaceChildren();
+  for (const sequence of (answer.json && answer.json.sequences) || []) {
+    const row = sequences.insertRow();
+    cell(row, sequence.name);
+    cell(row, sequence.route);
+    cell(row, sequence.served + ' of ' + sequence.steps);
+    cell(row, sequence.next);
+  }
+}
+$('scenarios-refresh').addEventListener('click', loadScenarios);
+$('scenarios-reset').addEventListener('click', async () => {
+  const answer = await api('POST', 'scenarios/reset', undefined, $('session').value.trim() || null);
+  $('scenarios-result').textContent = answer.status === 200 ? 'Reset.' : 'HTTP ' + answer.status;
+  loadScenarios();
+});
+for (const button of document.querySelectorAll('nav button')) {
+  button.addEventListener('click', () => {
+    for (const other of document.querySelectorAll('nav button')) other.classList.toggle('active', other === button);
+    for (const tab of ['requests', 'routes', 'scenarios']) $('tab-' + tab).hidden = tab !== button.dataset.tab;
+    if (button.dataset.tab === 'routes') loadRoutes();
+    if (button.dataset.tab === 'scenarios') loadScenarios();
+  });
+}
+
+// ---- downloads: HAR and a fixture folder as tar --------------------------------------------------
+function visible() { const f = filters(); return state.entries.filter((e) => accepts(e, f)); }
+function save(name, type, bytes) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([bytes], { type }));
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+function har(entries) {
+  const pairs = (list) => list.map(([name, value]) => ({ name, value }));
+  return { log: { version: '1.2', creator: { name: 'stubd dashboard', version: '1' }, entries: entries.map((e) => {
+    const url = new URL(e.url, location.origin);
+    const type = (e.headers.find((h) => h[0].toLowerCase() === 'content-type') || [, ''])[1];
+    const response = e.response || { status: 0, headers: [], bodySize: 0 };
+    const responseType = (response.headers.find((h) => h[0].toLowerCase() === 'content-type') || [, ''])[1];
+    const request = { method: e.method, url: url.href, httpVersion: 'HTTP/1.1', headers: pairs(e.headers), cookies: [],
+                      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })), headersSize: -1, bodySize: e.bodySize };
+    if (e.body) request.postData = { mimeType: type, text: e.body };
+    const content = { size: response.bodySize, mimeType: responseType };
+    if (response.body !== undefined) content.text = response.body;
+    if (response.bodyBase64 !== undefined) { content.text = response.bodyBase64; content.encoding = 'base64'; }
+    return { startedDateTime: e.time, time: e.latencyMs, request,
+             response: { status: response.status, statusText: '', httpVersion: 'HTTP/1.1', headers: pairs(response.headers), cookies: [],
+                         content, redirectURL: '', headersSize: -1, bodySize: response.bodySize, _stubdFault: e.fault },
+             cache: {}, timings: { send: 0, wait: e.latencyMs, receive: 0 } };
+  }) } };
+}
+function tar(files) {
+  const encoder = new TextEncoder();
+  const blocks = [];
+  const field = (header, offset, length, text) => { const bytes = encoder.encode(text); header.set(bytes.slice(0, length), offset); };
+  const octal = (value, length) => value.toString(8).padStart(length - 1, '0') + '\0';
+  for (const file of files) {
+    const data = encoder.encode(file.text);
+    const header = new Uint8Array(512);
+    field(header, 0, 100, file.name);
+    field(header, 100, 8, octal(0o644, 8));
+    field(header, 108, 8, octal(0, 8));
+    field(header, 116, 8, octal(0, 8));
+    field(header, 124, 12, octal(data.length, 12));
+    field(header, 136, 12, octal(Math.floor(Date.now() / 1000), 12));
+    field(header, 148, 8, '        ');
+    field(header, 156, 1, '0');
+    field(header, 257, 6, 'ustar\0');
+    field(header, 263, 2, '00');
+    const sum = header.reduce((total, byte) => total + byte, 0);
+    field(header, 148, 8, sum.toString(8).padStart(6, '0') + '\0 ');
+    blocks.push(header, data, new Uint8Array((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(new Uint8Array(1024));
+  return new Blob(blocks);
+}
+$('download-har').addEventListener('click', () => save('stubd-session.har', 'application/json', JSON.stringify(har(visible()), null, 2)));
+$('download-fixtures').addEventListener('click', () => {
+  const seen = new Set();
+  const files = [];
+  for (const entry of visible()) {
+    const draft = route(entry, 'exact');
+    if (entry.response && kind(entry) !== 'proxied') {
+      draft.response = { status: entry.response.status };
+      const kept = entry.response.headers.filter((h) => !DROPPED.includes(h[0].toLowerCase()));
+      if (kept.length) draft.response.headers = Object.fromEntries(kept);
+      if (entry.response.body !== undefined) draft.response.text = entry.response.body;
+    }
+    if (entry.fault) { delete draft.response; draft.fault = entry.fault; }
+    const key = JSON.stringify(draft.request);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let name = fileName(entry);
+    if (files.some((f) => f.name === 'stubd-session/' + name)) name = name.replace(/\.json$/, '-' + entry.sequence + '.json');
+    files.push({ name: 'stubd-session/' + name, text: JSON.stringify(draft, null, 2) + '\n' });
+  }
+  save('stubd-session.tar', 'application/x-tar', tar(files));
+});
+
+// ---- start ---------------------------------------------------------------------------------------
+let started = false;
+async function start() {
+  try {
+    await load();
+    if (started) return;
+    started = true;
+    setInterval(watchRecording, 2000);
+    watchRecording();
+    stream();
+  } catch (error) {
+    if (!(error instanceof NeedsToken)) setStatus('cannot reach the admin API: ' + error.message);
+  }
+}
+start();
