@@ -170,25 +170,37 @@ let package = Package(
             dependencies: ["StubdCLI"],
             swiftSettings: swiftSettings
         ),
+        // What the test targets share: real clients (curl, URLSession, raw sockets, a Python
+        // upstream), a server on a free port, and a whole stubd on the in-memory engine.
+        .target(
+            name: "StubdTestSupport",
+            dependencies: ["StubdRuntime", "StubServer", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "FixtureFiles",
+                           "StubModel", "TargetModel", "StubdSystem", "Recording", "StubdTesting"],
+            path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "AdminContractTests", dependencies: ["AdminContract", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "AdminAPITests", dependencies: ["AdminAPI", "Dashboard", "AdminContract", "StubServer", "StubdEngine", "StubModel"],
+        .testTarget(name: "AdminAPITests", dependencies: ["AdminAPI", "Dashboard", "AdminContract", "StubServer", "StubdEngine", "StubModel",
+                                                         "StubdTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubdRuntime", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubdRuntime", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem",
+                                                             "StubdTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "RecordingTests", dependencies: ["Recording", "StubModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
             dependencies: ["StubServer", "StubdRuntime", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
-                           "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting"],
+                           "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["stubd", "StubdCLI", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem"],
+            dependencies: ["stubd", "StubdCLI", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem",
+                           "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

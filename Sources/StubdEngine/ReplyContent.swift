@@ -26,16 +26,18 @@ public final class PreparedReply: Sendable {
     /// evhttp would send none).
     let headerBlock: HeaderBlock
     let contentLengthBlock: HeaderBlock
+    /// The `Content-Length` sent (nil for a status without a body).
+    let contentLength: Int?
 
     /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
     public init(status: Int, headers: [NameValue], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = PreparedReply.statusAllowsBody(status) ? body : []
-        let contentLength = String(self.body.count)
+        self.contentLength = PreparedReply.statusAllowsBody(status) ? self.body.count : nil
         self.setsDate = headers.contains { $0.name.equalsIgnoringCase("Date") }
         headerBlock = HeaderBlock(headers)
-        contentLengthBlock = HeaderBlock(PreparedReply.statusAllowsBody(status) ? [NameValue("Content-Length", contentLength)] : [])
+        contentLengthBlock = HeaderBlock(contentLength.map { [NameValue("Content-Length", String($0))] } ?? [])
     }
 
     /// The head of an answer to HEAD whose body is elsewhere (an upstream's): `Content-Length`
@@ -44,10 +46,10 @@ public final class PreparedReply: Sendable {
         self.status = status
         self.headers = headers
         self.body = []
-        let contentLength = String(declaredLength)
+        self.contentLength = PreparedReply.statusAllowsBody(status) ? declaredLength : nil
         self.setsDate = headers.contains { $0.name.equalsIgnoringCase("Date") }
         headerBlock = HeaderBlock(headers)
-        contentLengthBlock = HeaderBlock(PreparedReply.statusAllowsBody(status) ? [NameValue("Content-Length", contentLength)] : [])
+        contentLengthBlock = HeaderBlock(contentLength.map { [NameValue("Content-Length", String($0))] } ?? [])
     }
 
     /// 1xx, 204 and 304 responses have no body in HTTP/1.1.

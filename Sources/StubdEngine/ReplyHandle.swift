@@ -11,14 +11,16 @@ import Synchronization
 /// completion that arrives after the server stopped is dropped. The C request pointer inside never leaves the engine and is dereferenced only on
 /// the loop's thread.
 public struct ReplyHandle: @unchecked Sendable {
-    let request: OpaquePointer
-    let mailbox: LoopMailbox
+    /// Who carries the reply out: the request's loop (`LoopMailbox`) or an `InMemoryEngine`.
+    let carrier: any ReplyCarrier
+    /// The libevent request (nil in memory).
+    let request: OpaquePointer?
     let token: UInt64
     let start: UInt64
 
     /// Carries `plan` out; `listener` hears when it is done (for the journal and the log line).
     public func complete(_ plan: ReplyPlan, listener: (any ReplyListener)? = nil) {
-        mailbox.complete(self, plan: plan, listener: listener)
+        carrier.complete(self, plan: plan, listener: listener)
     }
 
     /// Sends `upstream` from this request's loop, which never waits for it, and calls `then` on
@@ -26,7 +28,7 @@ public struct ReplyHandle: @unchecked Sendable {
     /// request (on its loop). With `upstream.relay`, a large answer is sent to the client as it
     /// arrives and `then` gets `.relayed`.
     public func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
-        mailbox.fetch(upstream, for: request, then: then)
+        carrier.fetch(upstream, for: self, then: then)
     }
 
     /// Sends `upstream` for stubd itself (a webhook) after `seconds`, from this request's loop,
@@ -34,13 +36,31 @@ public struct ReplyHandle: @unchecked Sendable {
     /// reply: it may run after the reply ends and is never relayed to the client. Call it on the
     /// request's loop (while handling it, or from an earlier `then`).
     public func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
-        mailbox.send(upstream, after: seconds, then: then)
+        carrier.send(upstream, after: seconds, then: then)
     }
+}
+
+/// What carries a `ReplyHandle`'s reply out: a serving loop's mailbox, or the in-memory engine.
+/// Each call may come from any thread unless it says otherwise.
+protocol ReplyCarrier: AnyObject, Sendable {
+    /// Carries out the later answer to `handle`'s request (once; a second is ignored).
+    func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?)
+    /// Calls an upstream for `handle`'s request (on the request's loop).
+    func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void)
+    /// Sends a request of stubd's own after `seconds` (on the request's loop).
+    func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void)
+}
+
+/// Where a `ReplyStream`'s writes go once its head is out: the loop's mailbox, or an in-memory
+/// reader. Called from any thread, once per batch of writes.
+protocol StreamCarrier: AnyObject, Sendable {
+    /// Sends `stream`'s queued pieces.
+    func post(flush stream: ReplyStream)
 }
 
 /// A loop's inbox for completions from other threads. Owned by its `Worker`; the worker pointer
 /// is only followed on the loop's own thread.
-final class LoopMailbox: @unchecked Sendable {
+final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
     private enum Item {
         case completion(ReplyHandle, ReplyPlan, (any ReplyListener)?)
         case flush(ReplyStream)
@@ -85,8 +105,9 @@ final class LoopMailbox: @unchecked Sendable {
         }
     }
 
-    func fetch(_ upstream: UpstreamRequest, for client: OpaquePointer, then: @escaping (UpstreamResponse) -> Void) {
+    func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
+        guard let client = handle.request else { return }
         worker.fetch(upstream, for: client, then: then)
     }
 

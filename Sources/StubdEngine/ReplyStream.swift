@@ -44,8 +44,9 @@ public final class ReplyStream: Sendable {
         var finishing = false
         var overflowed = false
         var ending: Ending?
-        /// Set when the engine has sent the head; writes then wake this loop.
-        var mailbox: LoopMailbox?
+        /// Set when the engine has sent the head; writes then wake this loop (or the in-memory
+        /// engine's reader).
+        var mailbox: (any StreamCarrier)?
         var flushPosted = false
     }
 
@@ -69,7 +70,7 @@ public final class ReplyStream: Sendable {
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
         guard !bytes.isEmpty else { return ending == nil }
-        let (accepted, wake) = state.withLock { state -> (Bool, LoopMailbox?) in
+        let (accepted, wake) = state.withLock { state -> (Bool, (any StreamCarrier)?) in
             guard state.ending == nil, !state.finishing, !state.overflowed else { return (false, nil) }
             if state.queuedBytes + bytes.count > bufferLimit {
                 state.overflowed = true
@@ -89,7 +90,7 @@ public final class ReplyStream: Sendable {
     /// Disconnects the client now, as a slow reader (`.slowReader`): for a writer whose own
     /// queue overflowed before the bytes reached the stream.
     public func drop() {
-        let wake = state.withLock { state -> LoopMailbox? in
+        let wake = state.withLock { state -> (any StreamCarrier)? in
             guard state.ending == nil else { return nil }
             state.overflowed = true
             state.queued.removeAll()
@@ -101,7 +102,7 @@ public final class ReplyStream: Sendable {
 
     /// Ends the body once the queued pieces are sent. Idempotent.
     public func finish() {
-        let wake = state.withLock { state -> LoopMailbox? in
+        let wake = state.withLock { state -> (any StreamCarrier)? in
             guard state.ending == nil, !state.finishing else { return nil }
             state.finishing = true
             return state.takeWake()
@@ -127,7 +128,7 @@ public final class ReplyStream: Sendable {
 
     /// The head has been sent on the loop owning `mailbox`: later writes wake it. Returns what
     /// queued up before.
-    func attach(_ mailbox: LoopMailbox) -> Work {
+    func attach(_ mailbox: any StreamCarrier) -> Work {
         state.withLock { state in
             state.mailbox = mailbox
             return state.takeWork()
@@ -168,7 +169,7 @@ public final class ReplyStream: Sendable {
 
 extension ReplyStream.State {
     /// The mailbox to wake, once per batch of writes (nil before the head is sent).
-    fileprivate mutating func takeWake() -> LoopMailbox? {
+    fileprivate mutating func takeWake() -> (any StreamCarrier)? {
         guard let mailbox, !flushPosted else { return nil }
         flushPosted = true
         return mailbox

@@ -172,7 +172,7 @@ final class Worker {
         }
         lastToken &+= 1
         let start = DispatchTime.now().uptimeNanoseconds
-        let handle = ReplyHandle(request: req, mailbox: mailbox, token: lastToken, start: start)
+        let handle = ReplyHandle(carrier: mailbox, request: req, token: lastToken, start: start)
         // Decide, then write: the handler has returned before anything goes on the wire.
         switch handler.handle(request, reply: handle) {
         case .now(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
@@ -184,8 +184,8 @@ final class Worker {
     /// is still awaiting one; a second completion, or one for a request already answered, is
     /// ignored.
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?) {
-        guard awaiting.removeValue(forKey: handle.token) != nil else { return }
-        carryOut(plan, on: handle.request, start: handle.start, listener: listener)
+        guard let req = awaiting.removeValue(forKey: handle.token) else { return }
+        carryOut(plan, on: req, start: handle.start, listener: listener)
     }
 
     /// Waits out the plan's delay on a timer, or writes now.

@@ -1,10 +1,11 @@
+import AdminContract
 import Foundation
 import StubModel
 import TargetModel
 
 /// One test's view of the shared stubd: its own runtime stubs, sequence positions, scenario
 /// states and journal, selected by the `X-Stubd-Session` header that the app sends once it is
-/// launched with `launchEnvironment` (the README's pointing recipe reads `STUBD_SESSION`).
+/// launched with `launchEnvironment` (docs/MOYA.md's pointing recipe reads `STUBD_SESSION`).
 public struct StubdSession: Sendable {
     /// The session id (`X-Stubd-Session`).
     public let id: String
@@ -16,10 +17,12 @@ public struct StubdSession: Sendable {
     public let options: TargetCompileOptions
 
     /// A session on the stubd at `baseURL`; `Stubd.session()` also waits for the server.
-    public init(id: String, baseURL: URL, token: String? = nil, options: TargetCompileOptions = TargetCompileOptions()) {
+    /// `transport` is HTTP unless a test of the kit hands in another.
+    public init(id: String, baseURL: URL, token: String? = nil, options: TargetCompileOptions = TargetCompileOptions(),
+                transport: any StubdTransport = URLSessionTransport()) {
         self.id = id
         self.baseURL = baseURL
-        self.admin = StubdAdminClient(baseURL: baseURL, session: id, token: token)
+        self.admin = StubdAdminClient(baseURL: baseURL, session: id, token: token, transport: transport)
         self.options = options
     }
 
@@ -57,14 +60,14 @@ public struct StubdSession: Sendable {
         try await admin.count(try filter(for: target))
     }
 
-    /// This session's requests that `target`'s route answered, oldest first (the journal's JSON:
-    /// `method`, `url`, `headers`, `body`, `status`, …).
-    public func requests(_ target: any TargetType) async throws -> [JSONValue] {
+    /// This session's requests that `target`'s route answered, oldest first (`method`, `url`,
+    /// `headers`, `body`, `status`, …).
+    public func requests(_ target: any TargetType) async throws -> [RequestRecord] {
         try await admin.requests(try filter(for: target))
     }
 
     /// Every request of this session, oldest first.
-    public func requests() async throws -> [JSONValue] {
+    public func requests() async throws -> [RequestRecord] {
         try await admin.requests()
     }
 
@@ -110,9 +113,7 @@ public struct StubdSession: Sendable {
     }
 
     /// `GET /users/octocats → closest: user (path segment 2: expected "octocat", got "octocats")`.
-    static func describeMiss(_ entry: JSONValue) -> String {
-        func text(_ key: String) -> String { if case .string(let value)? = entry[key] { return value } else { return "" } }
-        let nearMiss = text("nearMiss")
-        return "\(text("method")) \(text("url"))" + (nearMiss.isEmpty ? "" : " → \(nearMiss)")
+    static func describeMiss(_ entry: RequestRecord) -> String {
+        "\(entry.method) \(entry.url)" + ((entry.nearMiss ?? "").isEmpty ? "" : " → \(entry.nearMiss ?? "")")
     }
 }

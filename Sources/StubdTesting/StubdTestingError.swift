@@ -19,7 +19,7 @@ public enum StubdTestingError: Error, CustomStringConvertible {
         switch self {
         case .notReachable(let url, let waited, let problem):
             return "no stubd answered at \(url.absoluteString) within \(waited) s (last: \(problem)). Start it before the tests "
-                + "(`stubd serve … --ready-file PATH` and wait for the file; README \"UI tests on iOS\") or set STUBD_BASE_URL to where it listens"
+                + "(`stubd serve … --ready-file PATH` and wait for the file; docs/UI-TESTS.md) or set STUBD_BASE_URL to where it listens"
         case .refused(let url, let problem):
             return "stubd at \(url.absoluteString) refused the admin API (\(problem)); pass its --admin-token as token: "
                 + "(or set STUBD_ADMIN_TOKEN where it runs), or call it on a loopback address"

@@ -23,11 +23,20 @@ import StubModel
             return
         }
         #expect(format.pattern == "yyyy-MM-dd" && format.offsetSeconds == -172_800 && format.timeZone == "Europe/Paris")
-        guard case .now(let yearly)? = try Self.values("{{now offset='1 years'}}").first else { return }
+        guard case .now(let yearly)? = try Self.values("{{now offset='1 years'}}").first else {
+            Issue.record("now offset='1 years' did not read as now")
+            return
+        }
         #expect(yearly.offsetMonths == 12 && yearly.pattern == nil)
-        guard case .random(let length, let alphabet)? = try Self.values("{{randomValue length=12 type='NUMERIC'}}").first else { return }
+        guard case .random(let length, let alphabet)? = try Self.values("{{randomValue length=12 type='NUMERIC'}}").first else {
+            Issue.record("randomValue did not read as random")
+            return
+        }
         #expect(length == 12 && alphabet == "0123456789")
-        guard case .jsonPath(let path)? = try Self.values("{{jsonPath request.body '$.user.name'}}").first else { return }
+        guard case .jsonPath(let path)? = try Self.values("{{jsonPath request.body '$.user.name'}}").first else {
+            Issue.record("jsonPath did not read as jsonPath")
+            return
+        }
         #expect(path.text == "$.user.name")
     }
 

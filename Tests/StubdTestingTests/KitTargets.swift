@@ -1,4 +1,5 @@
 import Foundation
+import StubdTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,7 +48,7 @@ enum UserAPI: TargetType {
     }
 }
 
-/// What the app sends: Moya's request for the target, pointed at stubd as the README's recipe
+/// What the app sends: Moya's request for the target, pointed at stubd as docs/MOYA.md's recipe
 /// points it (scheme, host and port swapped; base path, query, headers and body kept), in a session.
 enum AppClient {
     static func request(_ target: any TargetType, stubd: URL, session: String?) throws -> URLRequest {
@@ -85,14 +86,13 @@ enum AppClient {
 
 /// A stubd on 127.0.0.1 with a free port, for one test.
 struct KitServer {
-    let server: StubdServer
+    let test: TestServer
+    var server: StubdServer { test.server }
     var url: URL { URL(string: server.baseURL)! }
 
     init(targets: [any TargetType] = []) throws {
-        var configuration = EngineConfiguration()
-        configuration.port = 0
-        server = try StubdServer.start(table: try RouteTable(targets: targets), configuration: configuration, logger: nil)
+        test = try TestServer(targets: targets)
     }
 
-    func stop() { server.stop() }
+    func stop() { test.stop() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StubdTestSupport
 
 /// Runs the built `stubd` executable (next to this test binary) as a user would.
 struct StubdProcess {
@@ -43,20 +44,12 @@ struct StubdProcess {
                         stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A temporary folder holding the given files.
-    /// What curl prints for `arguments` (silent, at most 5 s).
+    /// What curl prints for `arguments` (silent, at most 5 s); empty when curl cannot run.
     static func curl(_ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["--silent", "--max-time", "5"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try? process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        (try? Curl.run(arguments, maxTime: 5))?.stdout ?? ""
     }
 
+    /// A temporary folder holding the given files.
     static func temporaryFolder(_ files: [String: String]) throws -> String {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-cli-\(UUID().uuidString)")
         for (path, content) in files {

@@ -3,6 +3,7 @@ import StubModel
 import StubdSystem
 import StubdTesting
 import Testing
+import StubdTestSupport
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI

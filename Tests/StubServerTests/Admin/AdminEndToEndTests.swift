@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime
@@ -7,7 +8,8 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 
-/// The admin API driven with curl, as a test script or a developer would.
+/// The admin API driven with curl, as a test script or a developer would; its refusals in
+/// memory: `AdminServingTests`.
 @Suite(.serialized) struct AdminEndToEndTests {
     static func json(_ result: CurlResult) throws -> JSONValue { try JSONParser.parse(result.stdout) }
 
@@ -38,36 +40,6 @@ import AdminContract
         #expect(try Curl.run([server.url("/new")]).stdout == "new")
         #expect(try Self.json(try Curl.run(["-X", "POST", server.url("/__stubd/reset")]))["removedRoutes"] == .number(1))
         #expect(try Curl.run(["-w", "%{http_code}", "-o", "/dev/null", server.url("/new")]).stdout == "404")
-    }
-
-    @Test func badInputGetsAnErrorNamingTheField() throws {
-        let server = try TestServer(fixtures: [route("/zen", outcome: ok("z"))])
-        defer { server.stop() }
-        let bad = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", #"{"request": {"method": "GET", "path": "/a"}, "response": {"status": 42}}"#,
-                                "-w", "\n%{http_code}", server.url("/__stubd/routes")])
-        #expect(bad.stdout.hasSuffix("\n400"))
-        #expect(bad.stdout.contains(#"POST /__stubd/routes: response.status: expected an integer from 100 to 599, found 42"#))
-        let unknown = try Curl.run(["-X", "DELETE", "-w", "\n%{http_code}", server.url("/__stubd/routes/r999")])
-        #expect(unknown.stdout.hasSuffix("\n404"))
-        #expect(unknown.stdout.contains("no route has id r999"))
-        let fixture = try Curl.run(["-X", "DELETE", "-w", "\n%{http_code}", server.url("/__stubd/routes/f0")])
-        #expect(fixture.stdout.hasSuffix("\n409"))
-        let endpoint = try Curl.run(["-w", "\n%{http_code}", server.url("/__stubd/nope")])
-        #expect(endpoint.stdout.hasSuffix("\n404"))
-        #expect(endpoint.stdout.contains("GET /__stubd/requests/count"))
-        let health = try Self.json(try Curl.run([server.url("/__stubd/health")]))
-        #expect(health["status"] == .string("ok"))
-        #expect(health["fixtureRoutes"] == .number(1))
-    }
-
-    @Test func aBatchWithTwoRoutesForTheSameRequestIsAConflictAndAddsNothing() throws {
-        let server = try TestServer(fixtures: [])
-        defer { server.stop() }
-        let batch = #"{"routes": [{"request": {"method": "GET", "path": "/c"}, "response": {"text": "1"}}, {"request": {"method": "GET", "path": "/c"}, "response": {"text": "2"}}]}"#
-        let result = try Curl.run(["-X", "POST", "-H", "Content-Type: application/json", "--data", batch, "-w", "\n%{http_code}",
-                                   server.url("/__stubd/routes")])
-        #expect(result.stdout.hasSuffix("\n409"))
-        #expect(server.server.admin.health.runtimeRoutes == 0)
     }
 
     @Test func inFlightRequestsFinishOnTheTableTheyStartedWith() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import StubModel
 import Testing
+import StubdTestSupport
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI

@@ -4,6 +4,7 @@ import StubModel
 import StubdSystem
 import Synchronization
 import Testing
+import StubdTestSupport
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI
@@ -11,8 +12,8 @@ import Testing
 import AdminContract
 
 /// `GET /__stubd/events` over real sockets, without a browser: events in journal order, a tab
-/// that stops reading dropped while another client is served, a reconnect with `Last-Event-ID`
-/// missing nothing the journal still holds.
+/// that stops reading dropped while another client is served. A reconnect with `Last-Event-ID`
+/// in memory: `EventStreamServingTests`.
 @Suite(.serialized) struct EventStreamEndToEndTests {
     /// `curl -N` reading the stream in the background; `wait` returns when the text so far
     /// satisfies a condition (woken by each arrival, bounded by a deadline).
@@ -77,26 +78,6 @@ import AdminContract
             return url
         }
         #expect(urlsSeen == (1...50).map { "/zen?n=\($0)" })
-    }
-
-    @Test func aReconnectWithLastEventIDGetsEverythingAfterItThatTheJournalHolds() throws {
-        let server = try TestServer(fixtures: Self.fixtures, journalCapacity: 5)
-        defer { server.stop() }
-        _ = try Curl.run((1...10).flatMap { ["-o", "/dev/null", server.url("/item?n=\($0)")] })
-        // Resuming after 4: 5 has left the 5-entry journal; 6–10 are sent, then the live ones.
-        let resumed = try StreamReader(server.url("/__stubd/events"), headers: ["Last-Event-ID: 4"])
-        defer { resumed.stop() }
-        #expect(resumed.wait { $0.ids.count == 5 }, "\(resumed.ids)")
-        #expect(resumed.ids == [6, 7, 8, 9, 10])
-        _ = try Curl.run((11...12).flatMap { ["-o", "/dev/null", server.url("/item?n=\($0)")] })
-        #expect(resumed.wait { $0.ids.count == 7 }, "\(resumed.ids)")
-        #expect(resumed.ids == [6, 7, 8, 9, 10, 11, 12])
-        // Resuming from the newest: only live events, none twice.
-        let caughtUp = try StreamReader(server.url("/__stubd/events?lastEventId=12"))
-        defer { caughtUp.stop() }
-        #expect(caughtUp.wait { $0.current.contains("retry:") })
-        _ = try Curl.run(["-o", "/dev/null", server.url("/zen")])
-        #expect(caughtUp.wait { $0.ids == [13] }, "\(caughtUp.ids)")
     }
 
     @Test func aTabThatStopsReadingIsDroppedWhileAnotherClientsThousandRequestsAreServed() throws {

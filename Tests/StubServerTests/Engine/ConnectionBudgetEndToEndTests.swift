@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubdTestSupport
 import StubdSystem
 import Synchronization
 @testable import StubServer

@@ -1,6 +1,7 @@
 import Foundation
 import StubdSystem
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime

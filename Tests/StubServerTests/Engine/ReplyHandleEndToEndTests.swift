@@ -3,6 +3,7 @@ import Synchronization
 import Foundation
 import StubModel
 import Testing
+import StubdTestSupport
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI

@@ -4,6 +4,7 @@ import StubModel
 import StubdSystem
 import Synchronization
 import Testing
+import StubdTestSupport
 @testable import StubdEngine
 
 /// Streamed replies over real sockets: pieces written from another thread arrive in order; a

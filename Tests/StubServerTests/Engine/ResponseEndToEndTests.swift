@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StubdTestSupport
 import StubdSystem
 import TargetModel
 @testable import StubServer

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import StubdTestSupport
 import StubModel
 @testable import StubServer
 @testable import StubdRuntime

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime
@@ -21,47 +22,6 @@ import AdminContract
         #expect(entries.last!.sequence == 2500)
         #expect(entries.first!.sequence == 2401)
         #expect(server.server.journal.size == 100)
-    }
-
-    @Test func verificationCountsFilterByMethodPathRouteAndMatch() throws {
-        let server = try TestServer(fixtures: [route("/users/octocat", name: "user", outcome: ok("u")),
-                                               route("/issues", method: "POST", name: "create", outcome: ok("c", status: 201))])
-        defer { server.stop() }
-        for _ in 0..<3 { _ = try Curl.run([server.url("/users/octocat")]) }
-        _ = try Curl.run(["-X", "POST", "--data", "title=x", server.url("/issues")])
-        _ = try Curl.run([server.url("/users/nobody")])
-        let count = { (query: String) throws -> String in try Curl.run([server.url("/__stubd/requests/count?\(query)")]).stdout }
-        #expect(try JSONParser.parse(try count("method=GET"))["count"] == .number(4))
-        #expect(try JSONParser.parse(try count("path=/users/octocat"))["count"] == .number(3))
-        #expect(try JSONParser.parse(try count("path=/users/*"))["count"] == .number(4))
-        #expect(try JSONParser.parse(try count("route=create"))["count"] == .number(1))
-        #expect(try JSONParser.parse(try count("matched=false"))["count"] == .number(1))
-        let bad = try Curl.run(["-w", "\n%{http_code}", server.url("/__stubd/requests/count?colour=red")])
-        #expect(bad.stdout.hasSuffix("\n400"))
-
-        let listed = try JSONParser.parse(try Curl.run([server.url("/__stubd/requests?method=POST")]).stdout)
-        guard case .array(let entries)? = listed["requests"], let entry = entries.first else { Issue.record("no entries"); return }
-        #expect(entry["body"] == .string("title=x"))
-        #expect(entry["status"] == .number(201))
-        #expect(entry["route"] == .string("create"))
-        let miss = try JSONParser.parse(try Curl.run([server.url("/__stubd/requests?matched=false")]).stdout)
-        guard case .array(let misses)? = miss["requests"], case .string(let nearMiss)? = misses.first?["nearMiss"] else {
-            Issue.record("no near miss recorded")
-            return
-        }
-        #expect(nearMiss.hasPrefix("closest: user"))
-
-        _ = try Curl.run(["-X", "DELETE", server.url("/__stubd/requests")])
-        #expect(try JSONParser.parse(try count(""))["count"] == .number(0))
-    }
-
-    @Test func bodiesAreTruncatedToTheLimit() throws {
-        let server = try TestServer(fixtures: [route("/up", method: "POST", outcome: ok("ok"))], journalBodyLimit: 10)
-        defer { server.stop() }
-        _ = try Curl.run(["-X", "POST", "--data", String(repeating: "x", count: 5000), server.url("/up")])
-        let entry = server.server.requests().first
-        #expect(entry?.body.count == 10)
-        #expect(entry?.bodySize == 5000)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import Testing
+import StubdTestSupport
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import StubdTestSupport
 import FixtureFiles
 import TargetModel
 @testable import Recording
@@ -12,7 +13,9 @@ import AdminContract
 
 /// `stubd record` as a library: a real upstream (Python's http.server, plain HTTP or HTTPS with
 /// a CA made at test time) recorded through stubd's proxy, then the written folder served by a
-/// plain stubd and compared answer by answer; secrets searched for in every written byte.
+/// plain stubd and compared answer by answer; secrets searched for in every written byte. What
+/// the recorder decides for each answer (scrubbing, keep, repeats, hand-written files, a missing
+/// upstream) is checked in memory: `RecordingServingTests`.
 @Suite(.serialized) struct RecordingEndToEndTests {
     /// The API being recorded: JSON (with a cookie), laid-out JSON, text, binary, gzip, deflate,
     /// an undecodable gzip, 404, 500, a search with a key, a counter, a slow call, a login.
@@ -244,48 +247,6 @@ import AdminContract
     /// A secret value that turns up outside its name — a session id in the path, a cookie copied
     /// into another query value, a token echoed in the answer — is scrubbed there too, and the
     /// fixture still answers the same request with another value.
-    @Test func aSecretValueIsScrubbedWhereverItAppears() throws {
-        let upstream = try PythonUpstream(handler: """
-                def do_GET(self):
-                    body = ('{"path":"%s","next":"/sessions/SESSION-VALUE-77/items?page=2"}' % self.path).encode()
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("X-Echo", "sid SESSION-VALUE-77")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-            """, tls: false)
-        defer { upstream.stop() }
-        let out = try Self.folder()
-        let (_, answers) = try Self.record([
-            ["-H", "Cookie: sid=SESSION-VALUE-77; theme=dark", "/sessions/SESSION-VALUE-77/items"],
-            ["-H", "Cookie: sid=SESSION-VALUE-77", "/collect?utmcc=__utma%3D1.SESSION-VALUE-77&v=1"],
-        ], upstream: upstream.baseURL, options: RecordingOptions(out: out))
-        #expect(answers[0].stdout.contains("SESSION-VALUE-77"), "the client gets the upstream's answer unchanged")
-        let written = try Self.allBytes(under: out)
-        #expect(written.count > 200)
-        #expect(written.range(of: Data("SESSION-VALUE-77".utf8)) == nil, "the session value was written: \(String(decoding: written, as: UTF8.self))")
-        let names = try FileManager.default.contentsOfDirectory(atPath: out)
-        #expect(!names.contains { $0.contains("SESSION") }, "\(names)")
-        let replayed = try Self.replay([
-            ["-w", " %{http_code}", "/sessions/ANOTHER-SESSION-1/items"],
-            ["-w", " %{http_code}", "/collect?utmcc=__utma%3D1.ANOTHER&v=1"],
-            ["-w", " %{http_code}", "/collect?utmcc=x&v=2"],
-        ], from: out)
-        #expect(replayed[0].stdout.hasSuffix(" 200") && replayed[0].stdout.contains("[redacted]"), "\(replayed[0].stdout)")
-        #expect(replayed[1].stdout.hasSuffix(" 200"), "\(replayed[1].stdout)")
-        #expect(replayed[2].stdout.hasSuffix(" 404"), "a value that is not secret still has to match")
-    }
-
-    @Test func keepWritesOneNameAsSent() throws {
-        let upstream = try PythonUpstream(handler: Self.api, tls: false)
-        defer { upstream.stop() }
-        let out = try Self.folder()
-        let (summary, _) = try Self.record([["-X", "POST", "/login"]], upstream: upstream.baseURL, options: RecordingOptions(out: out, keep: ["token"]))
-        #expect(try Self.allBytes(under: out).range(of: Data("TOKEN-SECRET-2".utf8)) != nil)
-        #expect(summary.redactedNames.isEmpty)
-    }
-
     static func allBytes(under folder: String) throws -> Data {
         var all = Data()
         for case let file as String in FileManager.default.enumerator(atPath: folder)! {
@@ -294,45 +255,6 @@ import AdminContract
             if !isDirectory.boolValue { all += try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)) }
         }
         return all
-    }
-
-    @Test(arguments: [false, true])
-    func repeatedRequestsKeepTheFirstAnswerOrBecomeASequence(sequences: Bool) throws {
-        let upstream = try PythonUpstream(handler: Self.api, tls: false)
-        defer { upstream.stop() }
-        let out = try Self.folder()
-        let (summary, _) = try Self.record(Array(repeating: ["/counter"], count: 3), upstream: upstream.baseURL,
-                                           options: RecordingOptions(out: out, sequences: sequences))
-        #expect(summary.repeatsWithOtherAnswers == 1)
-        #expect(summary.lines.contains { $0.contains(sequences ? "recorded as responses sequences" : "kept the first answer") })
-        let replayed = try Self.replay(Array(repeating: ["/counter"], count: 4), from: out).map(\.stdout)
-        #expect(replayed == (sequences ? [#"{"n":1}"#, #"{"n":2}"#, #"{"n":3}"#, #"{"n":3}"#] : Array(repeating: #"{"n":1}"#, count: 4)))
-    }
-
-    @Test func aHandWrittenFileIsKeptUnlessOverwriteIsGiven() throws {
-        let upstream = try PythonUpstream(handler: Self.api, tls: false)
-        defer { upstream.stop() }
-        let out = try Self.folder()
-        let mine = #"{"request": {"method": "GET", "path": "/text"}, "response": {"status": 200, "text": "mine"}}"#
-        try Data(mine.utf8).write(to: URL(fileURLWithPath: out + "/GET-text.json"))
-        let (kept, _) = try Self.record([["/text"], ["/boom"]], upstream: upstream.baseURL, options: RecordingOptions(out: out))
-        #expect(try String(contentsOfFile: out + "/GET-text.json", encoding: .utf8) == mine)
-        #expect(kept.keptHandWritten == ["GET-text.json"])
-        #expect(kept.files == ["GET-boom.json"])
-        // A second recording refreshes its own earlier file in place, and --overwrite replaces mine.
-        let (again, _) = try Self.record([["/text"], ["/boom"]], upstream: upstream.baseURL, options: RecordingOptions(out: out, overwrite: true))
-        #expect(again.files == ["GET-boom.json", "GET-text.json"])
-        #expect(try Self.replay([["/text"]], from: out)[0].stdout == "hello text ✓")
-    }
-
-    @Test func anUnansweredRequestIsA502AndWritesNothing() throws {
-        let port = try TestServer(fixtures: []).stoppedPort()
-        let out = try Self.folder()
-        let (summary, answers) = try Self.record([["-w", "%{http_code}", "/users/octocat"]], upstream: "http://127.0.0.1:\(port)",
-                                                 options: RecordingOptions(out: out))
-        #expect(answers[0].stdout.hasSuffix("502"))
-        #expect(summary.upstreamFailures == 1 && summary.files.isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".json") }.isEmpty)
     }
 
     @Test func anOutputThatIsAFileIsRefusedBeforeAnythingIsProxied() throws {

@@ -1,4 +1,5 @@
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime
@@ -71,7 +72,10 @@ struct RouteTableTests {
         }
         #expect(misses.first?.route.name == "repos")
         #expect(misses.first?.differences == [#"query page: expected "2", got "3""#])
-        guard case .miss(let byPath) = table.lookup(IncomingRequest(method: "POST", target: "/users/octocats")) else { return }
+        guard case .miss(let byPath) = table.lookup(IncomingRequest(method: "POST", target: "/users/octocats")) else {
+            Issue.record("expected a miss for POST /users/octocats")
+            return
+        }
         #expect(byPath.first?.route.name == "user")
         #expect(byPath.first?.differences == ["method: expected GET, got POST", #"path segment 2: expected "octocat", got "octocats""#])
     }

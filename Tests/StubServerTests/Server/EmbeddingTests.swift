@@ -1,6 +1,7 @@
 import Foundation
 import StubdTesting
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime

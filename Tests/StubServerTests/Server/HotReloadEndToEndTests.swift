@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import StubdTestSupport
 import FixtureFiles
 import TargetModel
 @testable import StubServer

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import StubdTesting
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime

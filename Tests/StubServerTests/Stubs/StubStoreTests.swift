@@ -1,4 +1,5 @@
 import Testing
+import StubdTestSupport
 import StubModel
 @testable import StubServer
 @testable import StubdRuntime

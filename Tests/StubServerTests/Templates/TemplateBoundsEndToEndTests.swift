@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubdTestSupport
 import FixtureFiles
 import StubModel
 @testable import StubServer

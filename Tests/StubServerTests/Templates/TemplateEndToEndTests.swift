@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubdTestSupport
 import FixtureFiles
 import StubModel
 @testable import StubServer
@@ -8,8 +9,10 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 
-/// Templated responses served over a real socket and read with curl: every request source,
-/// dates, ids, escaping in JSON strings and headers, per-file opt-in, and load-time problems.
+/// Templated responses served over a real socket and read with curl: every request source and
+/// escaping in JSON strings and headers on the wire, and load-time problems. What templates
+/// compute (dates, ids, clocks, counters, seeds, JSON paths) is checked in memory
+/// (`TemplateServingTests`).
 @Suite struct TemplateEndToEndTests {
     static let fixtures = #"""
     {"routes": [
@@ -62,87 +65,6 @@ import AdminContract
         #expect(body["session"] as? String == "t1")
         #expect(body["count"] as? Int == 3)
         #expect((body["nested"] as? [Any])?.first as? String == "7-a")
-    }
-
-    @Test func jsonPathAndTheBodyAndLiteralBraces() throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        let echoed = try Curl.run(["-H", "Content-Type: application/json", "--data", #"{"user":{"name":"Ada"},"tags":["a","b"]}"#, server.url("/echo")]).stdout
-        #expect(echoed == #"name=Ada tags=["a","b"] raw={"user":{"name":"Ada"},"tags":["a","b"]} literal={{kept}}"#)
-        #expect(try Curl.run([server.url("/plain")]).stdout == "{{request.path}} is not a template here", "no opt-in, no rendering")
-    }
-
-    @Test func datesAndIdsAreMadeForEachRequest() throws {
-        let server = try Self.server()
-        defer { server.stop() }
-        let first = try Self.json(try Curl.run([server.url("/dates")]).stdout)
-        let second = try Self.json(try Curl.run([server.url("/dates")]).stdout)
-        let day = DateFormatter()
-        day.locale = Locale(identifier: "en_US_POSIX")
-        day.timeZone = TimeZone(identifier: "UTC")
-        day.dateFormat = "yyyy-MM-dd"
-        let now = Date()
-        #expect([day.string(from: now), day.string(from: now.addingTimeInterval(-5))].contains(first["today"] as? String ?? ""))
-        #expect([day.string(from: now.addingTimeInterval(-86_400)), day.string(from: now.addingTimeInterval(-86_405))].contains(first["yesterday"] as? String ?? ""))
-        let utcHour = Int(first["utc"] as? String ?? "") ?? -1, parisHour = Int(first["paris"] as? String ?? "") ?? -1
-        #expect([1, 2].contains((parisHour - utcHour + 24) % 24), "Paris is UTC+1 or +2: \(parisHour) vs \(utcHour)")
-        let epoch = Double(first["epoch"] as? String ?? "") ?? 0
-        #expect(abs(epoch / 1000 - now.timeIntervalSince1970) < 60)
-        #expect((first["id"] as? String).flatMap(UUID.init(uuidString:)) != nil)
-        #expect(first["id"] as? String != second["id"] as? String, "a new id per request")
-        #expect((first["digits"] as? String)?.count == 10 && (first["digits"] as? String)?.allSatisfy(\.isNumber) == true)
-    }
-
-    /// `PUT /__stubd/clock` per session and `{{counter}}` per route and session, both reset with the session.
-    @Test func aFixedClockAndCountersPerSession() throws {
-        let server = try Self.server(["c.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "path": "/c"}, "response": {"text": "{{now format='yyyy-MM-dd HH:mm'}} #{{counter}}"}}]}"#])
-        defer { server.stop() }
-        func get(_ session: String?) throws -> String {
-            try Curl.run((session.map { ["-H", "X-Stubd-Session: \($0)"] } ?? []) + [server.url("/c")]).stdout
-        }
-        let set = try Curl.run(["-X", "PUT", "-H", "X-Stubd-Session: a", "-H", "Content-Type: application/json",
-                                "--data", #"{"now": "2030-01-02T03:04:05Z"}"#, server.url("/__stubd/clock")])
-        #expect(set.stdout.contains("2030-01-02T03:04:05Z"), "\(set.stdout)")
-        #expect(try get("a") == "2030-01-02 03:04 #1")
-        #expect(try get("a") == "2030-01-02 03:04 #2")
-        let other = try get("b")
-        #expect(other.hasSuffix(" #1") && !other.hasPrefix("2030"), "another session: real time, its own counter")
-        #expect(try Curl.run(["-X", "POST", "-H", "X-Stubd-Session: a", server.url("/__stubd/reset")]).stdout.contains("reset"))
-        let afterReset = try get("a")
-        #expect(!afterReset.hasPrefix("2030"), "reset: real time again")
-        #expect(afterReset.hasSuffix(" #1"), "reset: the counter starts over")
-        let bad = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"now": "tomorrow"}"#, "-w", " %{http_code}", server.url("/__stubd/clock")])
-        #expect(bad.stdout.hasSuffix(" 400") && bad.stdout.contains("ISO 8601"), "\(bad.stdout)")
-    }
-
-    /// `PUT /__stubd/random`: a seeded session gets the same ids and random values for the same
-    /// requests on every run; another session is not affected; reset makes it unpredictable again.
-    @Test func aSeededSessionGetsRepeatableRandomValues() throws {
-        let server = try Self.server(["r.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "path": "/r"}, "response": {"text": "{{uuid}} {{randomValue length=6 type='NUMERIC'}}"}}]}"#])
-        defer { server.stop() }
-        func seed(_ session: String) throws {
-            _ = try Curl.run(["-X", "PUT", "-H", "X-Stubd-Session: \(session)", "-H", "Content-Type: application/json", "--data", #"{"seed": 42}"#, server.url("/__stubd/random")])
-        }
-        func get(_ session: String) throws -> String { try Curl.run(["-H", "X-Stubd-Session: \(session)", server.url("/r")]).stdout }
-        try seed("a")
-        try seed("b")
-        let a = [try get("a"), try get("a")]
-        let b = [try get("b"), try get("b")]
-        #expect(a == b, "the same seed, the same sequence: \(a) \(b)")
-        #expect(a[0] != a[1], "a sequence, not one value")
-        #expect(UUID(uuidString: String(a[0].prefix(36))) != nil, "\(a[0])")
-        #expect(try get("c") != a[0], "an unseeded session")
-        _ = try Curl.run(["-X", "POST", "-H", "X-Stubd-Session: a", server.url("/__stubd/reset")])
-        try seed("a")
-        #expect(try get("a") == a[0], "seeded again after a reset: the sequence starts over")
-        let bad = try Curl.run(["-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"seed": -1}"#, "-w", " %{http_code}", server.url("/__stubd/random")])
-        #expect(bad.stdout.hasSuffix(" 400"))
-    }
-
-    @Test func aWholeFileOptsIn() throws {
-        let server = try Self.server(["f.json": #"{"templates": true, "routes": [{"request": {"method": "GET", "pathTemplate": "/hello/{name}"}, "response": {"text": "hello {{request.path.name}}"}}]}"#])
-        defer { server.stop() }
-        #expect(try Curl.run([server.url("/hello/ada")]).stdout == "hello ada")
     }
 
     @Test func aBadTemplateIsRefusedNamingFileFieldAndColumn() throws {

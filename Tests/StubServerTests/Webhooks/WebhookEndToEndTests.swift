@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubdTestSupport
 import FixtureFiles
 import StubModel
 @testable import StubServer
@@ -103,33 +104,6 @@ import AdminContract
         let entry = try #require(server.server.admin.webhooks.entries(session: nil).first)
         #expect(entry.status == 204)
         #expect(entry.attempts >= 2, "the refused attempt came first")
-    }
-
-    @Test func a5xxIsRetriedAndGivingUpIsRecorded() throws {
-        let receiver = try Self.receiver(failFirst: 1)
-        defer { receiver.stop() }
-        let refused = try TestServer(fixtures: []).stoppedPort()
-        let server = try Self.server("""
-            {"request": {"method": "GET", "path": "/a"}, "response": {"status": 200},
-             "webhooks": [{"url": "http://127.0.0.1:\(receiver.port)/a", "retries": 2, "retryDelay": 0.05}]},
-            {"request": {"method": "GET", "path": "/b"}, "response": {"status": 200},
-             "webhooks": [{"url": "http://127.0.0.1:\(refused)/b", "retries": 1, "retryDelay": 0.05}]},
-            {"request": {"method": "GET", "path": "/c", "anyOtherQuery": true}, "response": {"status": 200},
-             "webhooks": [{"url": "{{request.query.to}}"}]}
-            """)
-        defer { server.stop() }
-        _ = try Curl.run([server.url("/a")])
-        _ = try Curl.run([server.url("/b")])
-        _ = try Curl.run([server.url("/c?to=ftp://nowhere")])
-        #expect(server.server.admin.webhooks.waitForDeliveries(3))
-        let entries = server.server.admin.webhooks.entries(session: nil)
-        let a = try #require(entries.first { $0.url.hasSuffix("/a") })
-        #expect(a.status == 204 && a.attempts == 2, "503 then 204: \(a)")
-        #expect(Self.received(receiver).count == 2)
-        let b = try #require(entries.first { $0.url.hasSuffix("/b") })
-        #expect(b.status == nil && b.attempts == 2 && b.error != nil, "refused twice, then given up: \(b)")
-        let c = try #require(entries.first { $0.url.hasPrefix("ftp:") })
-        #expect(c.attempts == 0 && (c.error ?? "").contains("http:// or https://"), "\(c)")
     }
 
     @Test func aWebhookThatCallsItsOwnRouteStopsAfterTheDepthLimit() throws {

@@ -1,17 +1,17 @@
 import Foundation
-@testable import StubServer
-@testable import StubdRuntime
-@testable import AdminAPI
-@testable import Dashboard
+import StubServer
+import StubdRuntime
+import AdminAPI
+import Dashboard
 import AdminContract
 import TargetModel
-@testable import StubdEngine
+import StubdEngine
 
 /// A stubd server on 127.0.0.1 with an ephemeral port, for one test.
-struct TestServer {
-    let server: StubdServer
+package struct TestServer {
+    package let server: StubdServer
 
-    init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
+    package init(fixtures: [Fixture], cors: CORSPolicy? = nil, journalCapacity: Int = 1000, journalBodyLimit: Int = 4096,
          observers: [any ExchangeObserver] = [], access: AdminAccess? = nil, redactor: Redactor = Redactor(),
          proxy: ProxyUpstream? = nil, recorder: Recorder? = nil, configure: (inout EngineConfiguration) -> Void = { _ in },
          settings configureServer: (inout StubdServer.Configuration) -> Void = { _ in }) throws {
@@ -31,20 +31,20 @@ struct TestServer {
         server = try StubdServer.start(table: try RouteTable(fixtures: fixtures), settings)
     }
 
-    init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {
+    package init(targets: [any TargetType], redactor: Redactor = Redactor()) throws {
         var configuration = EngineConfiguration()
         configuration.port = 0
         server = try StubdServer.start(table: try RouteTable(targets: targets), configuration: configuration, logger: nil, redactor: redactor)
     }
 
-    var port: Int { server.port }
+    package var port: Int { server.port }
 
-    func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(server.port)\(pathAndQuery)" }
+    package func url(_ pathAndQuery: String) -> String { "http://127.0.0.1:\(server.port)\(pathAndQuery)" }
 
-    func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     /// Stops the server and returns its port: a port nothing listens on (for "unreachable" tests).
-    func stoppedPort() -> Int {
+    package func stoppedPort() -> Int {
         let port = server.port
         server.stop()
         return port
@@ -52,17 +52,12 @@ struct TestServer {
 }
 
 /// Shorthand for test fixtures.
-func route(_ path: String, method: String = "GET", query: [NameValue] = [], headers: [NameValue] = [],
+package func route(_ path: String, method: String = "GET", query: [NameValue] = [], headers: [NameValue] = [],
            body: BodyPattern = .any, name: String? = nil, outcome: StubOutcome, delay: Double? = nil) -> Fixture {
     Fixture(name: name ?? "\(method) \(path)", source: "test", request: RequestPattern(method: method, path: path, query: query,
             headers: headers, body: body), outcome: outcome, delay: delay)
 }
 
-func ok(_ text: String, status: Int = 200, headers: [NameValue] = []) -> StubOutcome {
+package func ok(_ text: String, status: Int = 200, headers: [NameValue] = []) -> StubOutcome {
     .response(StubHTTPResponse(status: status, headers: headers, body: Array(text.utf8)))
-}
-
-/// A route named `name` compiled alone, for exchanges made in tests.
-func compiledRoute(_ name: String, id: RouteID = RouteID(.fixture, 0)) -> Route {
-    Route(fixture: route("/" + name, name: name, outcome: ok(name)), id: id, order: id.number)
 }

@@ -3,17 +3,17 @@ import StubdSystem
 
 /// Many HTTP/1.1 requests at once over plain sockets, driven by poll(2) on one thread, for
 /// concurrency checks that URLSession's per-host connection limit would hide.
-enum RawHTTP {
-    struct Outcome {
+package enum RawHTTP {
+    package struct Outcome {
         /// Status code per connection; nil if the connection failed or timed out.
-        let statuses: [Int?]
+        package let statuses: [Int?]
         /// Wall time from the first send to the last complete response.
-        let seconds: Double
+        package let seconds: Double
     }
 
     /// Opens `count` connections to 127.0.0.1:`port`, sends `request` on each (it must ask for
     /// `Connection: close`), reads until every peer closes or `deadline` seconds pass.
-    static func concurrent(count: Int, port: Int, request: String, deadline: Double = 20) -> Outcome {
+    package static func concurrent(count: Int, port: Int, request: String, deadline: Double = 20) -> Outcome {
         let start = Date()
         let received = concurrentRaw(count: count, port: port, request: request, deadline: deadline)
         return Outcome(statuses: received.map(statusCode), seconds: Date().timeIntervalSince(start))
@@ -48,7 +48,7 @@ enum RawHTTP {
     }
 
     /// Like `concurrent`, returning each response's body (after the blank line).
-    static func concurrentBodies(count: Int, port: Int, request: String, deadline: Double = 20) -> [String] {
+    package static func concurrentBodies(count: Int, port: Int, request: String, deadline: Double = 20) -> [String] {
         concurrentRaw(count: count, port: port, request: request, deadline: deadline).map { bytes in
             let text = String(decoding: bytes, as: UTF8.self)
             return text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
@@ -57,7 +57,7 @@ enum RawHTTP {
 
     /// One request and its response on an open keep-alive connection (reads until the body
     /// announced by Content-Length has arrived).
-    static func roundTrip(_ fd: Int32, _ request: String) -> String {
+    package static func roundTrip(_ fd: Int32, _ request: String) -> String {
         System.sendAll(fd, Array(request.utf8))
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -78,7 +78,7 @@ enum RawHTTP {
     }
 
     /// Sends raw bytes on one connection and returns everything read until the peer closes.
-    static func exchange(port: Int, bytes: [UInt8], timeout: Double = 5) -> [UInt8] {
+    package static func exchange(port: Int, bytes: [UInt8], timeout: Double = 5) -> [UInt8] {
         let fd = connectLoopback(port: port)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
@@ -96,7 +96,7 @@ enum RawHTTP {
     }
 
     /// A blocking TCP connection to 127.0.0.1:`port`, or -1.
-    static func connectLoopback(port: Int) -> Int32 {
+    package static func connectLoopback(port: Int) -> Int32 {
         System.connectLoopback(port: port, receiveTimeout: 30) ?? -1
     }
 

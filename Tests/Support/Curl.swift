@@ -1,17 +1,17 @@
 import Foundation
 
 /// Runs the real curl binary and captures what it printed and its exit status.
-struct CurlResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+package struct CurlResult {
+    package let status: Int32
+    package let stdout: String
+    package let stderr: String
     /// What curl printed, byte for byte (bodies that are not text).
-    var data = Data()
+    package var data = Data()
 }
 
-enum Curl {
+package enum Curl {
     /// Runs `curl` with `arguments` (always bounded by `--max-time`).
-    static func run(_ arguments: [String], maxTime: Double = 10) throws -> CurlResult {
+    package static func run(_ arguments: [String], maxTime: Double = 10) throws -> CurlResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["--silent", "--show-error", "--max-time", String(maxTime)] + arguments

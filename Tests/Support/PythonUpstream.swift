@@ -3,14 +3,14 @@ import Foundation
 /// A real upstream for proxy and recording tests: Python's http.server running `handler` (the
 /// body of a `BaseHTTPRequestHandler` subclass), over HTTPS with a CA and a `localhost`
 /// certificate made with the openssl command at test time, or over plain HTTP.
-final class PythonUpstream {
-    let folder: URL
-    let process = Process()
-    let port: Int
-    var caFile: String { folder.appendingPathComponent("ca.pem").path }
+package final class PythonUpstream {
+    package let folder: URL
+    package let process = Process()
+    package let port: Int
+    package var caFile: String { folder.appendingPathComponent("ca.pem").path }
 
     /// Answers every GET with "secure " and the path.
-    static let secureHandler = """
+    package static let secureHandler = """
             def do_GET(self):
                 body = b"secure " + self.path.encode()
                 self.send_response(200)
@@ -19,10 +19,10 @@ final class PythonUpstream {
                 self.wfile.write(body)
         """
 
-    let tls: Bool
-    var baseURL: String { "\(tls ? "https://localhost" : "http://127.0.0.1"):\(port)" }
+    package let tls: Bool
+    package var baseURL: String { "\(tls ? "https://localhost" : "http://127.0.0.1"):\(port)" }
 
-    init(handler: String = PythonUpstream.secureHandler, tls: Bool = true, port fixedPort: Int = 0) throws {
+    package init(handler: String = PythonUpstream.secureHandler, tls: Bool = true, port fixedPort: Int = 0) throws {
         self.tls = tls
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -71,7 +71,7 @@ final class PythonUpstream {
         port = Int(String(decoding: line, as: UTF8.self)) ?? 0
     }
 
-    func stop() {
+    package func stop() {
         // SIGKILL: the test process blocks SIGTERM (stubd's signal handling), and children
         // inherit the blocked mask, so Python would never see a SIGTERM.
         kill(process.processIdentifier, SIGKILL)

@@ -4,19 +4,19 @@ import FoundationNetworking
 #endif
 
 /// A URLSession round trip: the response and body, or the error URLSession reported.
-struct Fetched {
-    let response: HTTPURLResponse?
-    let body: Data
-    let error: (any Error)?
+package struct Fetched {
+    package let response: HTTPURLResponse?
+    package let body: Data
+    package let error: (any Error)?
 
-    var status: Int? { response?.statusCode }
-    var text: String { String(decoding: body, as: UTF8.self) }
-    var errorCode: Int? { (error as NSError?)?.code }
+    package var status: Int? { response?.statusCode }
+    package var text: String { String(decoding: body, as: UTF8.self) }
+    package var errorCode: Int? { (error as NSError?)?.code }
 }
 
-enum HTTPFetch {
+package enum HTTPFetch {
     /// An ephemeral session (no cookies, no cache) so tests never share state.
-    static func session(timeout: Double = 10) -> URLSession {
+    package static func session(timeout: Double = 10) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -25,7 +25,7 @@ enum HTTPFetch {
     }
 
     /// Sends `request` with URLSession and waits for the outcome.
-    static func send(_ request: URLRequest, timeout: Double = 10) async -> Fetched {
+    package static func send(_ request: URLRequest, timeout: Double = 10) async -> Fetched {
         let session = session(timeout: timeout)
         defer { session.finishTasksAndInvalidate() }
         do {
@@ -36,7 +36,7 @@ enum HTTPFetch {
         }
     }
 
-    static func get(_ url: String, timeout: Double = 10) async -> Fetched {
+    package static func get(_ url: String, timeout: Double = 10) async -> Fetched {
         await send(URLRequest(url: URL(string: url)!), timeout: timeout)
     }
 }
