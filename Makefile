@@ -60,6 +60,7 @@ test: deps
 		rm -rf $(OPENAPI)/.build; $(SWIFT) test --package-path $(OPENAPI); }
 	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi $(SWIFT) test
 	bash packaging/check-kit.sh
+	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd
 	DIST_CONFIGURATION=debug bash packaging/dist.sh
 

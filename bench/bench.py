@@ -596,16 +596,23 @@ def main():
     for note in notes:
         print(f"note: {note}")
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    doc = ["# stubd performance", "",
-           f"Written by `make bench` (bench/run.sh) on {stamp}, {int(time.time() - started)} s of measuring. "
+    doc = [f"Written by `make bench` (bench/run.sh) on {stamp}, {int(time.time() - started)} s of measuring. "
            "Every figure below comes from that one run on the machine described; ×baseline is requests/s "
            "divided by the C evhttp baseline's in the same run. The benchmark reports; it never fails on timing.",
            "", "## Machine", ""] + [f"- {line}" for line in header] + ["", "## Results", ""] + table + [""]
     if notes:
         doc += ["## Notes", ""] + [f"- {note}" for note in notes] + [""]
-    doc += ["The per-request profile and what stands between these figures and the goals: [PROFILE.md](PROFILE.md).", ""]
-    with open(os.path.join(ROOT, "docs", "PERFORMANCE.md"), "w") as out:
-        out.write("\n".join(doc))
+    # Only the text between the markers is this run's; the page's other sections are kept.
+    path = os.path.join(ROOT, "docs", "PERFORMANCE.md")
+    begin, end = "<!-- make bench: begin -->", "<!-- make bench: end -->"
+    page = open(path).read() if os.path.exists(path) else f"# Performance\n\n{begin}\n{end}\n"
+    if begin not in page or end not in page:
+        page = page.rstrip() + f"\n\n{begin}\n{end}\n"
+    before, rest = page.split(begin, 1)
+    after = rest.split(end, 1)[1]
+    with open(path + ".tmp", "w") as out:
+        out.write(before + begin + "\n" + "\n".join(doc).rstrip() + "\n" + end + after)
+    os.replace(path + ".tmp", path)
     log("wrote docs/PERFORMANCE.md")
 
 

@@ -7,7 +7,7 @@ in an app): every fault after a warm-up request, the JSON route with the client'
 Content-Type spelling, and sequences whose middle step is a connection fault. A step passes when
 the client reports what the stub stands for: a failure for a fault, the status for a response.
 The journal tells how many attempts reached stubd (a client's silent re-send shows as 2).
-Exit status 1 when any expectation fails; `garbage` is reported, not judged (see README).
+Exit status 1 when any expectation fails; `garbage` is reported, not judged (see docs/FAULTS.md).
 """
 import argparse
 import json
@@ -38,7 +38,7 @@ SEQUENCES = [
     ("sequence `[reset, ok]` after another route", "reset-first", "GET /c/reset-first"),
 ]
 WARM = "GET /c/warm"
-# Failures no bytes can avoid, documented in the README rather than counted.
+# Failures no bytes can avoid, documented in docs/FAULTS.md rather than counted.
 KNOWN = {
     ("chromium", "`truncated`, HEAD request"): "Chromium reads a cut status line as status 2",
 }
@@ -202,16 +202,16 @@ def trust_local_ca(ca_dir, binary):
     })
 
 
-def write_readme(path, text, marker="conformance"):
+def write_page(path, text, marker="conformance"):
     """Puts the table between `<!-- MARKER:begin … -->` and `<!-- MARKER:end -->` (only after a
-    run with every client, so the README never shows a partial table)."""
+    run with every client, so docs/FAULTS.md never shows a partial table)."""
     with open(path, encoding="utf-8") as file:
-        readme = file.read()
-    begin = readme.index(f"<!-- {marker}:begin")
-    begin = readme.index("\n", begin) + 1
-    end = readme.index(f"<!-- {marker}:end -->")
+        page = file.read()
+    begin = page.index(f"<!-- {marker}:begin")
+    begin = page.index("\n", begin) + 1
+    end = page.index(f"<!-- {marker}:end -->")
     with open(path + ".tmp", "w", encoding="utf-8") as file:
-        file.write(readme[:begin] + text + "\n" + readme[end:])
+        file.write(page[:begin] + text + "\n" + page[end:])
     os.replace(path + ".tmp", path)
 
 
@@ -221,7 +221,7 @@ def main():
     parser.add_argument("--clients", default="urlsession,curl,requests,node,chromium,java,okhttp")
     parser.add_argument("--bin", default=os.path.join(HERE, ".build"))
     parser.add_argument("--out")
-    parser.add_argument("--readme", help="replace the table between the conformance markers of this file")
+    parser.add_argument("--page", help="replace the table between the conformance markers of this file (docs/FAULTS.md)")
     parser.add_argument("--https", action="store_true",
                         help="the same steps over HTTPS, the local CA (made in a temporary folder) trusted per client")
     options = parser.parse_args()
@@ -259,8 +259,8 @@ def main():
             file.write("\n## Over HTTPS (the local CA trusted per client; URLSession on Linux left out: its libcurl "
                        "reads only the system store)\n\n" + text + "\n")
     wanted = set(TITLES) - ({"urlsession"} if options.https else set())
-    if options.readme and set(columns) == wanted:
-        write_readme(options.readme, text, marker="conformance-https" if options.https else "conformance")
+    if options.page and set(columns) == wanted:
+        write_page(options.page, text, marker="conformance-https" if options.https else "conformance")
     if failures:
         print("\nconformance: FAILED\n" + "\n".join(failures), file=sys.stderr)
         return 1

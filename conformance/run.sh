@@ -22,9 +22,9 @@ python3 -c 'import requests' 2>/dev/null || python3 -m pip install -q requests 2
 
 mkdir -p conformance/.build
 swiftc -O conformance/clients/URLSessionClient.swift -o conformance/.build/URLSessionClient
-python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --readme README.md
+python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --page docs/FAULTS.md
 # The same steps over HTTPS (every client but URLSession on Linux).
-python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --readme README.md \
+python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --page docs/FAULTS.md \
     --https --clients curl,requests,node,chromium,java,okhttp
 # Chromium pages of stubd's own origin and of another, five page loads per sequence row.
-python3 Tests/ui/fault_steps_test.py .build/release/stubd 5 --readme README.md
+python3 Tests/ui/fault_steps_test.py .build/release/stubd 5 --page docs/FAULTS.md

@@ -1,6 +1,6 @@
 /// The admin API, declared once: every endpoint's method, path, what it takes and what it
 /// answers. The server's router is built from it (each handler is registered against a call
-/// declared here), the test kit calls through it (typed values both ways), and the README's
+/// declared here), the test kit calls through it (typed values both ways), and docs/ADMIN-API.md's
 /// reference is checked against it — so the three cannot drift.
 ///
 /// No libevent, no server: the test kit links it on iOS.
@@ -98,7 +98,7 @@ public enum AdminContract {
     /// `GET /__stubd/metrics`: Prometheus text.
     public static let metrics = AdminCall<NoBody, NoBody>("GET", "metrics", "counters in Prometheus text format")
 
-    /// Every endpoint, in the order the README lists them.
+    /// Every endpoint, in the order docs/ADMIN-API.md lists them.
     public static let all: [AdminEndpointSpec] = [
         health.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
         requests.spec, countRequests.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,

@@ -2,7 +2,7 @@ import Foundation
 import StubModel
 
 /// Turns the JSON of one fixture file into fixtures, rejecting unknown fields and wrong types
-/// with the exact field path. The format is documented in the README ("Fixture format").
+/// with the exact field path. The format is documented in docs/FIXTURES.md.
 public struct FixtureReader {
     /// Loads the bytes of a `bodyFile` (a path relative to the fixtures root's `__files/`);
     /// throws a problem sentence if the file is missing or outside the root.

@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard !SwiftTargets.all.isEmpty else {
-            printError("stubd: export writes Swift targets as fixtures, and this stubd has none; run it from a targets package whose main.swift calls Stubd.main(targets:) (see the README, \"Use it from a Moya app\")")
+            printError("stubd: export writes Swift targets as fixtures, and this stubd has none; run it from a targets package whose main.swift calls Stubd.main(targets:) (see docs/MOYA.md)")
             throw ExitCode(1)
         }
         var arguments = FixtureArguments()

@@ -12,7 +12,7 @@ public struct Stubd: ParsableCommand {
         commandName: "stubd",
         abstract: "A local HTTP stub server for APIs described the Moya way.",
         discussion: """
-            Serves fixture files (JSON, see the README's "Fixture format") and, in a targets \
+            Serves fixture files (JSON, see docs/FIXTURES.md) and, in a targets \
             package, Swift Moya targets over HTTP from a libevent event loop. FIXTURES defaults \
             to ./fixtures.
 

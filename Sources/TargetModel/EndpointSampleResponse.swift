@@ -11,6 +11,6 @@ public enum EndpointSampleResponse {
     /// A full response: status and headers from the `HTTPURLResponse`, and the body.
     case response(HTTPURLResponse, Data)
     /// A failure. stubd turns the error code into a wire fault the client will report as a
-    /// similar error (see `Fault` and the README's fault table).
+    /// similar error (see `Fault` and docs/FAULTS.md).
     case networkError(NSError)
 }

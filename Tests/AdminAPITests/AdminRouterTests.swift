@@ -93,5 +93,5 @@ import Dashboard
 
 /// Where the admin API's reference lives.
 enum AdminReference {
-    static let file = "README.md"
+    static let file = "docs/ADMIN-API.md"
 }

@@ -32,7 +32,7 @@ import Testing
         ["-X", "PUT", "-H", "Content-Type: application/json", "-H", "x-flag: iOS", "--data", #"{"name":"Ada"}"#, "/v1/me"],
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/avatars/7"],
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "/v1/search?limit=20&q=swift"],
-        // Two servers, one path: the header the README's recipe adds, or the Host itself, tells them apart.
+        // Two servers, one path: the header docs/MOYA.md's recipe adds, or the Host itself, tells them apart.
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "-H", "X-Stubd-Host: legacy.myserver.example", "/v1/me"],
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "-H", "Host: legacy.myserver.example", "/v1/me"],
         ["-H", "Content-Type: application/json", "-H", "x-flag: iOS", "-H", "X-Stubd-Host: api.myserver.example", "/v1/me"],

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--ready-file` and `--pid-file`, and the start/stop scripts the README's UI-test recipes call.
+/// `--ready-file` and `--pid-file`, and the start/stop scripts docs/UI-TESTS.md's recipes call.
 @Suite struct StartupRecipeTests {
     @Test func theReadyFileNamesTheURLOnceItAnswersAndBothFilesGoAtExit() throws {
         let folder = try StubdProcess.temporaryFolder(["ready": "http://127.0.0.1:1 (a stale file from an earlier run)\n"])

@@ -3,7 +3,7 @@ test starts (port 0, 127.0.0.1), driven only through the page — clicks, typing
 with curl and `stubd check` from outside.
 
 Usage: python3 Tests/ui/dashboard_test.py [STUBD_BINARY]   (make test-ui)
-Saves the screenshot the README shows as Tests/ui/out/dashboard.png.
+Saves the screenshot docs/DASHBOARD.md shows as Tests/ui/out/dashboard.png.
 """
 import json
 import os
@@ -146,7 +146,7 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
         assert command.startswith("curl --path-as-is -X 'GET'") and "--request-target '/users/octocat?page=3'" in command \
             and command.endswith(f"'{server.base}/'"), command
 
-        # The screenshot the README shows: the miss selected, the editor open.
+        # the screenshot docs/DASHBOARD.md shows: the miss selected, the editor open.
         for path in ["/zen", "/todo", "/search?q=swift%20stub"]:
             curl(server.base + path)
         browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/search?q=swift%20stub')", "the last request")

@@ -3,8 +3,8 @@ stubd's own origin and from another origin: every run must read each step as aut
 (500 → error → 200; error → 200 after another route), although Chromium re-sends a failed
 request on its idle and preconnected sockets. A fresh browser per run, as a page load is.
 
-Usage: python3 Tests/ui/fault_steps_test.py [STUBD_BINARY] [RUNS=5] [--readme README.md]
-(make test-ui; make conformance writes the table into the README between the fault-steps markers)
+Usage: python3 Tests/ui/fault_steps_test.py [STUBD_BINARY] [RUNS=5] [--page docs/FAULTS.md]
+(make test-ui; make conformance writes the table into docs/FAULTS.md between the fault-steps markers)
 """
 import json
 import os
@@ -82,21 +82,21 @@ def main():
     finally:
         server.stop()
     print(f"fault-steps: {sum(1 for _ in rows)} rows, {failures} wrong run(s) of {len(rows) * runs}")
-    if "--readme" in sys.argv and not failures:
-        write_readme(sys.argv[sys.argv.index("--readme") + 1],
+    if "--page" in sys.argv and not failures:
+        write_page(sys.argv[sys.argv.index("--page") + 1],
                      "| case | page | runs read as authored | attempts that reached stubd per run |\n|---|---|---|---|\n"
                      + "\n".join(row.rstrip(" |") + " |" if row.endswith("| |") else row for row in rows))
     sys.exit(1 if failures else 0)
 
 
-def write_readme(path, text):
+def write_page(path, text):
     """Puts the table between `<!-- fault-steps:begin … -->` and `<!-- fault-steps:end -->`."""
     with open(path, encoding="utf-8") as file:
-        readme = file.read()
-    begin = readme.index("\n", readme.index("<!-- fault-steps:begin")) + 1
-    end = readme.index("<!-- fault-steps:end -->")
+        page = file.read()
+    begin = page.index("\n", page.index("<!-- fault-steps:begin")) + 1
+    end = page.index("<!-- fault-steps:end -->")
     with open(path + ".tmp", "w", encoding="utf-8") as file:
-        file.write(readme[:begin] + text + "\n" + readme[end:])
+        file.write(page[:begin] + text + "\n" + page[end:])
     os.replace(path + ".tmp", path)
 
 

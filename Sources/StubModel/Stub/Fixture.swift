@@ -24,7 +24,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
     /// A delay drawn per request instead of `delay` (`{"uniform": …}`, `{"lognormal": …}`).
     public var delayDistribution: DelayDistribution?
     /// 1 is the highest; routes without one have `defaultPriority`. Decides first between routes
-    /// that all match a request (see the README's precedence rules).
+    /// that all match a request (see docs/MATCHING.md's precedence rules).
     public var priority: Int
     /// Values this route keeps for its session when it answers (`"save"`): each a template,
     /// read later as `{{saved.NAME}}` — a token a login returned, an id a create made.

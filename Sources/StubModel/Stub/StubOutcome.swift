@@ -2,7 +2,7 @@
 public enum StubOutcome: Sendable, Equatable {
     /// An HTTP response.
     case response(StubHTTPResponse)
-    /// Moya's `.networkError(NSError)`: answered with the wire fault the README's table gives for
+    /// Moya's `.networkError(NSError)`: answered with the wire fault docs/FAULTS.md's table gives for
     /// this error (`Fault.forNetworkError(domain:code:)`).
     case networkError(domain: String, code: Int)
     /// A wire fault named directly.

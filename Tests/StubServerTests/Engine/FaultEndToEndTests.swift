@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime
@@ -10,7 +11,7 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 
-/// Each fault as curl and URLSession see it (the README's fault table).
+/// Each fault as curl and URLSession see it (docs/FAULTS.md's table).
 @Suite(.serialized) struct FaultEndToEndTests {
     static let fixtures = [
         route("/reset", outcome: .fault(.reset)),

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import StubdTestSupport
 import TargetModel
 @testable import StubServer
 @testable import StubdRuntime
@@ -10,7 +11,7 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 
-/// The README's "point the app at stubd" recipe: the endpoint mapping lines a Moya app adds,
+/// docs/MOYA.md's "point the app at stubd" recipe: the endpoint mapping lines a Moya app adds,
 /// run on this package's Endpoint (Moya 15's API), then sent with URLSession to a real stubd.
 @Suite struct PointingTests {
     struct Profile: TargetType {
