@@ -11,6 +11,8 @@ import StubdSystem
 /// Confined to its own thread: created, run and freed there. libevent objects never leave it;
 /// the only cross-thread calls are `requestStop()` and completions through the `LoopMailbox`,
 /// which activate events (safe because `evthread_use_pthreads()` ran before any base existed).
+/// The fields touched per request skip Swift's run-time exclusivity check (`@exclusivity(unchecked)`):
+/// one thread, no overlapping access, and the check cost about 75 instructions per access.
 final class Worker {
     let base: OpaquePointer
     let handler: any EngineHandler
@@ -20,7 +22,7 @@ final class Worker {
     private(set) var stopEvent: OpaquePointer?
     private(set) var mailbox: LoopMailbox!
     /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
-    var pending: [ObjectIdentifier: PendingExchange] = [:]
+    @exclusivity(unchecked) var pending: [ObjectIdentifier: PendingExchange] = [:]
     /// Replies whose bodies are being dribbled, owned here until their last piece or shutdown.
     var dribbles: [ObjectIdentifier: Dribbler] = [:]
     /// Upstream calls under way, freed at shutdown if they never finish.
@@ -31,8 +33,8 @@ final class Worker {
     /// Requests of stubd's own waiting for their start time (`OwnRequest`).
     var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
     /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
-    private var awaiting: [UInt64: OpaquePointer] = [:]
-    private var lastToken: UInt64 = 0
+    @exclusivity(unchecked) private var awaiting: [UInt64: OpaquePointer] = [:]
+    @exclusivity(unchecked) private var lastToken: UInt64 = 0
     /// Asynchronous DNS for upstream calls, made on first use (`UpstreamCall`).
     private(set) lazy var dns: OpaquePointer? = {
         let dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
@@ -41,7 +43,7 @@ final class Worker {
     }()
     var dnsStarted = false
     /// The `Date` value of this loop's replies, formatted once a second.
-    private var dateHeader = DateHeader()
+    @exclusivity(unchecked) private var dateHeader = DateHeader()
     /// Measures this loop's lag, when asked to (`measureLag`).
     private var lagTimer: LoopLagTimer?
     /// One OpenSSL context per TLS setting used by upstream calls, made on first use.
@@ -104,9 +106,9 @@ final class Worker {
     }
 
     /// Every front of this loop.
-    private(set) var fronts: [Front] = []
+    @exclusivity(unchecked) private(set) var fronts: [Front] = []
     /// Whether any front is HTTPS (only then is a reply's front looked up to join its TLS record).
-    private var servesTLS = false
+    @exclusivity(unchecked) private var servesTLS = false
 
     /// The tracker of the front a request came in on.
     private func connections(of req: OpaquePointer) -> ConnectionTracker? {
