@@ -45,7 +45,8 @@ openapi: deps
 run: release
 	.build/release/stubd serve $(FIXTURES) --port $(PORT)
 
-## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing) —
+## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing), the
+## stream clients (curl, requests, httpx, Node, the openai and anthropic SDKs: installed when missing) —
 ## stubd-openapi's first, since stubd's import tests run it — then the UI-test kit built alone, the CI workflow
 ## and Homebrew formula checks, and the dist archive's check on the test build (unpacked, no Swift on PATH, it
 ## serves the demo fixtures and imports a spec), packed from a debug build in a folder of its own.
@@ -59,6 +60,11 @@ test: deps
 	$(SWIFT) test --package-path $(OPENAPI) || { echo "make: retrying stubd-openapi in a fresh build folder"; \
 		rm -rf $(OPENAPI)/.build; $(SWIFT) test --package-path $(OPENAPI); }
 	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi $(SWIFT) test
+	@# Streams as the official SDKs and other real clients read them (Tests/streams/clients_test.py).
+	@python3 -c 'import openai, anthropic, httpx' 2>/dev/null || { echo "make: installing Python openai anthropic httpx"; \
+		python3 -m pip install -q openai anthropic httpx 2>/dev/null || python3 -m pip install -q --break-system-packages openai anthropic httpx; }
+	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
+	python3 Tests/streams/clients_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd

@@ -125,7 +125,7 @@ public struct FixtureReader {
     private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
         let before = problems.list.count
         let route = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "responses", "collection", "save", "webhooks",
+            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "stream", "llm", "responses", "collection", "save", "webhooks",
                                                    "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
         }
         guard let route else { return nil }
@@ -174,11 +174,11 @@ public struct FixtureReader {
 
     /// The answer (`response`, `networkError`, `fault`, or a `responses` sequence and `afterLast`).
     private func readOutcomes(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (list: [StubOutcome], afterLast: SequenceEnd) {
-        let answers = ["response", "networkError", "fault", "responses", "collection"].filter { route[$0] != nil }
+        let answers = ["response", "networkError", "fault", "stream", "llm", "responses", "collection"].filter { route[$0] != nil }
         guard answers.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
-                       answers.isEmpty ? "missing an answer; give one of response, networkError, fault or responses"
-                                       : "give only one of response, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
+                       answers.isEmpty ? "missing an answer; give one of response, stream, llm, networkError, fault or responses"
+                                       : "give only one of response, stream, llm, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
         }
         var outcomes: [StubOutcome]
         if let list = route["responses"] {
@@ -311,6 +311,8 @@ public struct FixtureReader {
         if let error = route["networkError"] {
             return try readNetworkError(error, at: join(field, "networkError"))
         }
+        if let stream = route["stream"] { return .stream(try readStream(stream, at: join(field, "stream"))) }
+        if let answer = route["llm"] { return .llm(try readLLMAnswer(answer, at: join(field, "llm"))) }
         let name = try string(route["fault"], at: join(field, "fault"))!
         guard let fault = Fault(rawValue: name) else {
             throw fail(join(field, "fault"), "unknown fault \"\(name)\"; use one of \(Fault.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -320,9 +322,9 @@ public struct FixtureReader {
 
     /// One element of `responses`: a response object, or `{"fault": …}` / `{"networkError": …}`.
     private func readSequenceElement(_ value: JSONValue, at field: String) throws(FixtureError) -> StubOutcome {
-        if value["fault"] != nil || value["networkError"] != nil {
-            let element = try object(value, at: field, allowed: ["fault", "networkError"])
-            guard element.count == 1 else { throw fail(field, "give fault or networkError, not both") }
+        if value["fault"] != nil || value["networkError"] != nil || value["stream"] != nil || value["llm"] != nil {
+            let element = try object(value, at: field, allowed: ["fault", "networkError", "stream", "llm"])
+            guard element.count == 1 else { throw fail(field, "give one of fault, networkError, stream or llm") }
             return try readOutcome(element, at: field)
         }
         return .response(try readResponse(value, at: field))
@@ -500,7 +502,7 @@ public struct FixtureReader {
         }
     }
 
-    private func readPairs(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> [NameValue] {
+    func readPairs(_ value: JSONValue?, at field: @autoclosure () -> String) throws(FixtureError) -> [NameValue] {
         let field = field
         guard let value else { return [] }
         guard case .object(let members) = value else {

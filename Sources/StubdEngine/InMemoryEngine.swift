@@ -158,6 +158,11 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
             let reader = InMemoryStream(stream)
             reply = InMemoryReply(stream: reader, plan: plan)
             reader.take(stream.attach(reader))
+        case .script(let script):
+            // Played in virtual time: every step at once, its pauses reported with it.
+            reply = InMemoryReply(script: script, plan: plan)
+            listener?.replyFinished(latencySeconds: (plan.delay ?? 0) + script.duration)
+            return reply
         }
         listener?.replyFinished(latencySeconds: plan.delay ?? 0)
         return reply
@@ -277,6 +282,8 @@ public struct InMemoryReply: Sendable {
     public let delay: Double?
     /// The dribble it was paced by.
     public let dribble: Dribble?
+    /// The script a timed reply was played from (its steps' pauses and its ending), for a stream.
+    public var script: StreamScript?
 
     init(_ reply: PreparedReply, plan: ReplyPlan) {
         status = reply.status
@@ -288,6 +295,14 @@ public struct InMemoryReply: Sendable {
     init(fault: Fault, plan: ReplyPlan) {
         (status, headers, body) = (nil, plan.extraHeaders, [])
         (self.fault, stream, delay, dribble) = (fault, nil, plan.delay, nil)
+    }
+
+    init(script: StreamScript, plan: ReplyPlan) {
+        status = script.status
+        headers = script.headers + plan.extraHeaders
+        body = plan.headOnly ? [] : script.body
+        (fault, stream, delay, dribble) = (nil, nil, plan.delay, nil)
+        self.script = script
     }
 
     init(stream reader: InMemoryStream, plan: ReplyPlan) {

@@ -59,7 +59,7 @@ enum LibeventFaultInjector {
     /// evhttp's own `shutdown(SHUT_WR)` cannot send a FIN first; the last close of the real socket
     /// sends the reset. If a step fails the connection is still closed (a FIN: the client sees
     /// an empty reply rather than a reset).
-    private static func reset(_ connection: OpaquePointer) {
+    static func reset(_ connection: OpaquePointer) {
         let fd = bufferevent_getfd(evhttp_connection_get_bufferevent(connection))
         if fd >= 0, (try? System.setLingerZero(fd)) != nil, let placeholder = try? System.inertSocket() {
             try? System.replace(fd, with: placeholder)

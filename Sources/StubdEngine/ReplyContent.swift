@@ -8,6 +8,8 @@ public enum ReplyContent: Sendable {
     case fault(Fault)
     /// Send this head now and the body as it is written, from any thread (see `ReplyStream`).
     case stream(ReplyStream)
+    /// Send this head now and the body as timed pieces, then end it or fail (see `StreamScript`).
+    case script(StreamScript)
 }
 
 /// A response ready to write: status, headers and body, built once per route rather than per

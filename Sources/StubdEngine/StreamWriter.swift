@@ -55,6 +55,21 @@ final class StreamWriter {
         apply(stream.takeWork())
     }
 
+    /// Whether every batch handed to evhttp has been written to the socket.
+    var isIdle: Bool { !inFlight }
+
+    /// Fails the reply mid-body: a TCP reset (`reset`), or a close (FIN) without the body's end.
+    /// The stream ends as if the client had left.
+    func abort(reset: Bool) {
+        worker.unregister(self)
+        if reset {
+            LibeventFaultInjector.reset(connection)
+        } else {
+            evhttp_connection_free(connection)
+        }
+        stream.end(.clientLeft)
+    }
+
     /// evhttp wrote the last batch to the socket.
     func drained() {
         inFlight = false

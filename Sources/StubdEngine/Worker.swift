@@ -23,8 +23,8 @@ final class Worker {
     private(set) var mailbox: LoopMailbox!
     /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
     @exclusivity(unchecked) var pending: [ObjectIdentifier: PendingExchange] = [:]
-    /// Replies whose bodies are being dribbled, owned here until their last piece or shutdown.
-    var dribbles: [ObjectIdentifier: Dribbler] = [:]
+    /// Replies played as timed pieces (streams, dribbles), owned here until their ending or shutdown.
+    var scripts: [ObjectIdentifier: ScriptPlayer] = [:]
     /// Upstream calls under way, freed at shutdown if they never finish.
     var upstreamCalls: [ObjectIdentifier: UpstreamCall] = [:]
     /// Streamed replies under way (`ReplyStream`), by stream, and by connection for closes.
@@ -142,7 +142,8 @@ final class Worker {
             if case .stream(let stream) = exchange.plan.content { stream.end(.serverStopped) }
         }
         pending.removeAll()
-        for dribbler in dribbles.values { dribbler.cancel() }
+        for player in scripts.values { player.cancel() }
+        scripts.removeAll()
         dropOwnRequests()
         for call in upstreamCalls.values { call.abandon() }
         upstreamCalls.removeAll()
@@ -209,13 +210,18 @@ final class Worker {
         switch plan.content {
         case .response(let reply):
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
-                Dribbler.start(reply, extraHeaders: plan.extraHeaders, dribble: dribble, on: req, worker: self)
+                ScriptPlayer.start(.dribble(reply, dribble), extraHeaders: plan.extraHeaders, headOnly: false, on: req, worker: self, start: start,
+                                   listener: nil)
             } else {
                 Reply.send(reply, extraHeaders: plan.extraHeaders, on: req, headOnly: plan.headOnly, oneTLSRecord: servesTLS && connections(of: req)?.isTLS == true,
                            date: dateHeader.current(base: base))
             }
         case .stream(let stream):
             StreamWriter.start(stream, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self)
+        case .script(let script):
+            // Its listener hears when the script is over.
+            ScriptPlayer.start(script, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self, start: start, listener: listener)
+            return
         case .fault(let fault):
             LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders)
         }

@@ -90,6 +90,12 @@ public enum FixtureWriter {
             return ("fault", inSequence ? .object([("fault", .string(fault.rawValue))]) : .string(fault.rawValue))
         case .collection(let operation):
             return ("collection", .object(collection(operation.collection) + [("action", .string(operation.action.rawValue))]))
+        case .stream(let stream):
+            let value = StreamFixtureJSON.stream(stream)
+            return ("stream", inSequence ? .object([("stream", value)]) : value)
+        case .llm(let answer):
+            let value = StreamFixtureJSON.llm(answer)
+            return ("llm", inSequence ? .object([("llm", value)]) : value)
         }
     }
 

@@ -9,11 +9,15 @@ public enum StubOutcome: Sendable, Equatable {
     case fault(Fault)
     /// A route of a collection (`CollectionSpec`): the answer comes from the session's items.
     case collection(CollectionOperation)
+    /// A response whose body is a series of events sent over time (docs/STREAMS.md).
+    case stream(StubStream)
+    /// A language-model API's answer: its streaming envelope or its JSON, as the request asks.
+    case llm(LLMAnswer)
 
     /// The fault the server produces, if the outcome is not an HTTP response.
     public var fault: Fault? {
         switch self {
-        case .response, .collection: return nil
+        case .response, .collection, .stream, .llm: return nil
         case .networkError(let domain, let code): return Fault.forNetworkError(domain: domain, code: code)
         case .fault(let fault): return fault
         }

@@ -144,6 +144,11 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
             // The head as sent; the body is written later and is not kept.
             response = ExchangeResponse(reply: PreparedReply(status: stream.status, headers: stream.headers, declaredLength: 0),
                                         extraHeaders: extra, headOnly: true)
+        case .script(let script):
+            // The head, and the body as planned (events or pieces, up to the journal's bound).
+            response = ExchangeResponse(reply: PreparedReply(status: script.status, headers: script.headers,
+                                                             body: Array(script.body.prefix(ExchangeResponse.bodyLimit))),
+                                        extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.body.count)
         case .fault(let fault):
             self.fault = fault
         }

@@ -22,6 +22,9 @@ public final class Route: Sendable {
     /// Per action, the response template to render instead (`"template": true`); empty when
     /// the route has none, so an untemplated hit checks one count.
     let templates: [ResponseTemplate?]
+    /// Per action, the stream composer of a streamed answer (`"stream"`, `"llm"`); empty when the
+    /// route has none, so a plain hit checks one count.
+    let streams: [StreamComposer?]
     /// For a collection's route: what it does with the session's items.
     package let collection: CollectionOperation?
     /// The request's path as listings and near-miss ranking show it, made once.
@@ -53,6 +56,8 @@ public final class Route: Sendable {
             }
         }
         if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
+        let streams = fixture.outcomes.map(StreamComposer.init)
+        self.streams = streams.contains { $0 != nil } ? streams : []
         saves = fixture.saves
         webhooks = fixture.webhooks.compactMap(CompiledWebhook.init)
         let templates = fixture.outcomes.map { outcome -> ResponseTemplate? in
@@ -109,6 +114,10 @@ public final class Route: Sendable {
         }
         if let collection { return .response(collections.perform(collection, request: request, route: self, session: session)) }
         let index = index(forHit: served)
+        if !streams.isEmpty, let composer = streams[index] {
+            let renderer = TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
+            return composer.content(request: request, renderer: renderer, state: state, session: session)
+        }
         guard !templates.isEmpty, let template = templates[index] else { return contents[index] }
         return .response(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source).render(template))
     }
@@ -138,6 +147,7 @@ public final class Route: Sendable {
             switch action {
             case .response(let reply): return String(reply.status)
             case .stream(let stream): return "\(stream.status) stream"
+            case .script(let script): return "\(script.status) stream"
             case .fault(let fault): return "fault:\(fault.rawValue)"
             }
         }.joined(separator: ",")

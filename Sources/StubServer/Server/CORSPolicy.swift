@@ -28,11 +28,16 @@ public struct CORSPolicy: Sendable {
     /// The headers a response to `request` gets, or none when it has no allowed Origin; the
     /// reply's own header names are exposed. Nothing is built for requests without an Origin.
     package func headers(for request: IncomingRequest, exposing reply: PreparedReply?) -> [NameValue] {
+        headers(for: request, exposingHeadersOf: reply?.headers ?? [])
+    }
+
+    /// The same, for a reply whose head is `sent` (a stream's).
+    package func headers(for request: IncomingRequest, exposingHeadersOf sent: [NameValue]) -> [NameValue] {
         guard let origin = allowed(request) else { return [] }
         var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
                        NameValue("Vary", "Origin")]
-        if let reply, !reply.headers.isEmpty {
-            headers.append(NameValue("Access-Control-Expose-Headers", reply.headers.map(\.name).joined(separator: ", ")))
+        if !sent.isEmpty {
+            headers.append(NameValue("Access-Control-Expose-Headers", sent.map(\.name).joined(separator: ", ")))
         }
         return headers
     }

@@ -131,6 +131,7 @@ package final class StubHandler: EngineHandler {
             case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
             // A fault that sends a head carries CORS too, so the page's browser names the fault.
             case .fault(let fault) where fault.sendsBytes: plan.extraHeaders = cors.headers(for: request, exposing: nil)
+            case .script(let script): plan.extraHeaders = cors.headers(for: request, exposingHeadersOf: script.headers)
             case .fault, .stream: break
             }
         }

@@ -57,6 +57,7 @@ struct StubHandlerTests {
             switch handler.decide(IncomingRequest(method: "GET", target: "/flaky")).plan?.content {
             case .response(let reply): return String(reply.status)
             case .stream(let stream): return "stream \(stream.status)"
+            case .script(let script): return "script \(script.status)"
             case .fault(let fault): return fault.rawValue
             case nil: return "not a reply"
             }

@@ -1,0 +1,226 @@
+"""Streams as clients nobody here wrote see them: the official `openai` and `anthropic` Python SDKs
+parse every language-model envelope stubd writes (streamed and not: text, tool-call arguments,
+usage), and each fault inside a stream is reported by curl, Python requests and httpx, the two
+SDKs and Node's fetch — printed as a table (docs/STREAMS.md) and checked: a fault that cuts the
+stream (reset, close, a stall past the client's timeout, a malformed event) must surface as an
+error in every client; an `end` without `[DONE]` is what each client makes of it.
+
+Usage: python3 Tests/streams/clients_test.py [STUBD_BINARY]   (make test)
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
+FAULTS = ["none", "reset", "close", "stall", "malformed", "end"]
+TOOL = {"name": "get_weather", "arguments": {"city": "Paris", "days": 3, "note": "ünïcode"}}
+
+
+class Stubd:
+    """`stubd serve` on an ephemeral port; the port is read from its banner."""
+
+    def __init__(self, folder):
+        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", "--quiet"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("stubd exited: " + "".join(lines))
+            lines.append(line)
+            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+                break
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def fault_of(name, after):
+    if name == "none":
+        return {}
+    fault = {"kind": name, "after": after}
+    if name == "stall":
+        fault["seconds"] = 5
+    return {"fault": fault}
+
+
+def fixtures(folder):
+    routes = []
+    for name in FAULTS:
+        events = [{"data": {"n": n, "text": "héllo"}} for n in range(1, 5)] + [{"data": "[DONE]"}]
+        routes.append({"request": {"method": "GET", "path": f"/sse/{name}"},
+                       "stream": {"events": events, "pacing": {"between": 0.02}, **fault_of(name, 2)}})
+        for provider, path in [("openai-chat", "/v1/chat/completions"), ("openai-responses", "/v1/responses"), ("anthropic", "/v1/messages")]:
+            routes.append({"request": {"method": "POST", "path": f"/{name}{path}"},
+                           "llm": {"provider": provider, "text": "Hello, wörld! Stubs stream.", "toolCalls": [TOOL],
+                                   "tokensPerSecond": 500, **fault_of(name, 4)}})
+    with open(os.path.join(folder, "streams.json"), "w") as file:
+        json.dump({"routes": routes}, file)
+
+
+def outcome(run):
+    """'ok: …' or 'error: Type: message' for one client run."""
+    try:
+        return "ok: " + run()
+    except Exception as error:  # noqa: BLE001 — every client's own error is the measurement
+        message = str(error).split("\n")[0][:90]
+        return f"error: {type(error).__name__}: {message}"
+
+
+def sse_events(lines):
+    return [line for line in lines if line.startswith("data:")]
+
+
+def curl(url):
+    result = subprocess.run(["curl", "-sSN", "--max-time", "2", url], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"exit {result.returncode}: {result.stderr.strip()}")
+    return f"{len(sse_events(result.stdout.splitlines()))} events"
+
+
+def requests_lines(url):
+    import requests
+    with requests.get(url, stream=True, timeout=2) as response:
+        return f"{len(sse_events(line.decode() for line in response.iter_lines()))} events"
+
+
+def httpx_lines(url):
+    import httpx
+    with httpx.stream("GET", url, timeout=2) as response:
+        return f"{len(sse_events(response.iter_lines()))} events"
+
+
+NODE = r"""
+const url = process.argv[1];
+const controller = new AbortController();
+setTimeout(() => controller.abort(), 2000);
+(async () => {
+  const response = await fetch(url, {signal: controller.signal});
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) { const {done, value} = await reader.read(); if (done) break; text += decoder.decode(value, {stream: true}); }
+  console.log('ok: ' + text.split('\n').filter(l => l.startsWith('data:')).length + ' events');
+})().catch(e => { console.log('error: ' + e.name + ': ' + (e.cause ? e.cause.code || e.cause.message : e.message)); });
+"""
+
+
+def node(url):
+    result = subprocess.run(["node", "-e", NODE, url], capture_output=True, text=True, timeout=20)
+    line = (result.stdout.strip() or result.stderr.strip()).splitlines()[-1]
+    if line.startswith("ok: "):
+        return line[4:]
+    raise RuntimeError(line.removeprefix("error: "))
+
+
+def openai_chat(base):
+    import openai
+    client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0)
+    text, arguments, usage = "", "", None
+    for chunk in client.chat.completions.create(model="gpt-test", messages=[{"role": "user", "content": "hi"}], stream=True,
+                                                stream_options={"include_usage": True}):
+        if chunk.usage:
+            usage = chunk.usage
+        for choice in chunk.choices:
+            text += choice.delta.content or ""
+            for call in choice.delta.tool_calls or []:
+                arguments += call.function.arguments or ""
+    return f"{text!r} args={arguments} usage={usage.total_tokens if usage else None}"
+
+
+def anthropic_stream(base):
+    import anthropic
+    client = anthropic.Anthropic(base_url=base, api_key="stubd", timeout=2, max_retries=0)
+    with client.messages.stream(model="claude-test", max_tokens=100, messages=[{"role": "user", "content": "hi"}]) as stream:
+        message = stream.get_final_message()
+    tool = next(block for block in message.content if block.type == "tool_use")
+    return f"{message.content[0].text!r} args={json.dumps(tool.input, separators=(',', ':'), ensure_ascii=False)} usage={message.usage.output_tokens}"
+
+
+def openai_responses(base):
+    import openai
+    client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0)
+    with client.responses.stream(model="gpt-test", input="hi") as stream:
+        for _ in stream:
+            pass
+        response = stream.get_final_response()
+    call = next(item for item in response.output if item.type == "function_call")
+    return f"{response.output_text!r} args={call.arguments} usage={response.usage.total_tokens}"
+
+
+def main():
+    folder = tempfile.mkdtemp(prefix="stubd-streams-")
+    fixtures(folder)
+    server = Stubd(folder)
+    failures = []
+    try:
+        # 1. Every envelope, streamed and whole, as the SDKs read it.
+        import anthropic
+        import openai
+        expected_args = json.dumps(TOOL["arguments"], separators=(",", ":"), ensure_ascii=False)
+        base = server.base + "/none"
+        for name, run in [("openai chat stream", lambda: openai_chat(base)), ("anthropic stream", lambda: anthropic_stream(base)),
+                          ("openai responses stream", lambda: openai_responses(base))]:
+            result = outcome(run)
+            good = result.startswith("ok: 'Hello, wörld! Stubs stream.'") and f"args={expected_args}" in result and "usage=None" not in result
+            print(f"{'ok  ' if good else 'FAIL'} {name}: {result}")
+            if not good:
+                failures.append(name)
+        chat = openai.OpenAI(base_url=base + "/v1", api_key="sk", max_retries=0).chat.completions.create(
+            model="gpt-test", messages=[{"role": "user", "content": "hi"}])
+        message = anthropic.Anthropic(base_url=base, api_key="x", max_retries=0).messages.create(
+            model="claude-test", max_tokens=10, messages=[{"role": "user", "content": "hi"}])
+        response = openai.OpenAI(base_url=base + "/v1", api_key="sk", max_retries=0).responses.create(model="gpt-test", input="hi")
+        whole = [chat.choices[0].message.content, message.content[0].text, response.output_text]
+        good = whole == ["Hello, wörld! Stubs stream."] * 3 and json.loads(chat.choices[0].message.tool_calls[0].function.arguments) == TOOL["arguments"]
+        print(f"{'ok  ' if good else 'FAIL'} non-streaming JSON (chat, messages, responses): {whole}")
+        if not good:
+            failures.append("non-streaming JSON")
+
+        # 2. Each fault as each client reports it.
+        clients = [("curl -N", lambda f: curl(f"{server.base}/sse/{f}")),
+                   ("requests iter_lines", lambda f: requests_lines(f"{server.base}/sse/{f}")),
+                   ("httpx iter_lines", lambda f: httpx_lines(f"{server.base}/sse/{f}")),
+                   ("Node 20 fetch reader", lambda f: node(f"{server.base}/sse/{f}")),
+                   ("openai SDK (chat)", lambda f: openai_chat(f"{server.base}/{f}")),
+                   ("anthropic SDK", lambda f: anthropic_stream(f"{server.base}/{f}"))]
+        print("\n| client | " + " | ".join(FAULTS) + " |")
+        print("|---|" + "---|" * len(FAULTS))
+        for label, run in clients:
+            cells = []
+            for fault in FAULTS:
+                started = time.time()
+                result = outcome(lambda: run(fault))
+                seconds = time.time() - started
+                cells.append(result.replace("|", "/") + (f" ({seconds:.1f} s)" if fault == "stall" else ""))
+                if fault in ("reset", "close", "stall") and not result.startswith("error"):
+                    failures.append(f"{label}: {fault} was not reported as an error ({result})")
+                if fault == "malformed" and label.endswith("SDK (chat)") and not result.startswith("error"):
+                    failures.append(f"{label}: a malformed event was not reported ({result})")
+                if fault == "none" and not result.startswith("ok"):
+                    failures.append(f"{label}: the plain stream failed ({result})")
+            print(f"| {label} | " + " | ".join(cells) + " |")
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    print()
+    for failure in failures:
+        print("FAIL " + failure)
+    print(f"streams: {'every check passed' if not failures else str(len(failures)) + ' failed'}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
