@@ -42,6 +42,18 @@ public struct StubResponse: Sendable {
         StubResponse(outcome: .fault(fault), delay: nil)
     }
 
+    /// Events sent over time (SSE, NDJSON, chunked text) with their pacing and faults
+    /// (docs/STREAMS.md): `.stream(StubStream(events: [.json(…)], pacing: StreamPacing(between: 0.1)))`.
+    public static func stream(_ stream: StubStream) -> StubResponse {
+        StubResponse(outcome: .stream(stream), delay: nil)
+    }
+
+    /// A language-model answer in its provider's envelope, streamed when the request asks:
+    /// `.llm(LLMAnswer(provider: .openaiChat, text: "Hi!", tokensPerSecond: 40))`.
+    public static func llm(_ answer: LLMAnswer) -> StubResponse {
+        StubResponse(outcome: .llm(answer), delay: nil)
+    }
+
     /// The same answer after `seconds`.
     public func delayed(by seconds: Double) -> StubResponse {
         StubResponse(outcome: outcome, delay: seconds)

@@ -16,7 +16,7 @@ public struct TargetCompileError: Error, CustomStringConvertible {
 
 extension Fixture {
     /// The stub a Moya target describes: the request Moya would send (via `Endpoint.urlRequest()`)
-    /// and the target's `sampleResponse` and `stubBehavior`. `.never` targets are answered at
+    /// and the target's `sampleResponse` (or `sampleStream`) and `stubBehavior`. `.never` targets are answered at
     /// once, or nil when `options` omit them.
     public init?<T: TargetType>(target: T, options: TargetCompileOptions = TargetCompileOptions()) throws(TargetCompileError) {
         let name = String(describing: target)
@@ -40,7 +40,7 @@ extension Fixture {
         }
         let pattern = try RequestPattern(request: request, target: target, targetName: name)
         self.init(name: name, source: "swift \(T.self)", request: pattern,
-                  outcome: StubOutcome(sample: target.sampleResponse), delay: delay)
+                  outcome: target.sampleStream?.outcome ?? StubOutcome(sample: target.sampleResponse), delay: delay)
     }
 }
 

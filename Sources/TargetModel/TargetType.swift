@@ -6,9 +6,10 @@ import FoundationNetworking
 /// One API call, described the Moya 15 way; an app's API file compiles against this protocol
 /// unchanged through the `Moya` product (or with `import TargetModel`).
 ///
-/// stubd adds two requirements with defaults, so existing targets need no change:
-/// `sampleResponse` (what to answer; default `.networkResponse(200, sampleData)`) and
-/// `stubBehavior` (when; default `.immediate`; `.never` is served at once unless omitted).
+/// stubd adds requirements with defaults, so existing targets need no change:
+/// `sampleResponse` (what to answer; default `.networkResponse(200, sampleData)`),
+/// `stubBehavior` (when; default `.immediate`; `.never` is served at once unless omitted) and
+/// `sampleStream` (a streamed answer instead; default none), among others below.
 public protocol TargetType {
     /// The server's base URL, e.g. `https://api.github.com`; its path and query are kept.
     var baseURL: URL { get }
@@ -37,6 +38,8 @@ public protocol TargetType {
     /// Headers a request must carry with the target's values even under `.shape` matching (an
     /// API key, a version header). Default none.
     var requiredHeaders: Set<String> { get }
+    /// Opt-in: a streamed answer instead of `sampleResponse` (docs/STREAMS.md). Default nil.
+    var sampleStream: SampleStream? { get }
 }
 
 extension TargetType {
@@ -54,6 +57,8 @@ extension TargetType {
     public var matchPolicy: MatchPolicy? { nil }
     /// None.
     public var requiredHeaders: Set<String> { [] }
+    /// Not a stream.
+    public var sampleStream: SampleStream? { nil }
 }
 
 extension URL {
@@ -102,4 +107,10 @@ public enum MultiTarget: TargetType {
     public var stubBehavior: StubBehavior { target.stubBehavior }
     /// Passes through.
     public var pathTemplate: String? { target.pathTemplate }
+    /// Passes through.
+    public var matchPolicy: MatchPolicy? { target.matchPolicy }
+    /// Passes through.
+    public var requiredHeaders: Set<String> { target.requiredHeaders }
+    /// Passes through.
+    public var sampleStream: SampleStream? { target.sampleStream }
 }
