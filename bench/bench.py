@@ -27,6 +27,7 @@ OUT = os.path.join(ROOT, "bench", "out")
 STUBD = os.path.join(ROOT, ".build", "release", "stubd")
 BASELINE = os.path.join(OUT, "baseline")
 DELAY_CLIENT = os.path.join(OUT, "delay_client")
+STREAM_CLIENT = os.path.join(OUT, "stream_client")
 WIREMOCK_JAR = os.path.join(OUT, "wiremock-standalone-2.35.1.jar")
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 SECONDS = int(os.environ.get("BENCH_SECONDS", "3" if QUICK else "10"))
@@ -420,6 +421,24 @@ def delays(work):
                  "timer_err_max_ms": served[-1]})
 
 
+def streams(work):
+    """10,000 streams open at once on one loop, each 10 SSE events 0.5 s apart (the first 2 s after
+    its head), their heads spread over 1 s: how late each event is against its pause, and stubd's
+    memory per open stream."""
+    folder = os.path.join(work, "streams")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "feed.json"), "w") as out:
+        json.dump({"request": {"method": "GET", "path": "/feed"},
+                   "stream": {"events": [{"data": {"n": n}} for n in range(10)], "pacing": {"first": 2, "between": 0.5}}}, out)
+    count = 10000
+    port = free_port()
+    with stubd(folder, port, 1, extra=("--journal-size", str(count))) as server:
+        output = subprocess.run([STREAM_CLIENT, str(port), str(count), "/feed", "10", "2", "0.5", str(server.process.pid), "1"],
+                                capture_output=True, text=True, timeout=120).stdout
+    figures = {key: float(value) if "." in value else int(value) for key, value in (pair.split("=") for pair in output.split())}
+    add("streams", "10,000 concurrent SSE streams, 10 events 0.5 s apart, --workers 1", figures)
+
+
 # ---------------------------------------------------------------------------------------------
 # 6. Dribble accuracy: a 10 KB body in 10 pieces over 1 s, 20 clients at once.
 
@@ -496,8 +515,9 @@ def report(baseline_rps):
     for section, case, f in rows:
         other = []
         for key in ("ratio", "private_mb", "start_ms", "start_s", "completion_s", "answered", "of", "timer_err_p50_ms",
-                    "timer_err_p99_ms", "timer_err_max_ms", "total_err_p50_ms", "total_err_max_ms", "reads_min", "non2xx"):
-            if f.get(key) not in (None, 0, "") or key == "answered" and key in f:
+                    "timer_err_p99_ms", "timer_err_max_ms", "total_err_p50_ms", "total_err_max_ms", "reads_min", "non2xx",
+                    "streams_whole", "events", "late_p50_ms", "late_p99_ms", "late_max_ms", "over_5ms", "kb_per_stream"):
+            if f.get(key) not in (None, 0, "") or key in ("answered", "streams_whole", "over_5ms") and key in f:
                 label = {"ratio": "×1 route", "private_mb": "private MB"}.get(key, key)
                 other.append(f"{label} {fmt(f[key], 2)}")
         if f.get("errors"):
@@ -571,7 +591,7 @@ def dashboard(work):
                          "(a browser reconnects and resumes from the journal), so fewer events than requests means it was dropped.")
 
 def main():
-    for tool, path in (("stubd", STUBD), ("baseline", BASELINE), ("delay client", DELAY_CLIENT)):
+    for tool, path in (("stubd", STUBD), ("baseline", BASELINE), ("delay client", DELAY_CLIENT), ("stream client", STREAM_CLIENT)):
         if not os.path.exists(path):
             sys.exit(f"bench: {path} is missing; run bench/run.sh, which builds it")
     work = tempfile.mkdtemp(prefix="stubd-bench-")
@@ -584,6 +604,7 @@ def main():
         scaling(work)
         startup_and_memory(work)
         delays(work)
+        streams(work)
         dribble(work)
         dashboard(work)
     finally:

@@ -25,5 +25,6 @@ echo "bench: building stubd (release) and the C baseline"
 swift build -c release --product stubd >/dev/null
 cc -O2 -o bench/out/baseline bench/baseline.c $(pkg-config --cflags --libs libevent_openssl openssl)
 cc -O2 -o bench/out/delay_client bench/delay_client.c
+cc -O2 -o bench/out/stream_client bench/stream_client.c
 ulimit -n 20000 2>/dev/null || true
 exec python3 bench/bench.py

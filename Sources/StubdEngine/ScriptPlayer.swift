@@ -67,7 +67,11 @@ final class ScriptPlayer {
             return
         }
         if next < script.steps.count {
-            stream.write(script.steps[next].bytes)
+            if let writer = worker.streams[ObjectIdentifier(stream)] {
+                writer.writeOnLoop(script.steps[next].bytes)
+            } else {
+                stream.write(script.steps[next].bytes)
+            }
             next += 1
             if next < script.steps.count {
                 arm(script.steps[next].after)

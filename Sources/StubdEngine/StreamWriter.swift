@@ -55,6 +55,17 @@ final class StreamWriter {
         apply(stream.takeWork())
     }
 
+    /// Writes `bytes` now, from the loop's own thread (a script's timer): straight to evhttp when
+    /// nothing waits, else through the stream's queue like any other write — one loop turn and one
+    /// mailbox wake-up fewer per event.
+    func writeOnLoop(_ bytes: [UInt8]) {
+        guard !inFlight, stream.queuedBytes == 0, stream.ending == nil else {
+            stream.write(bytes)
+            return
+        }
+        apply(ReplyStream.Work(pieces: [bytes], finish: false, overflowed: false))
+    }
+
     /// Whether every batch handed to evhttp has been written to the socket.
     var isIdle: Bool { !inFlight }
 
