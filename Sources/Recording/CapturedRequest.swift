@@ -42,6 +42,9 @@ public struct CapturedRequest: Sendable {
 public enum CapturedResponse: Sendable {
     /// A whole answer.
     case answered(status: Int, headers: [NameValue], body: [UInt8])
+    /// A whole answer that arrived in pieces, with when each came: an event stream or NDJSON is
+    /// recorded as events with their pauses (anything else as `answered`).
+    case streamed(status: Int, headers: [NameValue], body: [UInt8], arrivals: [StreamArrival])
     /// An answer whose body was over `limit` bytes or did not arrive whole: counted, not written.
     case incomplete(limit: Int)
     /// No answer (unreachable, timed out): counted, not written.

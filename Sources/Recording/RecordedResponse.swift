@@ -19,6 +19,8 @@ struct RecordedResponse: Equatable {
         case text(String)
         /// A file under `__files/` with this extension (`json`, `png`, `bin`).
         case file(extension: String)
+        /// A `stream` member: an event stream or NDJSON recorded as events with their pauses.
+        case stream(StubStream)
     }
 
     var status: Int
@@ -44,7 +46,8 @@ struct RecordedResponse: Equatable {
     /// Headers never recorded: about the connection or the framing, which stubd sets itself.
     static let droppedHeaders: Set<String> = NameValue.hopByHopNames.union(["content-length", "date"])
 
-    init(status: Int, headers upstreamHeaders: [NameValue], body upstreamBody: [UInt8], redactor: Redactor, secrets requestSecrets: SecretValues = SecretValues()) {
+    init(status: Int, headers upstreamHeaders: [NameValue], body upstreamBody: [UInt8], redactor: Redactor, secrets requestSecrets: SecretValues = SecretValues(),
+         arrivals: [StreamArrival] = []) {
         self.status = status
         var headers = upstreamHeaders.filter { !Self.droppedHeaders.contains($0.name.lowercased()) }
         var body = upstreamBody
@@ -84,6 +87,30 @@ struct RecordedResponse: Equatable {
         let contentType = headers.first(where: { $0.name.lowercased() == "content-type" })?.value.lowercased() ?? ""
         if body.isEmpty {
             storage = .none
+        } else if !arrivals.isEmpty, decodedOK, let format = StreamParser.format(contentType: contentType) {
+            // Event by event: each event's data redacted as a body of its kind would be, and a
+            // secret value found in any event scrubbed from every other one.
+            var events = StreamParser.events(body, format: format, arrivals: arrivals)
+            if redactor.enabled {
+                for event in events { if case .json(let json)? = event.data { secrets.addJSON(json, redactor: redactor) } }
+            }
+            for index in events.indices {
+                switch events[index].data {
+                case .json(let json)?:
+                    let secret = SecretNames.inJSON(json, redactor: redactor)
+                    redactedNames.formUnion(secret)
+                    events[index].data = .json(secrets.scrub(secret.isEmpty ? json : redactor.json(json)))
+                case .text(let text)?:
+                    events[index].data = .text(secrets.scrub(text))
+                case nil:
+                    break
+                }
+                if let comment = events[index].comment { events[index].comment = secrets.scrub(comment) }
+            }
+            let stream = StubStream(status: status, headers: self.headers, format: format, events: events)
+            self.storage = .stream(stream)
+            self.body = stream.writes().writes.flatMap(\.bytes)
+            return
         } else if !decodedOK {
             storage = .file(extension: "bin")
         } else if let json = try? JSONParser.parse(body), contentType.contains("json") || json.isContainer {
@@ -146,6 +173,7 @@ struct RecordedResponse: Equatable {
 
     /// The outcome replay serves.
     var outcome: StubOutcome {
-        .response(StubHTTPResponse(status: status, headers: headers, body: body))
+        if case .stream(let stream) = storage { return .stream(stream) }
+        return .response(StubHTTPResponse(status: status, headers: headers, body: body))
     }
 }

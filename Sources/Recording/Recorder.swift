@@ -69,6 +69,7 @@ public final class Recorder: Sendable {
     public func record(_ request: CapturedRequest, _ answer: CapturedResponse) {
         var size = request.body.count
         if case .answered(_, _, let body) = answer { size += body.count }
+        if case .streamed(_, _, let body, _) = answer { size += body.count }
         let bytes = size
         let admitted = pending.withLock { waiting in
             guard waiting + bytes <= Self.pendingLimit || waiting == 0 else { return false }
@@ -94,9 +95,12 @@ public final class Recorder: Sendable {
 
     private func process(_ request: CapturedRequest, _ answer: CapturedResponse) {
         let status: Int, headers: [NameValue], body: [UInt8]
+        var arrivals: [StreamArrival] = []
         switch answer {
         case .answered(let answeredStatus, let answeredHeaders, let answeredBody):
             (status, headers, body) = (answeredStatus, answeredHeaders, answeredBody)
+        case .streamed(let answeredStatus, let answeredHeaders, let answeredBody, let pieces):
+            (status, headers, body, arrivals) = (answeredStatus, answeredHeaders, answeredBody, pieces)
         case .incomplete(let limit):
             let display = RecordedRequest(request, redactor: redactor).display
             let problem = "\(display): not recorded, its body was over \(limit >> 20) MiB or did not arrive whole"
@@ -108,7 +112,7 @@ public final class Recorder: Sendable {
             return
         }
         let key = RecordedRequest(request, redactor: redactor)
-        var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets)
+        var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets, arrivals: arrivals)
         var target: Fixture?
         if let targets = options.targets { target = targets.target(for: request) }
         if target != nil, answer.storage != .none {
@@ -203,7 +207,11 @@ private struct WriteJob: Sendable {
         let distinct = outcomes.dropFirst().contains { $0 != outcomes[0] }
         let kept = distinct ? outcomes : [outcomes[0]]
         var bodies: [(file: String, bytes: [UInt8])] = []
-        let responses = kept.enumerated().map { index, answer -> JSONValue in
+        let responses = kept.enumerated().map { index, answer -> (key: String, value: JSONValue) in
+            if case .stream(let stream) = answer.storage {
+                let value = StreamFixtureJSON.stream(stream)
+                return ("stream", kept.count == 1 ? value : .object([("stream", value)]))
+            }
             var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(answer.status)))]
             if !answer.headers.isEmpty { fields.append(("headers", FixtureWriter.pairs(answer.headers))) }
             let kind: ResponseDefaults.BodyKind?
@@ -220,15 +228,17 @@ private struct WriteJob: Sendable {
                 bodies.append((file, answer.body))
                 fields.append(("bodyFile", .string(file)))
                 kind = .file(file)
+            case .stream:
+                kind = nil
             }
             // Served as the upstream answered: no header the upstream did not send.
             if !ResponseDefaults.added(for: kind, headers: answer.headers, bodyIsEmpty: answer.body.isEmpty).isEmpty {
                 fields.append(("defaultHeaders", .bool(false)))
             }
-            return .object(fields)
+            return ("response", .object(fields))
         }
         var route: [(key: String, value: JSONValue)] = [("name", .string(routeName)), ("request", FixtureWriter.request(pattern))]
-        route.append(kept.count == 1 ? ("response", responses[0]) : ("responses", .array(responses)))
+        route.append(kept.count == 1 ? responses[0] : ("responses", .array(responses.map(\.value))))
         let document = JSONValue.object([("recordedFrom", .string(upstream)), ("routes", .array([.object(route)]))])
         return (Array((JSONWriter.write(document, pretty: true) + "\n").utf8), bodies)
     }

@@ -33,6 +33,16 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("hang-cap"), help: "Seconds a 'hang' fault holds a connection before closing it.")
     var hangCap: Double = 75
 
+    @Option(name: .customLong("replay-speed"), help: "How fast streams play: 1 as written or recorded, 2 twice as fast, 0.5 half as fast, max every event at once.")
+    var replaySpeed: String = "1"
+
+    /// `--replay-speed` as a factor (`max`: infinity).
+    var replaySpeedFactor: Double? {
+        if replaySpeed.lowercased() == "max" { return .infinity }
+        guard let factor = Double(replaySpeed), factor > 0, factor.isFinite else { return nil }
+        return factor
+    }
+
     @Flag(help: "Reload the fixtures when their files change; a broken edit keeps the previous ones serving.")
     var watch = false
 
@@ -96,6 +106,9 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
+        guard replaySpeedFactor != nil else {
+            throw ValidationError("--replay-speed must be a number above 0 (2 plays streams twice as fast) or max (every event at once), got \(replaySpeed)")
+        }
         guard headTimeout > 0 else { throw ValidationError("--head-timeout must be positive, got \(headTimeout)") }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more, got \(maxConnections)") }
         if adminToken?.isEmpty == true { throw ValidationError("--admin-token must not be empty") }
@@ -143,6 +156,7 @@ struct ServeCommand: ParsableCommand {
         let httpsNotes = try listen.configure(&settings.engine)
         settings.engine.idleTimeoutSeconds = idleTimeout
         settings.engine.hangCapSeconds = hangCap
+        settings.replaySpeed = replaySpeedFactor ?? 1
         settings.engine.headTimeoutSeconds = headTimeout
         settings.engine.maxConnections = maxConnections
         let token = try adminToken ?? adminTokenFile.map(Self.readToken)

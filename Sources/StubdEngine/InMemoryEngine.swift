@@ -259,7 +259,7 @@ public final class InMemoryNetwork: Sendable {
     func call(_ request: UpstreamRequest, kind: CallKind, delay: Double?) -> UpstreamResponse {
         var response = upstream(request)
         // Nothing is relayed in memory: the whole answer comes back at once.
-        if case .relayed(let status, let headers, let body) = response { response = .answered(status: status, headers: headers, body: body ?? []) }
+        if case .relayed(let status, let headers, let body, _) = response { response = .answered(status: status, headers: headers, body: body ?? []) }
         made.withLock { $0.append(Call(request: request, kind: kind, delay: delay, response: response)) }
         return response
     }

@@ -1,4 +1,5 @@
 import CLibevent
+import Dispatch
 import StubdSystem
 import CLibeventTLS
 import CStubdTLS
@@ -31,6 +32,9 @@ final class UpstreamCall {
     private var status = 0
     private var headers: [NameValue] = []
     private var body: [UInt8] = []
+    /// When each kept piece arrived, from the head (a relayed stream's timing, for recording).
+    private var arrivals: [StreamArrival] = []
+    private var headAt: UInt64 = 0
     /// False once a relayed body outgrew the keep limit (the bytes kept so far are dropped).
     private var keeping = true
     /// The client's reply while relaying.
@@ -125,6 +129,7 @@ final class UpstreamCall {
             }
             node = header.pointee.next.tqe_next
         }
+        headAt = DispatchTime.now().uptimeNanoseconds
         guard let relay, let client, !isHead, status >= 200, status != 204, status != 304 else { return }
         let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
         if let length, length <= relay.above { return }
@@ -151,8 +156,12 @@ final class UpstreamCall {
             if stream != nil, let relay, body.count + bytes.count > relay.keepLimit {
                 keeping = false
                 body = []
+                arrivals = []
             } else {
                 body += bytes
+                if stream != nil {
+                    arrivals.append(StreamArrival(seconds: Double(DispatchTime.now().uptimeNanoseconds - headAt) / 1e9, end: body.count))
+                }
             }
         }
         guard let stream, stream.ending == nil else { return }
@@ -183,7 +192,7 @@ final class UpstreamCall {
     fileprivate func relayEnded(_ ending: ReplyStream.Ending) {
         guard !finished, ending == .clientLeft || ending == .slowReader else { return }
         if let bev = upstreamBufferevent { bufferevent_disable(bev, Int16(EV_READ | EV_WRITE)) }
-        finish(.relayed(status: status, headers: headers, body: nil))
+        finish(.relayed(status: status, headers: headers, body: nil, arrivals: []))
     }
 
     fileprivate func done(_ response: OpaquePointer?) {
@@ -193,7 +202,7 @@ final class UpstreamCall {
             // the last piece has gone.
             let whole = response != nil && evhttp_request_get_response_code(response) > 0 && keeping && stream.ending == nil
             stream.finish()
-            finish(.relayed(status: status, headers: headers, body: whole ? body : nil))
+            finish(.relayed(status: status, headers: headers, body: whole ? body : nil, arrivals: whole ? arrivals : []))
             return
         }
         guard let response, evhttp_request_get_response_code(response) > 0 else {

@@ -75,8 +75,9 @@ public enum UpstreamResponse: Sendable {
     case answered(status: Int, headers: [NameValue], body: [UInt8])
     /// It answered and the engine has already sent the answer to the client as it arrived
     /// (`UpstreamRequest.relay`); `body` is the whole body when it fitted the keep limit and
-    /// arrived complete, else nil. Complete the reply handle with `ReplyPlan.alreadySent`.
-    case relayed(status: Int, headers: [NameValue], body: [UInt8]?)
+    /// arrived complete, else nil, and `arrivals` say when each piece of it came (for a stream's
+    /// timing). Complete the reply handle with `ReplyPlan.alreadySent`.
+    case relayed(status: Int, headers: [NameValue], body: [UInt8]?, arrivals: [StreamArrival])
     /// It could not be reached or did not answer in time; the reason, for a 502.
     case failed(String)
 }

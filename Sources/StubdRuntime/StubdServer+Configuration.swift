@@ -46,6 +46,9 @@ extension StubdServer {
         public var stateLimits = StateBudget.Limits()
         /// The most bytes one templated answer or webhook may reach (`--template-output-limit`).
         public var templateOutputLimit = TemplateState.defaultOutputLimit
+        /// How fast streams play (`--replay-speed`): pauses between events divided by this;
+        /// `.infinity` sends every event at once. Default 1: as written or recorded.
+        public var replaySpeed: Double = 1
         /// `host:port` destinations a webhook whose URL the request chose may reach although they
         /// are this stubd (`--webhook-allow`); its admin API stays out of reach.
         public var webhookAllowed: [String] = []
@@ -71,7 +74,8 @@ extension StubdServer {
         let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
         let dashboardState = DashboardState(writeDirectory: configuration.uiWriteDirectory)
         let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks,
-                              limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit)
+                              limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit,
+                              streamSpeed: configuration.replaySpeed)
         let own = OwnTraffic(allowedDestinations: configuration.webhookAllowed)
         // Every exchange, once answered: the journal first (the dashboard's stream follows it),
         // then the metrics, webhooks, the recorder and the log line.

@@ -34,14 +34,16 @@ public struct StreamWrites: Sendable, Equatable {
 
 extension StubStream {
     /// The writes for one request: `payloads[i]` is event `i`'s data as rendered (nil: its own),
-    /// `random` gives values in 0..<1 for the jitter (the session's seeded sequence).
-    public func writes(payloads: [String?] = [], random: () -> Double = { 0.5 }) -> StreamWrites {
+    /// `random` gives values in 0..<1 for the jitter (the session's seeded sequence), and every
+    /// pause is divided by `speed` (`--replay-speed`; `.infinity` sends the events at once — a
+    /// split's gap stays, so its pieces still arrive apart).
+    public func writes(payloads: [String?] = [], speed: Double = 1, random: () -> Double = { 0.5 }) -> StreamWrites {
         var writes: [StreamWrites.Write] = []
         var ending = StreamWrites.Ending.finish
         var endingAfter = 0.0
         var sent = 0
         for (index, event) in events.enumerated() {
-            let pause = pacing.pause(before: index, own: event.delay, random: pacing.jitter > 0 ? random() : 0.5)
+            let pause = pacing.pause(before: index, own: event.delay, random: pacing.jitter > 0 ? random() : 0.5) / speed
             if let fault, fault.after == index, fault.kind != .malformed {
                 ending = Self.ending(fault)
                 endingAfter = pause
@@ -64,7 +66,7 @@ extension StubStream {
         }
         if let fault, fault.after >= events.count, fault.kind != .malformed {
             ending = Self.ending(fault)
-            endingAfter = pacing.between
+            endingAfter = pacing.between / speed
         }
         return StreamWrites(writes: writes, ending: ending, endingAfter: endingAfter, events: sent)
     }

@@ -26,8 +26,11 @@ extension CapturedResponse {
     /// The upstream's answer as recording sees it: a relayed body kept whole counts as answered.
     init(_ response: UpstreamResponse) {
         switch response {
-        case .answered(let status, let headers, let body), .relayed(let status, let headers, let body?):
+        case .answered(let status, let headers, let body):
             self = .answered(status: status, headers: headers, body: body)
+        case .relayed(let status, let headers, let body?, let arrivals):
+            self = arrivals.isEmpty ? .answered(status: status, headers: headers, body: body)
+                                    : .streamed(status: status, headers: headers, body: body, arrivals: arrivals)
         case .relayed:
             self = .incomplete(limit: ProxyUpstream.recordLimit)
         case .failed:

@@ -123,7 +123,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
                 return PreparedReply(status: status, headers: Self.clientHeaders(headers), declaredLength: length)
             }
             return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: body)
-        case .relayed(let status, let headers, _):
+        case .relayed(let status, let headers, _, _):
             return PreparedReply(status: status, headers: Self.clientHeaders(headers), body: [])
         case .failed(let cause):
             return JSONReply.json(.object([("error", .string("upstream \(description) failed: \(cause)")),

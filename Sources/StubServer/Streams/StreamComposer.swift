@@ -82,7 +82,7 @@ struct StreamComposer: Sendable {
 
     /// The engine's script for `stream` with `payloads` rendered.
     static func script(_ stream: StubStream, payloads: [String?], state: TemplateState, session: SessionID?) -> StreamScript {
-        let writes = stream.writes(payloads: payloads) { Double(state.random(session: session) >> 11) / Double(1 << 53) }
+        let writes = stream.writes(payloads: payloads, speed: state.streamSpeed) { Double(state.random(session: session) >> 11) / Double(1 << 53) }
         let ending: StreamScript.Ending = switch writes.ending {
         case .finish: .finish
         case .reset: .reset

@@ -28,12 +28,12 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     /// Where the admin API reads and applies route changes, one at a time, off the serving loops.
     private let changes = DispatchQueue(label: "stubd.route-changes")
 
-    init(store: StubStore, budget: StateBudget, templateOutputLimit: Int, journal: RequestJournal, forwarding: Forwarding = Forwarding(),
-         webhooks: WebhookLog = WebhookLog()) {
+    init(store: StubStore, budget: StateBudget, templateOutputLimit: Int, streamSpeed: Double = 1, journal: RequestJournal,
+         forwarding: Forwarding = Forwarding(), webhooks: WebhookLog = WebhookLog()) {
         self.store = store
         self.budget = budget
         self.scenarios = ScenarioBook(budget: budget)
-        self.templates = TemplateState(budget: budget, outputLimit: templateOutputLimit)
+        self.templates = TemplateState(budget: budget, outputLimit: templateOutputLimit, streamSpeed: streamSpeed)
         self.collections = CollectionStore(budget: budget)
         self.journal = journal
         self.forwarding = forwarding
@@ -43,9 +43,10 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     /// A fresh state serving `fixtures`, sending misses where `forwarding` says.
     public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding(),
                             webhooks: WebhookLog = WebhookLog(),
-                            limits: StateBudget.Limits = StateBudget.Limits(), templateOutputLimit: Int = TemplateState.defaultOutputLimit) {
+                            limits: StateBudget.Limits = StateBudget.Limits(), templateOutputLimit: Int = TemplateState.defaultOutputLimit,
+                            streamSpeed: Double = 1) {
         self.init(store: StubStore(fixtures: fixtures), budget: StateBudget(limits: limits), templateOutputLimit: templateOutputLimit,
-                  journal: journal, forwarding: forwarding, webhooks: webhooks)
+                  streamSpeed: streamSpeed, journal: journal, forwarding: forwarding, webhooks: webhooks)
     }
 
     // MARK: - Routes

@@ -40,8 +40,14 @@ public final class TemplateState: Sendable {
     /// The default for `outputLimit`: 32 MiB, the request body limit.
     public static let defaultOutputLimit = 32 << 20
 
-    /// State charged to `budget`; templated answers bounded by `outputLimit` bytes.
-    public init(budget: StateBudget = StateBudget(), outputLimit: Int = TemplateState.defaultOutputLimit) {
+    /// How fast streams play: every pause between events divided by this (`--replay-speed`;
+    /// `.infinity`: at once). A per-request rendering setting like `outputLimit`.
+    let streamSpeed: Double
+
+    /// State charged to `budget`; templated answers bounded by `outputLimit` bytes; streams at
+    /// `streamSpeed`.
+    public init(budget: StateBudget = StateBudget(), outputLimit: Int = TemplateState.defaultOutputLimit, streamSpeed: Double = 1) {
+        self.streamSpeed = streamSpeed
         self.budget = budget
         self.outputLimit = outputLimit
     }

@@ -52,7 +52,7 @@ package struct WebhookObserver: ExchangeObserver {
             var status: Int?
             var error: String?
             switch response {
-            case .answered(let code, _, _), .relayed(let code, _, _): status = code
+            case .answered(let code, _, _), .relayed(let code, _, _, _): status = code
             case .failed(let reason): error = reason
             }
             let retry = error != nil || (status ?? 0) >= 500

@@ -64,7 +64,7 @@ import StubdEngine
 
     @Test func anUpstreamCallIsAnsweredByTheNetworkAndARelayComesWhole() throws {
         let network = InMemoryNetwork { request in
-            .relayed(status: 200, headers: [NameValue("X-Up", request.target)], body: Array("whole".utf8))
+            .relayed(status: 200, headers: [NameValue("X-Up", request.target)], body: Array("whole".utf8), arrivals: [])
         }
         let (_, engine) = try Self.started(Handler { _, reply in
             reply.fetch(UpstreamRequest(host: "api.test", port: 80, method: "GET", target: "/up", headers: [], body: [])) { response in

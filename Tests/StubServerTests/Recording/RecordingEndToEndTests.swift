@@ -68,6 +68,17 @@ import AdminContract
                         self.wfile.flush()
                         Handler.released.wait(10)
                     self.wfile.write(b"0\\r\\n\\r\\n")
+                elif p == "/events":
+                    # An event stream whose events come 0.3 s apart, one of them naming a token.
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for event in [b'data: {"n":1,"access_token":"EVENT-SECRET-3"}\\n\\n', b"data: echo EVENT-SECRET-3\\n\\n", b"event: done\\ndata: bye\\n\\n"]:
+                        __import__("time").sleep(0.3)
+                        self.wfile.write(b"%x\\r\\n%s\\r\\n" % (len(event), event))
+                        self.wfile.flush()
+                    self.wfile.write(b"0\\r\\n\\r\\n")
                 elif p == "/release":
                     Handler.released.set()
                     self.answer(200, b"released", "text/plain")
@@ -323,6 +334,32 @@ import AdminContract
         let replayedBig = try Self.replay([["/big"]], from: out)[0].data
         #expect(replayedBig == Data((0..<(3 << 20)).map { UInt8($0 * 7 % 251) }))
         #expect(try Self.replay([["/stream"]], from: out)[0].stdout == "first second")
+    }
+
+    /// A streamed upstream answer is recorded as events with their pauses, redacted event by event
+    /// (a token named in one event scrubbed from another), and replayed with the same gaps.
+    @Test func anEventStreamIsRecordedWithItsTimingAndReplayedAtIt() throws {
+        let upstream = try PythonUpstream(handler: Self.api, tls: false)
+        defer { upstream.stop() }
+        let out = try Self.folder()
+        let (summary, results) = try Self.record([["-N", "/events"]], upstream: upstream.baseURL, options: RecordingOptions(out: out))
+        #expect(results[0].stdout.contains("EVENT-SECRET-3"), "the client gets the upstream's answer as it is")
+        #expect(summary.files == ["GET-events.json"], "\(summary.files) \(summary.problems)")
+        let written = String(decoding: try Self.allBytes(under: out), as: UTF8.self)
+        #expect(!written.contains("EVENT-SECRET-3"), "\(written)")
+        let fixtures = try FixtureLoader.load(paths: [out])
+        guard case .stream(let stream)? = fixtures.first?.outcome else { Issue.record("not recorded as a stream: \(written)"); return }
+        #expect(stream.events.count == 3 && stream.events[2].event == "done")
+        #expect(stream.events.allSatisfy { ($0.delay ?? 0) >= 0.2 && ($0.delay ?? 0) <= 0.6 }, "\(stream.events.map(\.delay))")
+        let server = try TestServer(fixtures: fixtures)
+        defer { server.stop() }
+        let chunks = StreamEndToEndTests.readChunks(port: server.port, path: "/events").chunks
+        try #require(chunks.count == 3)
+        for index in 1..<3 {
+            let gap = chunks[index].at - chunks[index - 1].at
+            #expect(gap >= 0.15 && gap <= 0.8, "replayed gap \(index): \(gap)")
+        }
+        #expect(String(decoding: chunks[1].bytes, as: UTF8.self) == "data: echo [redacted]\n\n")
     }
 
     @Test func anHTTPSUpstreamIsRecordedAndReplayed() throws {

@@ -79,4 +79,16 @@ import StubdEngine
         #expect(streamed.text.hasSuffix("data: [DONE]\n\n") && streamed.text.contains(#""content":" ping""#), "\(streamed.text)")
         #expect(script.steps.first?.after == 0.2 && script.steps.dropFirst().allSatisfy { abs($0.after - 0.1) < 1e-9 })
     }
+
+    /// `--replay-speed`: every pause divided by the factor; `max` sends the events at once, a
+    /// split's gap kept.
+    @Test func theReplaySpeedScalesEveryPause() throws {
+        let fixtures = #"{"routes": [{"request": {"method": "GET", "path": "/s"}, "stream": {"events": [{"data": "ab"}, {"data": "cd", "delay": 3}], "pacing": {"first": 1}, "split": "line"}}]}"#
+        let double = try InMemoryStubd(fixtures, settings: { $0.replaySpeed = 2 })
+        defer { double.stop() }
+        #expect(try #require(double.get("/s")?.script).steps.map(\.after) == [0.5, StreamSplit.gap, 1.5, StreamSplit.gap])
+        let atOnce = try InMemoryStubd(fixtures, settings: { $0.replaySpeed = .infinity })
+        defer { atOnce.stop() }
+        #expect(try #require(atOnce.get("/s")?.script).steps.map(\.after) == [0, StreamSplit.gap, 0, StreamSplit.gap])
+    }
 }
