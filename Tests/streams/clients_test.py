@@ -5,7 +5,10 @@ SDKs and Node's fetch — printed as a table (docs/STREAMS.md) and checked: a fa
 stream (reset, close, a stall past the client's timeout, a malformed event) must surface as an
 error in every client; an `end` without `[DONE]` is what each client makes of it.
 
-Usage: python3 Tests/streams/clients_test.py [STUBD_BINARY]   (make test)
+Usage: python3 Tests/streams/clients_test.py [STUBD_BINARY] [--clients a,b,…]
+  make test:        curl, requests, httpx, node, openai, anthropic (the default)
+  make test-ui:     chromium-eventsource, chromium-fetch (headless Chromium over DevTools)
+  make conformance: every client, Java 17's HttpClient and OkHttp 3 among them
 """
 import json
 import os
@@ -16,7 +19,15 @@ import sys
 import tempfile
 import time
 
-STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--clients")]
+STUBD = os.path.abspath(ARGS[0] if ARGS else ".build/debug/stubd")
+DEFAULT = ["curl", "requests", "httpx", "node", "openai", "anthropic"]
+EVERY = DEFAULT + ["java", "okhttp", "chromium-eventsource", "chromium-fetch"]
+CHOSEN = next((a.split("=", 1)[1].split(",") for a in sys.argv[1:] if a.startswith("--clients=")), DEFAULT)
+if "all" in CHOSEN:
+    CHOSEN = EVERY
+HERE = os.path.dirname(os.path.abspath(__file__))
+OKHTTP = "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar"
 FAULTS = ["none", "reset", "close", "stall", "malformed", "end"]
 TOOL = {"name": "get_weather", "arguments": {"city": "Paris", "days": 3, "note": "ünïcode"}}
 
@@ -66,6 +77,8 @@ def fixtures(folder):
             routes.append({"request": {"method": "POST", "path": f"/{name}{path}"},
                            "llm": {"provider": provider, "text": "Hello, wörld! Stubs stream.", "toolCalls": [TOOL],
                                    "tokensPerSecond": 500, **fault_of(name, 4)}})
+    routes.append({"request": {"method": "GET", "path": "/page.html"},
+                   "response": {"headers": {"Content-Type": "text/html"}, "text": "<!doctype html><title>streams</title>"}})
     with open(os.path.join(folder, "streams.json"), "w") as file:
         json.dump({"routes": routes}, file)
 
@@ -125,6 +138,70 @@ def node(url):
     raise RuntimeError(line.removeprefix("error: "))
 
 
+def jvm(program, classpath, urls):
+    """One JVM for every URL (a JVM starts in about a second): its line per URL."""
+    command = ["java"] + (["-cp", classpath] if classpath else []) + [os.path.join(HERE, program)] + urls
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    lines = result.stdout.strip().splitlines()
+    if len(lines) != len(urls):
+        raise RuntimeError(f"{program}: {result.stderr.strip()[:300]}")
+    return lines
+
+
+class JVMClient:
+    """A JVM client's answers for every fault, asked once."""
+
+    def __init__(self, program, classpath, base):
+        self.lines = dict(zip(FAULTS, jvm(program, classpath, [f"{base}/sse/{fault}" for fault in FAULTS])))
+
+    def __call__(self, fault):
+        line = self.lines[fault]
+        if line.startswith("ok: "):
+            return line[4:]
+        raise RuntimeError(line.removeprefix("error: "))
+
+
+class ChromiumClient:
+    """A page of stubd's own origin in headless Chromium reading the stream with `EventSource`
+    (which reconnects after every ending: its first `onerror` is what a page sees) or `fetch`."""
+
+    def __init__(self, base, kind):
+        sys.path.insert(0, os.path.join(os.path.dirname(HERE), "ui"))
+        import cdp  # noqa: E402 — Tests/ui's DevTools driver
+        self.browser = cdp.Browser()
+        self.browser.open(f"{base}/page.html")
+        self.kind = kind
+        self.base = base
+
+    def __call__(self, fault):
+        url = json.dumps(f"{self.base}/sse/{fault}")
+        if self.kind == "eventsource":
+            script = """new Promise(resolve => {
+                const source = new EventSource(%s); let n = 0;
+                source.onmessage = () => n++;
+                // Every ending is an onerror; readyState 0 means the browser will reconnect.
+                source.onerror = () => { resolve((source.readyState === 0 ? 'ok: ' + n + ' events, then onerror and a reconnect'
+                                                                          : 'error: closed after ' + n + ' events')); source.close(); };
+                setTimeout(() => { resolve('no ending after ' + n + ' events'); source.close(); }, 2500);
+            })""" % url
+        else:
+            script = """(async () => {
+                const controller = new AbortController(); setTimeout(() => controller.abort(), 2000);
+                try {
+                    const reader = (await fetch(%s, {signal: controller.signal})).body.getReader(); let text = '';
+                    for (;;) { const {done, value} = await reader.read(); if (done) break; text += new TextDecoder().decode(value); }
+                    return 'ok: ' + text.split('\\n').filter(l => l.startsWith('data:')).length + ' events';
+                } catch (e) { return 'error: ' + e.name + ': ' + e.message; }
+            })()""" % url
+        result = self.browser.evaluate(script)
+        if result.startswith("ok: "):
+            return result[4:]
+        raise RuntimeError(result.removeprefix("error: "))
+
+    def close(self):
+        self.browser.close()
+
+
 def openai_chat(base):
     import openai
     client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0)
@@ -166,36 +243,47 @@ def main():
     server = Stubd(folder)
     failures = []
     try:
-        # 1. Every envelope, streamed and whole, as the SDKs read it.
-        import anthropic
-        import openai
-        expected_args = json.dumps(TOOL["arguments"], separators=(",", ":"), ensure_ascii=False)
-        base = server.base + "/none"
-        for name, run in [("openai chat stream", lambda: openai_chat(base)), ("anthropic stream", lambda: anthropic_stream(base)),
-                          ("openai responses stream", lambda: openai_responses(base))]:
-            result = outcome(run)
-            good = result.startswith("ok: 'Hello, wörld! Stubs stream.'") and f"args={expected_args}" in result and "usage=None" not in result
-            print(f"{'ok  ' if good else 'FAIL'} {name}: {result}")
+        if "openai" in CHOSEN and "anthropic" in CHOSEN:
+            # 1. Every envelope, streamed and whole, as the SDKs read it.
+            import anthropic
+            import openai
+            expected_args = json.dumps(TOOL["arguments"], separators=(",", ":"), ensure_ascii=False)
+            base = server.base + "/none"
+            for name, run in [("openai chat stream", lambda: openai_chat(base)), ("anthropic stream", lambda: anthropic_stream(base)),
+                              ("openai responses stream", lambda: openai_responses(base))]:
+                result = outcome(run)
+                good = result.startswith("ok: 'Hello, wörld! Stubs stream.'") and f"args={expected_args}" in result and "usage=None" not in result
+                print(f"{'ok  ' if good else 'FAIL'} {name}: {result}")
+                if not good:
+                    failures.append(name)
+            chat = openai.OpenAI(base_url=base + "/v1", api_key="sk", max_retries=0).chat.completions.create(
+                model="gpt-test", messages=[{"role": "user", "content": "hi"}])
+            message = anthropic.Anthropic(base_url=base, api_key="x", max_retries=0).messages.create(
+                model="claude-test", max_tokens=10, messages=[{"role": "user", "content": "hi"}])
+            response = openai.OpenAI(base_url=base + "/v1", api_key="sk", max_retries=0).responses.create(model="gpt-test", input="hi")
+            whole = [chat.choices[0].message.content, message.content[0].text, response.output_text]
+            good = whole == ["Hello, wörld! Stubs stream."] * 3 and json.loads(chat.choices[0].message.tool_calls[0].function.arguments) == TOOL["arguments"]
+            print(f"{'ok  ' if good else 'FAIL'} non-streaming JSON (chat, messages, responses): {whole}")
             if not good:
-                failures.append(name)
-        chat = openai.OpenAI(base_url=base + "/v1", api_key="sk", max_retries=0).chat.completions.create(
-            model="gpt-test", messages=[{"role": "user", "content": "hi"}])
-        message = anthropic.Anthropic(base_url=base, api_key="x", max_retries=0).messages.create(
-            model="claude-test", max_tokens=10, messages=[{"role": "user", "content": "hi"}])
-        response = openai.OpenAI(base_url=base + "/v1", api_key="sk", max_retries=0).responses.create(model="gpt-test", input="hi")
-        whole = [chat.choices[0].message.content, message.content[0].text, response.output_text]
-        good = whole == ["Hello, wörld! Stubs stream."] * 3 and json.loads(chat.choices[0].message.tool_calls[0].function.arguments) == TOOL["arguments"]
-        print(f"{'ok  ' if good else 'FAIL'} non-streaming JSON (chat, messages, responses): {whole}")
-        if not good:
-            failures.append("non-streaming JSON")
+                failures.append("non-streaming JSON")
 
         # 2. Each fault as each client reports it.
-        clients = [("curl -N", lambda f: curl(f"{server.base}/sse/{f}")),
-                   ("requests iter_lines", lambda f: requests_lines(f"{server.base}/sse/{f}")),
-                   ("httpx iter_lines", lambda f: httpx_lines(f"{server.base}/sse/{f}")),
-                   ("Node 20 fetch reader", lambda f: node(f"{server.base}/sse/{f}")),
-                   ("openai SDK (chat)", lambda f: openai_chat(f"{server.base}/{f}")),
-                   ("anthropic SDK", lambda f: anthropic_stream(f"{server.base}/{f}"))]
+        makers = {
+            "curl": ("curl -N", lambda: lambda f: curl(f"{server.base}/sse/{f}")),
+            "requests": ("requests iter_lines", lambda: lambda f: requests_lines(f"{server.base}/sse/{f}")),
+            "httpx": ("httpx iter_lines", lambda: lambda f: httpx_lines(f"{server.base}/sse/{f}")),
+            "node": ("Node fetch reader", lambda: lambda f: node(f"{server.base}/sse/{f}")),
+            "openai": ("openai SDK (chat)", lambda: lambda f: openai_chat(f"{server.base}/{f}")),
+            "anthropic": ("anthropic SDK", lambda: lambda f: anthropic_stream(f"{server.base}/{f}")),
+            "java": ("Java HttpClient ofLines", lambda: JVMClient("JavaLines.java", None, server.base)),
+            "okhttp": ("OkHttp 3 source lines", lambda: JVMClient("OkHttpLines.java", OKHTTP, server.base)),
+            "chromium-eventsource": ("Chromium EventSource", lambda: ChromiumClient(server.base, "eventsource")),
+            "chromium-fetch": ("Chromium fetch reader", lambda: ChromiumClient(server.base, "fetch")),
+        }
+        unknown = [name for name in CHOSEN if name not in makers]
+        if unknown:
+            sys.exit(f"streams: unknown clients {unknown}; choose from {', '.join(makers)} or all")
+        clients = [(makers[name][0], makers[name][1]()) for name in CHOSEN]
         print("\n| client | " + " | ".join(FAULTS) + " |")
         print("|---|" + "---|" * len(FAULTS))
         for label, run in clients:
@@ -204,14 +292,18 @@ def main():
                 started = time.time()
                 result = outcome(lambda: run(fault))
                 seconds = time.time() - started
-                cells.append(result.replace("|", "/") + (f" ({seconds:.1f} s)" if fault == "stall" else ""))
-                if fault in ("reset", "close", "stall") and not result.startswith("error"):
+                timed = fault == "stall" and not isinstance(run, JVMClient)  # a JVM client ran every fault at once, earlier
+                cells.append(result.replace("|", "/") + (f" ({seconds:.1f} s)" if timed else ""))
+                # EventSource reports every ending the same way (onerror, then it reconnects).
+                if fault in ("reset", "close", "stall") and not result.startswith("error") and "EventSource" not in label:
                     failures.append(f"{label}: {fault} was not reported as an error ({result})")
                 if fault == "malformed" and label.endswith("SDK (chat)") and not result.startswith("error"):
                     failures.append(f"{label}: a malformed event was not reported ({result})")
                 if fault == "none" and not result.startswith("ok"):
                     failures.append(f"{label}: the plain stream failed ({result})")
             print(f"| {label} | " + " | ".join(cells) + " |")
+            if hasattr(run, "close"):
+                run.close()
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)

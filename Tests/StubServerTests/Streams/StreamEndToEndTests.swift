@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
 import Testing
 import FixtureFiles
 import StubdTestSupport
@@ -128,5 +132,54 @@ import StubServer
         while server.server.requests().first(where: { $0.path == "/long" }) == nil, Date() < deadline { usleep(20_000) }
         #expect(server.server.requests().contains { $0.path == "/long" }, "the abandoned stream was never journaled")
         #expect(try Curl.run([server.url("/fast")]).stdout == "fast")
+    }
+
+    /// URLSession as an app streams with it on Linux (swift-corelibs-foundation has no
+    /// `bytes(for:)`): a data task whose delegate takes each piece as it arrives. Prints what it
+    /// reports for each fault (docs/STREAMS.md's URLSession row).
+    @Test func eachStreamFaultIsWhatURLSessionOnLinuxReports() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        var row: [String] = []
+        for path in ["/feed", "/reset", "/close", "/stall", "/end"] {
+            // corelibs' timeoutIntervalForRequest bounds the whole transfer (libcurl's timeout): 0.3 s
+            // for the stall (which holds 0.5 s), 5 s for the rest.
+            let outcome = URLSessionStream.read(server.url(path), timeout: path == "/stall" ? 0.3 : 5)
+            row.append("\(path): \(outcome.events) events, \(outcome.error.map { "error \($0)" } ?? "no error")")
+            switch path {
+            case "/feed", "/end": #expect(outcome.error == nil && outcome.events == (path == "/feed" ? 4 : 1), "\(path): \(outcome)")
+            case "/stall": #expect(outcome.error == NSURLErrorTimedOut && outcome.events == 1, "\(path): \(outcome)")
+            default: #expect(outcome.error != nil && outcome.events >= 1, "\(path): \(outcome)")
+            }
+        }
+        print("URLSession (Linux, data task delegate): " + row.joined(separator: "; "))
+    }
+}
+
+/// A streaming read with URLSession's delegate: events seen (`data:` lines) and the error code.
+final class URLSessionStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let state = Mutex((text: "", error: Int?.none, done: false))
+    private let finished = DispatchSemaphore(value: 0)
+
+    static func read(_ url: String, timeout: Double) -> (events: Int, error: Int?) {
+        let reader = URLSessionStream()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        let session = URLSession(configuration: configuration, delegate: reader, delegateQueue: nil)
+        session.dataTask(with: URL(string: url)!).resume()
+        _ = reader.finished.wait(timeout: .now() + 10)
+        session.invalidateAndCancel()
+        return reader.state.withLock { state in
+            (state.text.components(separatedBy: "\n").filter { $0.hasPrefix("data:") }.count, state.error)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        state.withLock { $0.text += String(decoding: data, as: UTF8.self) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        state.withLock { $0.error = error.map { ($0 as NSError).code } }
+        finished.signal()
     }
 }
