@@ -23,7 +23,8 @@ import StubServer
       {"request": {"method": "GET", "path": "/end"}, "stream": {"events": [{"data": "a"}, {"data": "[DONE]"}], "fault": {"kind": "end", "after": 1}}},
       {"request": {"method": "GET", "path": "/malformed"}, "stream": {"format": "ndjson", "events": [{"data": {"a": 1}}, {"data": {"b": 2}}], "fault": {"kind": "malformed", "after": 0}}},
       {"request": {"method": "GET", "path": "/long"}, "stream": {"events": [{"data": "first"}, {"data": "late", "delay": 30}]}},
-      {"request": {"method": "GET", "path": "/fast"}, "response": {"text": "fast"}}
+      {"request": {"method": "GET", "path": "/fast"}, "response": {"text": "fast"}},
+      {"request": {"method": "GET", "path": "/flood"}, "stream": {"format": "chunked", "events": [\#(Array(repeating: "{\"data\": \"" + String(repeating: "x", count: 16384) + "\"}", count: 300).joined(separator: ","))], "pacing": {"between": 0.001}}}
     ]}
     """#
 
@@ -111,6 +112,29 @@ import StubServer
         // A stall with a client read timeout is a timeout.
         let timeout = try Curl.run(["-N", server.url("/stall")], maxTime: 0.2)
         #expect(timeout.status == 28)
+    }
+
+    /// A client that stops reading a 4.7 MB stream is dropped once 1 MiB waits for it (in stubd,
+    /// its connection's buffer and the kernel), and the loop serves others meanwhile.
+    @Test func aClientThatStopsReadingIsDroppedAtTheStreamsBound() throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let fd = RawHTTP.connectLoopback(port: server.port)
+        defer { close(fd) }
+        _ = Array("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        #expect(try Curl.run([server.url("/fast")]).stdout == "fast")
+        let deadline = Date().addingTimeInterval(8)
+        while server.server.requests().first(where: { $0.path == "/flood" }) == nil, Date() < deadline { usleep(20_000) }
+        #expect(server.server.requests().contains { $0.path == "/flood" }, "the stalled reader was not dropped within 8 s")
+        // Reading now: what was sent, then the end of the connection, far short of the whole body.
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            total += n
+        }
+        #expect(total < 300 * 16384, "received \(total) bytes")
     }
 
     @Test func aClientThatLeavesMidStreamEndsItsStreamAndTheServerServesOn() throws {
