@@ -57,12 +57,20 @@ public final class HTTPEngine: Engine {
                 bound.append(listener)
                 listeners.append((listener.fd, nil))
                 ports.http = listener.port
+                if let twin = Self.loopbackTwin(of: listener, host: configuration.host) {
+                    bound.append(twin)
+                    listeners.append((twin.fd, nil))
+                }
             }
             if let https = configuration.https, let tls {
                 let listener = try Listener.bind(host: configuration.host, port: https.port, flag: "--https-port", noDelay: true)
                 bound.append(listener)
                 listeners.append((listener.fd, tls))
                 ports.https = listener.port
+                if let twin = Self.loopbackTwin(of: listener, host: configuration.host) {
+                    bound.append(twin)
+                    listeners.append((twin.fd, tls))
+                }
             }
         } catch {
             for listener in bound { listener.close() }
@@ -115,6 +123,14 @@ public final class HTTPEngine: Engine {
             throw failure
         }
         return ports
+    }
+
+    /// Bound to `127.0.0.1`, the same port on `[::1]` too: `http://[::1]:P` and a `localhost` that
+    /// resolves to `::1` first reach the server the banner names. Nil when this machine has no
+    /// IPv6 loopback or the port is taken there (the IPv4 one still serves).
+    static func loopbackTwin(of listener: Listener, host: String) -> Listener? {
+        guard host == "127.0.0.1" else { return nil }
+        return try? Listener.bind(host: "::1", port: listener.port, noDelay: true)
     }
 
     /// Stops every loop and waits for their threads; in-flight delayed replies are dropped and

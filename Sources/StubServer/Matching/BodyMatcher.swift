@@ -39,7 +39,7 @@ struct BodyMatcher: RequestPartMatcher {
     func matches(_ request: RequestView) -> Bool {
         switch pattern {
         case .any: return true
-        case .bytes(let expected): return request.request.body == expected
+        case .bytes(let expected): return request.body == expected
         case .json(let expected):
             if !jsonOptions.isExact {
                 guard let json = request.json else { return false }
@@ -47,15 +47,15 @@ struct BodyMatcher: RequestPartMatcher {
             }
             guard !anyValue.isEmpty else { return request.json == expected }
             return request.json.map(anyValue.json) == maskedJSON
-        case .contains(let text): return String(decoding: request.request.body, as: UTF8.self).contains(text)
-        case .matches: return regex?.matchesWhole(String(decoding: request.request.body, as: UTF8.self)) ?? false
+        case .contains(let text): return String(decoding: request.body, as: UTF8.self).contains(text)
+        case .matches: return regex?.matchesWhole(String(decoding: request.body, as: UTF8.self)) ?? false
         case .form:
             // `+` as a space, or (a fixture written when stubd read it literally) as a plus.
             if (anyValue.isEmpty ? request.form : anyValue.pairs(request.form).sorted()) == sortedForm { return true }
             guard let literal = request.literalForm else { return false }
             return (anyValue.isEmpty ? literal : anyValue.pairs(literal).sorted()) == sortedForm
         case .multipart(let expected):
-            if case .parts(let parts) = request.multipart { return parts == expected }
+            if case .parts(let parts) = request.multipart { return Self.partsMatch(expected: expected, got: parts) }
             return false
         case .fields(let names): return request.fieldNames == names
         case .all: return each.allSatisfy { $0.matches(request) }
@@ -82,7 +82,19 @@ struct BodyMatcher: RequestPartMatcher {
     }
 
     func explain(_ request: RequestView) -> [String] {
-        let body = request.request.body
+        let differences = explainBody(request)
+        guard !differences.isEmpty else { return [] }
+        switch request.bodyDecoding {
+        case .none: return differences
+        case .decoded(_, let codings): return differences + ["body: compared as decoded from Content-Encoding \(codings)"]
+        case .undecodable(let codings):
+            return differences + ["body: sent with Content-Encoding \(codings), which stubd could not decode (gzip and deflate are read, up to "
+                                  + "\(RequestView.decodedBodyLimit >> 20) MiB decoded); compared as sent"]
+        }
+    }
+
+    private func explainBody(_ request: RequestView) -> [String] {
+        let body = request.body
         if case .any = pattern { return [] }
         if request.bodyTooLargeToExplain {
             return ["body: not compared in this report (\(body.count) bytes, over the \(RequestView.explainLimit / 1024) KiB a report compares)"]
@@ -91,7 +103,7 @@ struct BodyMatcher: RequestPartMatcher {
         case .any:
             return []
         case .all:
-            return each.flatMap { $0.explain(request) }
+            return each.flatMap { $0.explainBody(request) }
         case .jsonPath(let path, let match):
             guard !matches(request) else { return [] }
             guard let json = request.json else { return ["body: expected JSON for \(path), got \(body.count) bytes that are not JSON"] }
@@ -139,17 +151,37 @@ struct BodyMatcher: RequestPartMatcher {
         }
     }
 
+    /// Parts in order, each with its name, file name and bytes; a part the fixture declares no
+    /// `contentType` for takes any (every browser `FormData` file, curl `-F`, OkHttp and
+    /// Alamofire with a MIME type send one), a declared one must be the same media type.
+    static func partsMatch(expected: [MultipartPart], got: [MultipartPart]) -> Bool {
+        expected.count == got.count && zip(expected, got).allSatisfy { partMatches(expected: $0, got: $1) }
+    }
+
+    private static func partMatches(expected want: MultipartPart, got have: MultipartPart) -> Bool {
+        want.name == have.name && want.fileName == have.fileName && want.body == have.body && typeMatches(want.contentType, have.contentType)
+    }
+
+    private static func typeMatches(_ declared: String?, _ sent: String?) -> Bool {
+        guard let declared else { return true }
+        guard let sent else { return false }
+        func normal(_ type: String) -> String { type.trimmingCharacters(in: .whitespaces).lowercased() }
+        return normal(declared) == normal(sent)
+    }
+
     static func partDifferences(expected: [MultipartPart], got: [MultipartPart]) -> [String] {
         guard expected.count == got.count else {
             return ["body: expected \(expected.count) parts (\(expected.map(\.name).joined(separator: ", "))), got \(got.count) (\(got.map(\.name).joined(separator: ", ")))"]
         }
         var out: [String] = []
-        for (index, pair) in zip(expected, got).enumerated() where pair.0 != pair.1 {
+        for (index, pair) in zip(expected, got).enumerated() where !partMatches(expected: pair.0, got: pair.1) {
             let (want, have) = pair
             let label = "body part \(index + 1) (\(want.name))"
             if want.name != have.name { out.append("\(label): expected name \"\(want.name)\", got \"\(have.name)\"") }
             if want.fileName != have.fileName { out.append("\(label): expected filename \(want.fileName ?? "none"), got \(have.fileName ?? "none")") }
-            if want.contentType != have.contentType { out.append("\(label): expected Content-Type \(want.contentType ?? "none"), got \(have.contentType ?? "none")") }
+            if !typeMatches(want.contentType, have.contentType) {
+                out.append("\(label): expected Content-Type \(want.contentType ?? "any"), got \(have.contentType ?? "none")")
+            }
             if want.body != have.body { out.append("\(label): expected \(want.body.count) bytes, got \(have.body.count) different bytes") }
         }
         return out

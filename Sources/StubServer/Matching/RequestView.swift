@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import StubdEngine
+import Recording
 
 /// A request as the matchers see it: path key and query decoded once per lookup, the decoded
 /// path and the parsed body (JSON, form pairs, multipart parts) computed on first use and then
@@ -46,7 +47,42 @@ final class RequestView {
     static let explainLimit = 64 * 1024
 
     /// Whether the body is past `explainLimit`.
-    var bodyTooLargeToExplain: Bool { request.body.count > Self.explainLimit }
+    var bodyTooLargeToExplain: Bool { body.count > Self.explainLimit }
+
+    /// A request body may decode to at most this many bytes (the request body limit): a
+    /// compressed bomb is matched as the bytes it arrived as, and its near miss says why.
+    static let decodedBodyLimit = 32 << 20
+
+    /// The body the matchers compare: decoded when it came with `Content-Encoding: gzip` or
+    /// `deflate` (OkHttp's gzip interceptor, Alamofire's `DeflateRequestCompressor`, analytics
+    /// SDKs), as the app wrote it; else the bytes as sent.
+    lazy var body: [UInt8] = {
+        guard case .decoded(let bytes, _) = bodyDecoding else { return request.body }
+        return bytes
+    }()
+
+    /// What `Content-Encoding` did to the body, for matching and near misses.
+    enum BodyDecoding {
+        /// No coding (or `identity`).
+        case none
+        /// Decoded from these codings.
+        case decoded([UInt8], codings: String)
+        /// Not decoded: an unknown coding, bytes that are not valid for it, or more than
+        /// `decodedBodyLimit` once decoded.
+        case undecodable(codings: String)
+    }
+
+    lazy var bodyDecoding: BodyDecoding = {
+        guard let header = request.header("Content-Encoding")?.trimmingCharacters(in: .whitespaces), !header.isEmpty,
+              header.lowercased() != "identity", !request.body.isEmpty else { return .none }
+        var bytes = request.body
+        // Codings are listed in the order applied: undone last first.
+        for coding in header.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).reversed() {
+            guard let decoded = ContentDecoding.decode(bytes, encoding: coding, limit: Self.decodedBodyLimit) else { return .undecodable(codings: header) }
+            bytes = decoded
+        }
+        return .decoded(bytes, codings: header)
+    }()
 
     /// `Api.Example.com:8080` → `api.example.com`; `[::1]:80` → `[::1]`.
     static func hostName(_ value: String) -> String {
@@ -60,7 +96,7 @@ final class RequestView {
     lazy var fieldNames: [String]? = {
         if case .object(let members)? = json { return Array(Set(members.map(\.key))).sorted() }
         if case .parts(let parts) = multipart { return Array(Set(parts.map(\.name))).sorted() }
-        guard !request.body.isEmpty, json == nil else { return nil }
+        guard !body.isEmpty, json == nil else { return nil }
         return Array(Set(form.map(\.name))).sorted()
     }()
 
@@ -71,23 +107,23 @@ final class RequestView {
     lazy var path = PathSegments(raw: request.rawPath)
 
     /// The body parsed as JSON, or nil when it is not JSON.
-    lazy var json: JSONValue? = try? JSONParser.parse(request.body)
+    lazy var json: JSONValue? = try? JSONParser.parse(body)
 
     /// The body's form pairs, sorted.
-    lazy var form: [NameValue] = FormCoding.decodePairs(String(decoding: request.body, as: UTF8.self)).sorted()
+    lazy var form: [NameValue] = FormCoding.decodePairs(String(decoding: body, as: UTF8.self)).sorted()
 
     /// The form pairs with `+` read as a plus — nil when the body has no `+`: the second reading
     /// a fixture written before `+` meant a space still matches.
-    lazy var literalForm: [NameValue]? = request.body.contains(UInt8(ascii: "+"))
-        ? FormCoding.decodePairs(String(decoding: request.body, as: UTF8.self), plusIsSpace: false).sorted() : nil
+    lazy var literalForm: [NameValue]? = body.contains(UInt8(ascii: "+"))
+        ? FormCoding.decodePairs(String(decoding: body, as: UTF8.self), plusIsSpace: false).sorted() : nil
 
     /// What the body is when it is JSON or multipart, not a form (`a JSON body`, `a multipart
     /// body`), or nil when it may be read as form pairs (whose values the redactor hides by name).
     var bodyKindOtherThanForm: String? {
         let type = request.header("Content-Type").flatMap { MediaType($0)?.essence }
         if type == "application/x-www-form-urlencoded" { return nil }
-        if type?.hasPrefix("multipart/") == true || request.body.starts(with: Array("--".utf8)) { return "a multipart body" }
-        if type?.contains("json") == true || Redactor.looksLikeJSON(request.body) { return "a JSON body" }
+        if type?.hasPrefix("multipart/") == true || body.starts(with: Array("--".utf8)) { return "a multipart body" }
+        if type?.contains("json") == true || Redactor.looksLikeJSON(body) { return "a JSON body" }
         return nil
     }
 
@@ -97,7 +133,7 @@ final class RequestView {
               let boundary = MultipartEncoding.boundary(fromContentType: contentType) else {
             return .noBoundary(contentType: request.header("Content-Type"))
         }
-        guard let parts = MultipartEncoding.parse(request.body, boundary: boundary) else { return .malformed(boundary: boundary) }
+        guard let parts = MultipartEncoding.parse(body, boundary: boundary) else { return .malformed(boundary: boundary) }
         return .parts(parts)
     }()
 

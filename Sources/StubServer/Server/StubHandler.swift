@@ -167,9 +167,15 @@ package final class StubHandler: EngineHandler {
                     return .reply(ReplyPlan(content: .fault(fault), delay: route.delayForRequest))
                 }
                 let hit: Int
+                // A HEAD that a GET route answers reads the route's step without taking it.
+                let peeks = headOnly && route.fixture.request.method != "HEAD"
                 do throws(StateBudget.Refusal) {
-                    if let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
-                    hit = route.contents.count > 1 ? try scenarios.nextHit(route: route.id, session: session) : 0
+                    if !peeks, let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
+                    if route.contents.count == 1 {
+                        hit = 0
+                    } else {
+                        hit = peeks ? scenarios.currentHit(route: route.id, session: session) : try scenarios.nextHit(route: route.id, session: session)
+                    }
                 } catch {
                     let refusal = JSONReply.error("route \(route.name): \(error.description)", status: 507)
                     return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))

@@ -100,6 +100,12 @@ final class ScenarioBook: Sendable {
         }
     }
 
+    /// The position the route's next hit will take, without taking it: a HEAD answered by a GET
+    /// route (`curl -I` while debugging) must not use up a sequence step.
+    func currentHit(route: RouteID, session: SessionID?) -> Int {
+        state.withLock { $0.hits[session]?[route] ?? 0 }
+    }
+
     /// Notes that a route answered now (a held step, a scenario step), without counting a hit.
     func noteAnswered(route: RouteID, session: SessionID?) {
         let now = DispatchTime.now().uptimeNanoseconds
