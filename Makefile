@@ -65,6 +65,7 @@ test: deps
 		python3 -m pip install -q openai anthropic httpx 2>/dev/null || python3 -m pip install -q --break-system-packages openai anthropic httpx; }
 	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
 	python3 Tests/streams/clients_test.py .build/debug/stubd
+	python3 Tests/clients/round3_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd

@@ -1,0 +1,153 @@
+"""What clients nobody here wrote send, matched as a real server would (issue 33): a multipart file
+part (the client names its type; the fixture does not), a HEAD while debugging a sequence (it must
+not use up a step), a request body compressed with gzip or deflate, and the `[::1]` spelling of
+the default loopback address — each sent by curl, Python requests and Node over a real socket.
+
+Usage: python3 Tests/clients/round3_test.py [STUBD_BINARY]   (make test)
+"""
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zlib
+
+STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
+
+
+class Stubd:
+    def __init__(self, folder):
+        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", "--quiet"], stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("stubd exited: " + "".join(lines))
+            lines.append(line)
+            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+                break
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+ROUTES = [
+    {"name": "upload", "request": {"method": "POST", "path": "/upload", "body": {"multipart": [
+        {"name": "title", "text": "holiday"}, {"name": "file", "fileName": "a.txt", "text": "hello file"}]}},
+     "response": {"status": 201, "text": "uploaded"}},
+    {"name": "typed", "request": {"method": "POST", "path": "/typed", "body": {"multipart": [
+        {"name": "file", "fileName": "a.png", "contentType": "image/png", "text": "png!"}]}},
+     "response": {"status": 201, "text": "typed"}},
+    {"name": "flaky", "request": {"method": "GET", "path": "/flaky"},
+     "responses": [{"status": 503, "text": "first"}, {"status": 200, "text": "second"}]},
+    {"name": "events", "request": {"method": "POST", "path": "/events", "body": {"json": {"event": "open", "n": 1}}},
+     "response": {"status": 202, "text": "logged"}},
+]
+
+BODY = json.dumps({"event": "open", "n": 1}).encode()
+
+NODE = r"""
+const [base, kind] = process.argv.slice(1);
+const zlib = require('zlib');
+(async () => {
+  let r;
+  if (kind === 'upload') {
+    const form = new FormData(); form.append('title', 'holiday');
+    form.append('file', new Blob(['hello file'], {type: 'text/plain'}), 'a.txt');
+    r = await fetch(base + '/upload', {method: 'POST', body: form});
+  } else if (kind === 'typed-wrong') {
+    const form = new FormData(); form.append('file', new Blob(['png!'], {type: 'image/jpeg'}), 'a.png');
+    r = await fetch(base + '/typed', {method: 'POST', body: form});
+  } else if (kind === 'head') {
+    await fetch(base + '/flaky', {method: 'HEAD'});
+    r = await fetch(base + '/flaky');
+  } else {
+    const body = kind === 'gzip' ? zlib.gzipSync(process.env.BODY) : zlib.deflateSync(process.env.BODY);
+    r = await fetch(base + '/events', {method: 'POST', body, headers: {'Content-Type': 'application/json', 'Content-Encoding': kind}});
+  }
+  console.log(r.status + ' ' + (await r.text()).slice(0, 60).replace(/\s+/g, ' '));
+})().catch(e => console.log('error ' + e.message));
+"""
+
+
+def curl(*args, whole=False):
+    """'STATUS BODY' (the body cut to 60 characters unless `whole`)."""
+    out = subprocess.run(["curl", "-s", "-w", " %{http_code}", *args], capture_output=True, timeout=20)
+    text = out.stdout.decode(errors="replace")
+    body, _, status = text.rpartition(" ")
+    return f"{status} {body if whole else body[:60]}".strip()
+
+
+def main():
+    folder = tempfile.mkdtemp(prefix="stubd-round3-")
+    with open(os.path.join(folder, "round3.json"), "w") as file:
+        json.dump({"routes": ROUTES}, file)
+    work = tempfile.mkdtemp(prefix="stubd-round3-files-")
+    with open(os.path.join(work, "a.txt"), "w") as file:
+        file.write("hello file")
+    with open(os.path.join(work, "a.png"), "w") as file:
+        file.write("png!")
+    for name, data in [("body.gz", gzip.compress(BODY)), ("body.zz", zlib.compress(BODY))]:
+        with open(os.path.join(work, name), "wb") as file:
+            file.write(data)
+    failures = []
+
+    def check(label, got, want):
+        good = got.startswith(want)
+        print(f"{'ok  ' if good else 'FAIL'} {label}: {got}")
+        if not good:
+            failures.append(label)
+
+    import requests
+    server = Stubd(folder)
+    try:
+        base = server.base
+        # 1. A file part whose type the client names, against a fixture that names none.
+        check("curl -F upload (part text/plain)", curl("-F", "title=holiday", "-F", f"file=@{work}/a.txt", f"{base}/upload"), "201 uploaded")
+        r = requests.post(f"{base}/upload", data={"title": "holiday"}, files={"file": ("a.txt", b"hello file", "text/plain")})
+        check("requests files= upload (part text/plain)", f"{r.status_code} {r.text}", "201 uploaded")
+        env = dict(os.environ, BODY=BODY.decode())
+        node = lambda kind: subprocess.run(["node", "-e", NODE, base, kind], capture_output=True, text=True, timeout=30, env=env).stdout.strip()
+        check("Node FormData upload (Blob text/plain)", node("upload"), "201 uploaded")
+        # A declared type must still match: image/jpeg for an image/png part misses, saying why.
+        wrong = curl("-F", f"file=@{work}/a.png;type=image/jpeg", f"{base}/typed", whole=True)
+        check("curl -F part of another declared type", wrong[:3], "404")
+        named = "expected Content-Type image/png, got image/jpeg"
+        check("  …and the near miss names both types", named if named in wrong else wrong[:200], named)
+        check("curl -F part of the declared type", curl("-F", f"file=@{work}/a.png;type=image/png", f"{base}/typed"), "201 typed")
+        # 3. HEAD while debugging does not use up the sequence's step.
+        check("curl -I then GET of a sequence", (curl("-I", f"{base}/flaky"), curl(f"{base}/flaky"))[1], "503 first")
+        requests.head(f"{base}/flaky")
+        check("requests HEAD then GET", curl(f"{base}/flaky"), "200 second")
+        # 4. Compressed request bodies, matched as the app wrote them.
+        for coding, file in [("gzip", "body.gz"), ("deflate", "body.zz")]:
+            got = curl("-H", "Content-Type: application/json", "-H", f"Content-Encoding: {coding}", "--data-binary", f"@{work}/{file}", f"{base}/events")
+            check(f"curl {coding} body", got, "202 logged")
+            data = gzip.compress(BODY) if coding == "gzip" else zlib.compress(BODY)
+            r = requests.post(f"{base}/events", data=data, headers={"Content-Type": "application/json", "Content-Encoding": coding})
+            check(f"requests {coding} body", f"{r.status_code} {r.text}", "202 logged")
+            check(f"Node {coding} body", node(coding), "202 logged")
+        # A bomb: 64 MiB of zeros in 64 KiB of gzip is compared as sent, and said.
+        bomb = gzip.compress(b"\0" * (64 << 20))
+        r = requests.post(f"{base}/events", data=bomb, headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
+        check("a gzip bomb (64 MiB decoded) is not decoded", f"{r.status_code} {'could not decode' in r.text}", "404 True")
+        # 7. The [::1] spelling of the default loopback address.
+        check("curl http://[::1]:P", curl("-g", f"http://[::1]:{server.port}/flaky"), "200")
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"round3: {'every check passed' if not failures else str(len(failures)) + ' failed: ' + ', '.join(failures)}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
