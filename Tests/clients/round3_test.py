@@ -48,6 +48,8 @@ ROUTES = [
      "response": {"status": 201, "text": "typed"}},
     {"name": "flaky", "request": {"method": "GET", "path": "/flaky"},
      "responses": [{"status": 503, "text": "first"}, {"status": 200, "text": "second"}]},
+    {"name": "tone", "request": {"method": "GET", "path": "/tone.bin"},
+     "response": {"headers": {"Content-Type": "application/octet-stream", "ETag": "\"v1\""}, "text": "0123456789abcdefghij"}},
     {"name": "events", "request": {"method": "POST", "path": "/events", "body": {"json": {"event": "open", "n": 1}}},
      "response": {"status": 202, "text": "logged"}},
 ]
@@ -66,6 +68,8 @@ const zlib = require('zlib');
   } else if (kind === 'typed-wrong') {
     const form = new FormData(); form.append('file', new Blob(['png!'], {type: 'image/jpeg'}), 'a.png');
     r = await fetch(base + '/typed', {method: 'POST', body: form});
+  } else if (kind === 'range') {
+    r = await fetch(base + '/tone.bin', {headers: {Range: 'bytes=10-12'}});
   } else if (kind === 'head') {
     await fetch(base + '/flaky', {method: 'HEAD'});
     r = await fetch(base + '/flaky');
@@ -139,6 +143,19 @@ def main():
         bomb = gzip.compress(b"\0" * (64 << 20))
         r = requests.post(f"{base}/events", data=bomb, headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
         check("a gzip bomb (64 MiB decoded) is not decoded", f"{r.status_code} {'could not decode' in r.text}", "404 True")
+        # 2. Ranges, as a media player seeks.
+        check("curl -r 5-9", curl("-r", "5-9", f"{base}/tone.bin"), "206 56789")
+        r = requests.get(f"{base}/tone.bin", headers={"Range": "bytes=15-"})
+        check("requests Range bytes=15-", f"{r.status_code} {r.text} {r.headers.get('Content-Range')}", "206 fghij bytes 15-19/20")
+        r = requests.get(f"{base}/tone.bin", headers={"Range": "bytes=-3"})
+        check("Node fetch Range bytes=10-12", node("range"), "206 abc")
+        check("requests Range bytes=-3 (the last 3)", f"{r.status_code} {r.text}", "206 hij")
+        r = requests.get(f"{base}/tone.bin", headers={"Range": "bytes=40-"})
+        check("a range past the end", f"{r.status_code} {r.headers.get('Content-Range')}", "416 bytes */20")
+        r = requests.get(f"{base}/tone.bin", headers={"Range": "bytes=0-1", "If-Range": '"v0"'})
+        check("If-Range with another ETag: the whole body", f"{r.status_code} {r.text}", "200 0123456789abcdefghij")
+        r = requests.get(f"{base}/tone.bin", headers={"Range": "bytes=0-1,5-6"})
+        check("several ranges: the whole body", f"{r.status_code} {len(r.content)}", "200 20")
         # 7. The [::1] spelling of the default loopback address.
         check("curl http://[::1]:P", curl("-g", f"http://[::1]:{server.port}/flaky"), "200")
     finally:

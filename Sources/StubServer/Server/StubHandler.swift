@@ -126,6 +126,7 @@ package final class StubHandler: EngineHandler {
         guard case .reply(var plan) = decision else { return decision }
         // A miss refused forwarding is answered without CORS: the page may not read why.
         if case .notForwarded = exchange.resolution { return decision }
+        if case .route = exchange.resolution, let ranged = ByteRanges.apply(to: plan, request: request) { plan = ranged }
         if cors.enabled {
             switch plan.content {
             case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)

@@ -1,0 +1,38 @@
+import Testing
+@testable import StubServer
+import StubModel
+import StubdEngine
+
+/// `Range` on a route's answer, without sockets: which bytes, when 416, when the whole body.
+@Suite struct ByteRangesTests {
+    @Test func singleRangesAreReadAsRFC9110Says() {
+        #expect(ByteRanges.parse("bytes=0-99", length: 1000) == .range(0..<100))
+        #expect(ByteRanges.parse("bytes=500-", length: 1000) == .range(500..<1000))
+        #expect(ByteRanges.parse("bytes=-200", length: 1000) == .range(800..<1000))
+        #expect(ByteRanges.parse("bytes=-2000", length: 1000) == .range(0..<1000))
+        #expect(ByteRanges.parse("bytes=990-2000", length: 1000) == .range(990..<1000))
+        #expect(ByteRanges.parse("bytes=1000-", length: 1000) == .unsatisfiable)
+        #expect(ByteRanges.parse("bytes=-0", length: 1000) == .unsatisfiable)
+        for whole in ["items=0-1", "bytes=5-2", "bytes=a-b", "bytes=0-1,4-5", "bytes="] {
+            #expect(ByteRanges.parse(whole, length: 1000) == .none, "\(whole)")
+        }
+    }
+
+    @Test func aRangeBecomesA206AndOnlyFor200AnswersWithABody() throws {
+        let reply = PreparedReply(status: 200, headers: [NameValue("ETag", "\"v1\"")], body: Array("0123456789".utf8))
+        let plan = ReplyPlan(content: .response(reply), delay: 0.5, dribble: Dribble(chunks: 2, seconds: 1))
+        let ranged = try #require(ByteRanges.apply(to: plan, request: IncomingRequest(method: "GET", target: "/x", headers: [NameValue("Range", "bytes=2-4")])))
+        guard case .response(let partial) = ranged.content else { Issue.record("not a response"); return }
+        #expect(partial.status == 206 && partial.body == Array("234".utf8))
+        #expect(partial.headers.contains(NameValue("Content-Range", "bytes 2-4/10")) && partial.headers.contains(NameValue("Accept-Ranges", "bytes")))
+        #expect(ranged.delay == 0.5 && ranged.dribble == Dribble(chunks: 2, seconds: 1), "delay and dribble apply to the range")
+        let stale = IncomingRequest(method: "GET", target: "/x", headers: [NameValue("Range", "bytes=2-4"), NameValue("If-Range", "\"v0\"")])
+        #expect(ByteRanges.apply(to: plan, request: stale) == nil)
+        let fresh = IncomingRequest(method: "GET", target: "/x", headers: [NameValue("Range", "bytes=2-4"), NameValue("If-Range", "\"v1\"")])
+        #expect(ByteRanges.apply(to: plan, request: fresh) != nil)
+        let post = IncomingRequest(method: "POST", target: "/x", headers: [NameValue("Range", "bytes=2-4")])
+        #expect(ByteRanges.apply(to: plan, request: post) == nil)
+        let notFound = ReplyPlan(content: .response(PreparedReply(status: 404, headers: [], body: Array("no".utf8))))
+        #expect(ByteRanges.apply(to: notFound, request: IncomingRequest(method: "GET", target: "/x", headers: [NameValue("Range", "bytes=0-0")])) == nil)
+    }
+}
