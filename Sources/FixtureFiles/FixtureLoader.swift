@@ -25,9 +25,7 @@ public enum FixtureLoader {
             }
             let root = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
             let files = isDirectory.boolValue ? fixtureFiles(under: path) : [path]
-            if isDirectory.boolValue && files.isEmpty {
-                errors.append(FixtureError(file: path, field: "", problem: "no fixture files (*.json) in this folder"))
-            }
+            // An empty folder serves no routes (a warning says so): stubs may come at run time.
             for result in loadAll(files, root: root.isEmpty ? "." : root) {
                 switch result {
                 case .success(let loaded): fixtures += loaded
@@ -108,7 +106,11 @@ public enum FixtureLoader {
             var files: [String] = []
             walk(path.hasSuffix("/") ? String(path.dropLast()) : path, isRoot: true, into: &files, unread: &unread)
         }
-        return unread.sorted().map { file in
+        let empty = paths.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue && fixtureFiles(under: path).isEmpty
+        }.map { "\($0): no fixture files (*.json) in this folder; no routes from it — add a .json file, or add routes at run time (POST /__stubd/routes, the test kit)" }
+        return empty + unread.sorted().map { file in
             let hint = file.lowercased().hasSuffix(".json") ? "rename it to end in .json (lower case)"
                 : "stubd reads JSON fixtures (*.json) only; convert it, or move it under __files/ if it is a body"
             return "\(file): not read; \(hint)"

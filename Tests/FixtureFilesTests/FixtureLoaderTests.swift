@@ -103,6 +103,14 @@ struct FixtureLoaderTests {
         #expect(throws: FixtureErrors.self) { try FixtureLoader.load(paths: ["/nonexistent/stubd-fixtures"]) }
     }
 
+    /// An empty folder is no error (routes may come at run time): no routes, and a warning naming it.
+    @Test func anEmptyFolderServesNothingAndSaysSo() throws {
+        let fixtures = try TemporaryFixtures(["__files/only-a-body.txt": "x"])
+        #expect(try FixtureLoader.load(paths: [fixtures.root]).isEmpty)
+        let warnings = FixtureLoader.unreadFileWarnings(paths: [fixtures.root])
+        #expect(warnings == ["\(fixtures.root): no fixture files (*.json) in this folder; no routes from it — add a .json file, or add routes at run time (POST /__stubd/routes, the test kit)"])
+    }
+
     @Test func writerOutputReadsBackEqual() throws {
         var original = [
             Fixture(name: "a", source: "t", request: RequestPattern(method: "POST", path: "/a b/%", query: [NameValue("q", "x y")],
