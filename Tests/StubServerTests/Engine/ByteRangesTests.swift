@@ -1,5 +1,4 @@
 import Testing
-@testable import StubServer
 import StubModel
 import StubdEngine
 

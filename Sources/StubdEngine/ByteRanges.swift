@@ -1,15 +1,15 @@
 import StubModel
-import StubdEngine
 
 /// `Range: bytes=…` on a route's answer (RFC 9110 §14): what AVPlayer, ExoPlayer and a browser's
 /// `<audio>`/`<video>` send to seek. A single range of a 200 answer with a body is answered 206
 /// with `Content-Range` and that slice; a range past the end 416 with `Content-Range: bytes */N`;
 /// several ranges get the whole body (200), as RFC 9110 allows a server to; `If-Range` with an
 /// `ETag` or `Last-Modified` the answer does not carry gets the whole body. Delay and dribble
-/// apply to what is sent. Only requests that carry `Range` pay for it.
-enum ByteRanges {
+/// apply to what is sent. Only requests that carry `Range` pay for it. HTTP semantics, not
+/// routing: the server asks it for a route's answer (`StubHandler`), never for the admin API's.
+public enum ByteRanges {
     /// The plan for `request` when its `Range` applies to `plan`'s answer; nil leaves it whole.
-    static func apply(to plan: ReplyPlan, request: IncomingRequest) -> ReplyPlan? {
+    public static func apply(to plan: ReplyPlan, request: IncomingRequest) -> ReplyPlan? {
         guard request.method == "GET" || request.method == "HEAD", let header = request.header("Range"),
               case .response(let reply) = plan.content, reply.status == 200, !reply.body.isEmpty else { return nil }
         if let validator = request.header("If-Range"), !matches(validator, reply.headers) { return nil }
@@ -32,7 +32,8 @@ enum ByteRanges {
         }
     }
 
-    enum Parsed: Equatable {
+    /// What a `Range` header asks of a body.
+    public enum Parsed: Equatable {
         /// No usable byte range (another unit, a syntax error, several ranges): the whole body.
         case none
         /// No byte of the range exists.
@@ -42,7 +43,7 @@ enum ByteRanges {
     }
 
     /// `bytes=0-99`, `bytes=500-`, `bytes=-200` against a body of `length` bytes.
-    static func parse(_ header: String, length: Int) -> Parsed {
+    public static func parse(_ header: String, length: Int) -> Parsed {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes=") else { return .none }
         let spec = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
