@@ -230,12 +230,15 @@ public struct RequestRecord: AdminBody {
     public let latencyMs: Double
     /// The response sent: status, headers, the first body bytes (as text or base64), the size.
     public let response: JSONValue?
+    /// True when it is the client's silent re-send of the previous request on its route, which
+    /// got a fault that sends no byte (`"resend": true`; absent otherwise).
+    public let resend: Bool
 
     /// A record of these values.
     public init(sequence: Int, time: String, method: String, url: String, path: String, session: String?, connection: Int?,
                 connectionRequest: Int?, headers: [NameValue], body: String?, bodyBase64: String?, bodySize: Int, bodyNote: String?,
                 matched: Bool, routeID: String?, route: String?, nearMiss: String?, status: Int?, fault: String?, latencyMs: Double,
-                response: JSONValue?) {
+                response: JSONValue?, resend: Bool = false) {
         self.sequence = sequence
         self.time = time
         self.method = method
@@ -257,6 +260,7 @@ public struct RequestRecord: AdminBody {
         self.fault = fault
         self.latencyMs = latencyMs
         self.response = response
+        self.resend = resend
     }
 
     public init(json: JSONValue) throws(AdminBodyProblem) {
@@ -287,6 +291,7 @@ public struct RequestRecord: AdminBody {
         fault = try fields.optionalString("fault")
         latencyMs = try fields.double("latencyMs")
         response = fields.raw("response")
+        if case .bool(let flag)? = fields.raw("resend") { resend = flag } else { resend = false }
     }
 
     public var json: JSONValue {
@@ -309,6 +314,7 @@ public struct RequestRecord: AdminBody {
         if let fault { members.append(("fault", .string(fault))) }
         members.append(("latencyMs", .number(latencyMs)))
         if let response { members.append(("response", response)) }
+        if resend { members.append(("resend", .bool(true))) }
         return .object(members)
     }
 }

@@ -58,6 +58,10 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     /// Whether the route's own answer was served (a sequence or scenario step taken): not a step
     /// held for a client's re-send, not a refusal at a store bound. Webhooks follow only these.
     @exclusivity(unchecked) public private(set) var answeredByRoute = false
+    /// Whether this request is the client's silent re-send of the previous one on the same route
+    /// and session, which got a fault that sends no byte (curl, URLSession, Chromium, OkHttp and
+    /// Java re-send such requests): journaled, marked, so a count can leave it out.
+    @exclusivity(unchecked) public private(set) var isResend = false
     /// For a forwarded miss being recorded: the recorder and the upstream's answer.
     @exclusivity(unchecked) private(set) var recording: (recorder: Recorder, upstream: UpstreamResponse)?
     /// The engine's handle for this request: observers send stubd's own requests through it
@@ -99,6 +103,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
         self.fault = exchange.fault
         self.latencySeconds = exchange.latencySeconds
         self.answeredByRoute = exchange.answeredByRoute
+        self.isResend = exchange.isResend
         self.feed = nil
         self.reply = nil
     }
@@ -130,6 +135,21 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     /// The route's own answer is being served.
     func routeAnswered() {
         answeredByRoute = true
+    }
+
+    /// The request is a client's re-send of one that got a no-byte fault.
+    func markResend() {
+        isResend = true
+    }
+
+    /// What identifies this request among a client's re-sends: method, target and body.
+    var resendSignature: Int {
+        var hasher = Hasher()
+        hasher.combine(request.method)
+        hasher.combine(request.rawPath)
+        hasher.combine(request.rawQuery)
+        hasher.combine(request.body)
+        return hasher.finalize()
     }
 
     /// What the plan sends: its response (the answer's own headers and those added on the way),

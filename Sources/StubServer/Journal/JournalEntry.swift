@@ -18,6 +18,9 @@ public struct JournalEntry: Sendable {
     public var time: Date { exchange.arrival }
     /// The `X-Stubd-Session` it carried, if any.
     public var session: SessionID? { exchange.session }
+    /// Whether it is a client's silent re-send of the previous request on its route, which got a
+    /// fault that sends no byte.
+    public var isResend: Bool { exchange.isResend }
     /// The connection it came on and its place there: a client's silent re-send shows up as the
     /// same request on a new connection.
     public var connection: ConnectionUse? { exchange.request.connection }

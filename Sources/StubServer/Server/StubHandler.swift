@@ -160,10 +160,12 @@ package final class StubHandler: EngineHandler {
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
                 exchange.resolve(.route(route))
+                if scenarios.isResend(route: route.id, session: session, signature: { exchange.resendSignature }) { exchange.markResend() }
                 // While fault steps are loaded, when the session was last answered tells a socket
                 // opened for a request from one that sat idle meanwhile (`FaultStepDelivery`).
                 defer { if snapshot.hasFaultSteps { scenarios.noteSessionAnswered(session) } }
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
+                    scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
                     route.hitCounter.wrappingIncrement(ordering: .relaxed)
                     return .reply(ReplyPlan(content: .fault(fault), delay: route.delayForRequest))
                 }
@@ -186,6 +188,9 @@ package final class StubHandler: EngineHandler {
                 var plan = ReplyPlan(content: route.reply(forHit: hit, request: request, session: session, state: admin.templates,
                                                            collections: admin.collections, source: admin),
                                      delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)
+                if case .fault(let fault) = plan.content, fault.sendsNoResponse {
+                    scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
+                }
                 // The next step of this route's sequence or scenario fails without a byte: close
                 // this connection, so the client's next request to it comes on a fresh one.
                 if case .response = plan.content, snapshot.hasFaultSteps {

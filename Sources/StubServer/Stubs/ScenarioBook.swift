@@ -21,6 +21,10 @@ final class ScenarioBook: Sendable {
         var answeredAt: [SessionID?: [RouteID: UInt64]] = [:]
         /// session → when any of its routes last answered, while fault steps are loaded.
         var sessionAnsweredAt: [SessionID?: UInt64] = [:]
+        /// session → the last request answered with a fault that sends no byte: its route, what
+        /// it sent (a hash of method, target and body) and when — a client's silent re-send of it
+        /// is marked in the journal.
+        var noByteFaults: [SessionID?: NoByteFault] = [:]
         /// Bytes charged per session.
         var bytes: [SessionID?: Int] = [:]
 
@@ -145,6 +149,41 @@ final class ScenarioBook: Sendable {
         state.withLock { $0.hits[session]?[route] ?? 0 }
     }
 
+    /// A request answered with a fault that sends no byte, as remembered for spotting re-sends.
+    struct NoByteFault: Sendable {
+        let route: RouteID
+        let signature: Int
+        let at: UInt64
+    }
+
+    /// How long after a no-byte fault the same request counts as the client's re-send of it
+    /// (clients re-send at once; measured well under 100 ms).
+    static let resendWindow: UInt64 = 2_000_000_000
+
+    /// Remembered no-byte faults, read without the lock on the hit path (0: nothing to check).
+    private let noByteFaultCount = Atomic<Int>(0)
+
+    /// `route` answered `session`'s request (`signature`) with a fault that sends no byte.
+    func noteNoByteFault(route: RouteID, session: SessionID?, signature: Int) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLock { state in
+            if state.noByteFaults[session] == nil {
+                guard (try? state.charge(0, session: session, budget: budget)) != nil else { return }
+                noByteFaultCount.add(1, ordering: .relaxed)
+            }
+            state.noByteFaults[session] = NoByteFault(route: route, signature: signature, at: now)
+        }
+    }
+
+    /// Whether a request (`signature`) that `route` is about to answer is the client's re-send of
+    /// the last one that got a no-byte fault in `session`: the same route and bytes, soon after.
+    func isResend(route: RouteID, session: SessionID?, signature: () -> Int) -> Bool {
+        guard noByteFaultCount.load(ordering: .relaxed) > 0 else { return false }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard let last = state.withLock({ $0.noByteFaults[session] }), last.route == route, now &- last.at < Self.resendWindow else { return false }
+        return last.signature == signature()
+    }
+
     /// True the first time for a route and session: the step is delivered without being consumed
     /// and remembered; false the next time (the re-send), which consumes it and forgets the hold.
     func holdForResend(route: RouteID, session: SessionID?) -> Bool {
@@ -168,10 +207,12 @@ final class ScenarioBook: Sendable {
                 state.hits[session] = nil
                 state.answeredAt[session] = nil
                 state.sessionAnsweredAt[session] = nil
+                if state.noByteFaults.removeValue(forKey: session) != nil { noByteFaultCount.subtract(1, ordering: .relaxed) }
                 state.held = state.held.filter { $0.session != session }
                 budget.release(state.bytes.removeValue(forKey: session) ?? 0, session: session)
             } else {
                 for (owner, bytes) in state.bytes { budget.release(bytes, session: owner) }
+                noByteFaultCount.subtract(state.noByteFaults.count, ordering: .relaxed)
                 state = State()
             }
         }

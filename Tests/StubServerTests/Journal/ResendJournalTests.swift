@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import StubdTestSupport
+import StubModel
+import StubServer
+import FixtureFiles
+
+/// A client's silent re-send of a request that got a no-byte fault (curl, URLSession, Chromium,
+/// OkHttp and Java do it on a reused connection) is journaled marked, so counts can leave it out.
+@Suite struct ResendJournalTests {
+    static let fixtures = #"""
+    {"routes": [
+      {"name": "flaky", "request": {"method": "POST", "path": "/orders"}, "responses": [{"fault": "reset"}, {"status": 201, "text": "made"}]},
+      {"name": "down", "request": {"method": "GET", "path": "/down"}, "networkError": {"code": -1005}}
+    ]}
+    """#
+
+    @Test func theSameRequestRightAfterANoByteFaultIsMarkedAResend() throws {
+        let stubd = try InMemoryStubd(Self.fixtures)
+        defer { stubd.stop() }
+        let session = [("X-Stubd-Session", "s1")]
+        #expect(stubd.send("POST", "/orders", headers: session, body: #"{"item":1}"#)?.fault == .reset)
+        #expect(stubd.send("POST", "/orders", headers: session, body: #"{"item":1}"#)?.status == 201)
+        // Another body, another session: not re-sends.
+        _ = stubd.send("POST", "/orders", headers: session, body: #"{"item":2}"#)
+        _ = stubd.send("GET", "/down", headers: [("X-Stubd-Session", "s2")])
+        _ = stubd.send("GET", "/down", headers: [("X-Stubd-Session", "s2")])
+        let entries = stubd.server.requests()
+        #expect(entries.map(\.isResend) == [false, true, false, false, true], "\(entries.map(\.isResend))")
+        let listed = try #require(stubd.get("/__stubd/requests", headers: session))
+        #expect(listed.text.contains(#""resend": true"#) || listed.text.contains(#""resend":true"#), "\(listed.text)")
+    }
+
+    /// curl over a real socket: a fault on a reused connection makes it re-send on a fresh one
+    /// ("Connection died, retrying a fresh connect"); the journal holds both, the second marked.
+    @Test func curlsRetryOnAFreshConnectionIsMarked() throws {
+        let fixtures = try FixtureReader(file: "r.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array(#"""
+            {"routes": [{"request": {"method": "GET", "path": "/warm"}, "response": {"text": "w"}},
+                        {"request": {"method": "GET", "path": "/down"}, "fault": "reset"}]}
+            """#.utf8))
+        let server = try TestServer(fixtures: fixtures)
+        defer { server.stop() }
+        let result = try Curl.run(["-v", server.url("/warm"), server.url("/down")])
+        #expect(result.stderr.contains("retrying a fresh connect"), "curl did not re-send: \(result.stderr)")
+        let entries = server.server.requests()
+        #expect(entries.map(\.path) == ["/warm", "/down", "/down"] && entries.map(\.isResend) == [false, false, true], "\(entries.map { ($0.path, $0.isResend) })")
+    }
+}
