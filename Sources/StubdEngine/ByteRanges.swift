@@ -10,7 +10,7 @@ import StubModel
 public enum ByteRanges {
     /// The plan for `request` when its `Range` applies to `plan`'s answer; nil leaves it whole.
     public static func apply(to plan: ReplyPlan, request: IncomingRequest) -> ReplyPlan? {
-        guard request.method == "GET" || request.method == "HEAD", let header = request.header("Range"),
+        guard request.sentRange, request.method == "GET" || request.method == "HEAD", let header = request.header("Range"),
               case .response(let reply) = plan.content, reply.status == 200, !reply.body.isEmpty else { return nil }
         if let validator = request.header("If-Range"), !matches(validator, reply.headers) { return nil }
         let length = reply.body.count

@@ -17,10 +17,13 @@ extension IncomingRequest {
         }
         var headers: [NameValue] = []
         headers.reserveCapacity(count)
+        var sentRange = false
         node = first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
                 headers.append(NameValue(String(cString: key), String(cString: value)))
+                // `Range`, noted on the C string: a first-byte test for every other header.
+                if key[0] | 0x20 == 0x72, evutil_ascii_strcasecmp(key, "range") == 0 { sentRange = true }
             }
             node = header.pointee.next.tqe_next
         }
@@ -34,5 +37,6 @@ extension IncomingRequest {
             }
         }
         self.init(method: method, target: target, headers: headers, body: body)
+        noteCopiedHeaders(sentRange: sentRange)
     }
 }

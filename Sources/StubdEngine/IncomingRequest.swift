@@ -17,6 +17,9 @@ public struct IncomingRequest: Sendable {
         var peer = ""
         var connection: ConnectionUse?
         var isTLS = false
+        /// Whether a `Range` header came: set by the engine while it copies the headers out
+        /// (nil: not known, looked up when asked).
+        var sentRange: Bool?
 
         init(method: String, rawPath: String, rawQuery: String?, headers: [NameValue], body: [UInt8]) {
             self.method = method
@@ -85,6 +88,19 @@ public struct IncomingRequest: Sendable {
     public var isTLS: Bool {
         get { storage.isTLS }
         set { unique.isTLS = newValue }
+    }
+
+    /// Whether the request carries `Range` (`ByteRanges` asks before anything else, so a request
+    /// without one pays a flag test, not a header lookup).
+    public var sentRange: Bool {
+        get { storage.sentRange ?? (header("Range") != nil) }
+        set { unique.sentRange = newValue }
+    }
+
+    /// The engine's note, made while it copied the headers out, on a request it has just made
+    /// (its box is its own: no uniqueness check).
+    mutating func noteCopiedHeaders(sentRange: Bool) {
+        storage.sentRange = sentRange
     }
 
     /// Creates a request.

@@ -4,7 +4,10 @@ import StubModel
 /// then an ending — the body ended properly, or a failure inside it. A streamed stub (events
 /// rendered for one request) and a dribbled body are both scripts; the engine plays one on a
 /// single loop timer per reply (`ScriptPlayer`), never on a thread.
-public struct StreamScript: Sendable {
+///
+/// A class, immutable: a `ReplyContent` carries it as one reference, so plain replies' plans stay
+/// as small to copy as before scripts existed.
+public final class StreamScript: Sendable {
     /// One write: `bytes` sent `after` seconds after the previous step (or the head).
     public struct Step: Sendable, Equatable {
         /// Seconds after the previous step.
@@ -33,19 +36,19 @@ public struct StreamScript: Sendable {
     }
 
     /// The status.
-    public var status: Int
+    public let status: Int
     /// The head's headers (a `Content-Length` among them frames the body by length instead of
     /// chunks, as a dribble does).
-    public var headers: [NameValue]
+    public let headers: [NameValue]
     /// The writes, in order.
-    public var steps: [Step]
+    public let steps: [Step]
     /// What happens after the last step.
-    public var ending: Ending
+    public let ending: Ending
     /// Seconds from the last step to the ending.
-    public var endingAfter: Double
+    public let endingAfter: Double
     /// Bytes the client may leave unread (in stubd, the connection's buffer and the kernel's
     /// unacknowledged bytes) before it is dropped as a slow reader.
-    public var bufferLimit: Int
+    public let bufferLimit: Int
 
     /// Creates a script.
     public init(status: Int = 200, headers: [NameValue], steps: [Step], ending: Ending = .finish, endingAfter: Double = 0,

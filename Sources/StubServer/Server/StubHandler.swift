@@ -123,10 +123,11 @@ package final class StubHandler: EngineHandler {
             return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
         let decision = route(exchange, headOnly: headOnly)
-        guard case .reply(var plan) = decision else { return decision }
+        // Only a byte range or CORS changes the plan: anything else goes as decided, uncopied.
+        guard request.sentRange || cors.enabled, case .reply(var plan) = decision else { return decision }
         // A miss refused forwarding is answered without CORS: the page may not read why.
         if case .notForwarded = exchange.resolution { return decision }
-        if case .route = exchange.resolution, let ranged = ByteRanges.apply(to: plan, request: request) { plan = ranged }
+        if request.sentRange, case .route = exchange.resolution, let ranged = ByteRanges.apply(to: plan, request: request) { plan = ranged }
         if cors.enabled {
             switch plan.content {
             case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
