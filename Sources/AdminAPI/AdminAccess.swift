@@ -148,8 +148,9 @@ public struct AdminAccess: Sendable {
             return nil
         }
         let reading = request.method == "GET" || request.method == "HEAD"
-        // The dashboard page as a navigation, its script as a script; any GET typed by the user.
-        if reading, origin == nil, page, mode == "navigate" || destination == "script" { return nil }
+        // The dashboard page as a navigation, its script as a script and its styles as a style
+        // sheet (neither holds anything of the journal); any GET typed by the user.
+        if reading, origin == nil, page, mode == "navigate" || destination == "script" || destination == "style" { return nil }
         if reading, origin == nil, site == "none", mode == "navigate" { return nil }
         let from = origin.map { "Origin: \($0)" } ?? "Sec-Fetch-Site: \(site ?? "unknown")"
         return JSONReply.error("web pages may not read or change stubd's admin API (\(from))", status: 403,

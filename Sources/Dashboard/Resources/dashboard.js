@@ -19,6 +19,7 @@ async function api(method, path, body, session) {
   if (session) extra['X-Stubd-Session'] = session;
   const response = await fetch('/__stubd/' + path, { method, headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) });
   if (response.status === 401) { askForToken(token ? 'That token was refused.' : ''); throw new NeedsToken(); }
+  if (response.status === 403) staleKey();
   const text = await response.text();
   let json = null;
   try { json = JSON.parse(text); } catch (e) { /* not JSON */ }
@@ -38,9 +39,9 @@ $('token-form').addEventListener('submit', (event) => {
 });
 
 // ---- the request list ---------------------------------------------------------------------------
-function setStatus(text, live) {
+function setStatus(text, live, down) {
   $('status').textContent = text;
-  $('status').className = live ? 'live' : '';
+  $('status').className = live ? 'live' : (down ? 'down' : '');
 }
 function kind(entry) {
   if (entry.matched) return 'route';
@@ -63,7 +64,15 @@ function add(entry) {
 function receive(entry) {
   if (state.paused) { state.queued.push(entry); updatePause(); return; }
   add(entry);
-  renderRequests();
+  scheduleRender();
+}
+// One render per animation frame, however many entries arrived in it: a burst of requests costs
+// one list update per frame, not one per request.
+let renderPending = false;
+function scheduleRender() {
+  if (renderPending) return;
+  renderPending = true;
+  requestAnimationFrame(() => { renderPending = false; renderRequests(); });
 }
 function filters() {
   return { method: $('f-method').value, path: $('f-path').value.trim(), status: $('f-status').value.trim().toLowerCase(),
@@ -88,39 +97,79 @@ function cell(row, text, className) {
   if (className) td.className = className;
   return td;
 }
+function statusClass(entry) {
+  if (entry.fault) return 'status fault';
+  return 'status s' + String(entry.status)[0] + 'xx';
+}
+// The list is virtual: only the rows in view (and a few around them) are in the document, between
+// two spacer rows that keep the scroll height; rows have one fixed height (the path is cut with
+// an ellipsis, whole in its title and in the detail).
+const ROW = 28;
+let shownEntries = [];
 function renderRequests() {
   const f = filters();
   const body = $('requests').tBodies[0];
-  const shown = state.entries.filter((e) => accepts(e, f)).reverse();
-  body.replaceChildren();
-  for (const entry of shown) {
-    const row = body.insertRow();
+  shownEntries = state.entries.filter((e) => accepts(e, f)).reverse();
+  const box = $('requests-box');
+  const first = Math.max(0, Math.floor(box.scrollTop / ROW) - 10);
+  const last = Math.min(shownEntries.length, first + Math.ceil((box.clientHeight || 600) / ROW) + 20);
+  const rows = [];
+  const spacer = (height) => { const tr = document.createElement('tr'); tr.className = 'spacer'; tr.style.height = height + 'px'; return tr; };
+  rows.push(spacer(first * ROW));
+  for (let index = first; index < last; index++) {
+    const entry = shownEntries[index];
+    const row = document.createElement('tr');
     row.dataset.sequence = entry.sequence;
+    row.setAttribute('role', 'row');
+    row.setAttribute('aria-selected', state.selected === entry.sequence ? 'true' : 'false');
     if (state.selected === entry.sequence) row.className = 'selected';
     cell(row, new Date(entry.time).toLocaleTimeString());
     cell(row, entry.method);
-    cell(row, entry.url, 'path');
-    cell(row, outcome(entry));
+    cell(row, entry.url, 'path').title = entry.url;
+    cell(row, outcome(entry), statusClass(entry));
     const by = answeredBy(entry);
     cell(row, by, kind(entry) === 'route' ? 'hit' : by);
-    cell(row, String(entry.latencyMs));
-    cell(row, entry.session || '');
-    cell(row, entry.connection ? entry.connection + '#' + entry.connectionRequest : '');
-    row.addEventListener('click', () => select(entry.sequence));
+    cell(row, String(entry.latencyMs), 'optional');
+    cell(row, entry.session || '', 'optional');
+    cell(row, entry.connection ? entry.connection + '#' + entry.connectionRequest : '', 'optional');
+    rows.push(row);
   }
-  const hidden = state.entries.length - shown.length;
+  rows.push(spacer((shownEntries.length - last) * ROW));
+  body.replaceChildren(...rows);
+  const hidden = state.entries.length - shownEntries.length;
   $('hidden-count').textContent = hidden > 0 ? hidden + ' hidden by the filter' : '';
   $('empty').hidden = state.entries.length > 0;
 }
+$('requests-box').addEventListener('scroll', scheduleRender);
+$('requests').tBodies[0].addEventListener('click', (event) => {
+  const row = event.target.closest('tr[data-sequence]');
+  if (row) select(Number(row.dataset.sequence));
+});
+// Keyboard: the list takes focus (Tab); arrow keys move the selection, Enter or Space opens it.
+$('requests-box').addEventListener('keydown', (event) => {
+  if (!['ArrowDown', 'ArrowUp', 'Home', 'End', 'Enter', ' '].includes(event.key) || shownEntries.length === 0) return;
+  event.preventDefault();
+  let index = shownEntries.findIndex((e) => e.sequence === state.selected);
+  if (event.key === 'ArrowDown') index = Math.min(shownEntries.length - 1, index + 1);
+  else if (event.key === 'ArrowUp') index = Math.max(0, index < 0 ? 0 : index - 1);
+  else if (event.key === 'Home') index = 0;
+  else if (event.key === 'End') index = shownEntries.length - 1;
+  else if (index < 0) index = 0;
+  const box = $('requests-box');
+  const top = index * ROW;
+  if (top < box.scrollTop) box.scrollTop = top;
+  else if (top + ROW > box.scrollTop + box.clientHeight) box.scrollTop = top + ROW - box.clientHeight;
+  select(shownEntries[index].sequence);
+});
 for (const id of ['f-method', 'f-path', 'f-status', 'f-kind', 'f-route', 'session']) {
-  $(id).addEventListener('input', renderRequests);
+  $(id).addEventListener('input', scheduleRender);
 }
 function updatePause() {
   $('pause').textContent = state.paused ? 'Resume (' + state.queued.length + ' new)' : 'Pause';
 }
 $('pause').addEventListener('click', () => {
   state.paused = !state.paused;
-  if (!state.paused) { state.queued.forEach(add); state.queued = []; renderRequests(); }
+  if (!state.paused) { state.queued.forEach(add); state.queued = []; scheduleRender(); }
   updatePause();
 });
 
@@ -131,12 +180,20 @@ async function load() {
   renderRequests();
 }
 async function stream() {
+  // Whether stubd answered this time: a stream it answers but cannot hold (a proxy in between)
+  // counts toward polling; a stubd that is down or restarting does not — the page keeps saying
+  // "disconnected" and tries again every second.
+  let answered = false;
   try {
+    if (state.disconnected) await resync();
+    answered = true;
     const extra = state.lastId ? { 'Last-Event-ID': String(state.lastId) } : {};
     const response = await fetch('/__stubd/events', { headers: headers(extra), cache: 'no-store' });
     if (response.status === 401) { askForToken(); return; }
+    if (response.status === 403) staleKey();
     if (!response.ok || !response.body) throw new Error('status ' + response.status);
     state.failures = 0;
+    state.disconnected = false;
     setStatus('live', true);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -156,18 +213,40 @@ async function stream() {
   } catch (error) {
     if (error instanceof NeedsToken) return;
   }
-  state.failures += 1;
-  if (state.failures >= 3) { startPolling(); return; }
-  setStatus('reconnecting…');
+  state.disconnected = true;
+  if (answered && state.failures++ >= 2) { startPolling(); return; }
+  setStatus('disconnected: reconnecting…', false, true);
   setTimeout(stream, 1000);
+}
+// A restarted stubd made a new page key, so this page's requests are refused (403): the page is
+// loaded again, once in ten seconds at most, and gets the new key and the new journal.
+function staleKey() {
+  const last = Number(sessionStorage.getItem('stubd-reloaded-at') || 0);
+  if (Date.now() - last < 10000) return;
+  sessionStorage.setItem('stubd-reloaded-at', String(Date.now()));
+  setStatus('stubd restarted: reloading the page');
+  location.reload();
+}
+// After a lost connection: a journal whose newest entry is older than the last one seen is a
+// restarted stubd (its numbers start again), so the list starts again from its journal instead of
+// asking it for entries after a number it never reached.
+async function resync() {
+  const answer = await api('GET', 'requests');
+  const list = (answer.json && answer.json.requests) || [];
+  const newest = list.reduce((m, e) => Math.max(m, e.sequence), 0);
+  if (newest < state.lastId) {
+    state.entries = []; state.bySequence = new Map(); state.lastId = 0; state.selected = null;
+    setStatus('stubd restarted: the list starts again');
+  }
+  list.forEach(add);
+  scheduleRender();
 }
 function startPolling() {
   if (state.polling) return;
   setStatus('polling every second (the event stream could not be held)', false);
   state.polling = setInterval(async () => {
     try {
-      const answer = await api('GET', 'requests');
-      if (answer.json && answer.json.requests) answer.json.requests.filter((e) => e.sequence > state.lastId).forEach(receive);
+      await resync();
     } catch (error) { /* next tick */ }
   }, 1000);
 }
