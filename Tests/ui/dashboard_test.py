@@ -312,6 +312,26 @@ def keyboard_status_colours_and_no_favicon_miss(browser, folder, write_dir):
 
 
 @check
+def stub_this_request_says_what_it_left_out(browser, folder, write_dir):
+    server = Stubd(folder)
+    try:
+        browser.open(server.base + "/__stubd/ui")
+        browser.wait("document.querySelector('#status').textContent === 'live'", "the event stream")
+        blob = os.path.join(write_dir, "blob.bin")
+        with open(blob, "wb") as file:
+            file.write(bytes(range(256)) * 40)
+        assert curl(server.base + "/upload", "-H", "Content-Type: application/octet-stream", "--data-binary", f"@{blob}")[0] == 404
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/upload')", "the upload")
+        browser.evaluate("[...document.querySelectorAll('#requests tbody tr[data-sequence]')].find(r => r.cells[2].textContent === '/upload').click()")
+        browser.evaluate("document.querySelector('#stub-this').click()")
+        browser.wait("!document.querySelector('#editor').hidden", "the route editor")
+        notes = browser.evaluate("document.querySelector('#draft-notes').textContent")
+        assert "is not in the draft" in notes and "binary" in notes, f"notes: {notes!r}"
+    finally:
+        server.stop()
+
+
+@check
 def a_restart_is_shown_and_no_entry_is_lost(browser, folder, write_dir):
     server = Stubd(folder)
     port = server.port

@@ -413,6 +413,29 @@ function route(entry, mode) {
 function fileName(entry) {
   return (entry.method + entry.path).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) + '.json';
 }
+// What the draft could not take from the journal, said rather than dropped: a body the journal
+// kept as binary, cut, or not at all.
+function draftNotes(entry, mode) {
+  const notes = [];
+  if (mode === 'exact' && entry.bodySize > 0) {
+    if (entry.bodyNote || entry.body === undefined) {
+      notes.push('The request body (' + entry.bodySize + ' bytes' + (entry.bodyBase64 !== undefined ? ', binary' : '') +
+                 ') is not in the draft, so the route matches any body; add a "body" matcher by hand if it must.');
+    } else if (entry.bodySize > entry.body.length) {
+      notes.push('The journal kept ' + entry.body.length + ' of the request body\'s ' + entry.bodySize +
+                 ' bytes (--journal-body-limit): the draft\'s body would not match it; narrow or remove the "body" matcher.');
+    }
+  }
+  const response = entry.response;
+  if (response && kind(entry) === 'proxied' && response.bodySize > 0) {
+    const kept = response.body !== undefined ? response.body.length : (response.bodyBase64 !== undefined ? Math.floor(response.bodyBase64.length * 3 / 4) : 0);
+    if (kept < response.bodySize) {
+      notes.push('The journal kept ' + kept + ' of the answer\'s ' + response.bodySize +
+                 ' bytes (--journal-body-limit): the draft answers with those only; record the route (--record) for the whole body.');
+    }
+  }
+  return notes;
+}
 function openEditor() {
   const entry = state.bySequence.get(state.selected);
   if (!entry) return;
@@ -420,6 +443,7 @@ function openEditor() {
   $('draft').value = JSON.stringify(route(entry, mode), null, 2);
   $('draft-file').value = fileName(entry);
   $('draft-errors').replaceChildren();
+  $('draft-notes').replaceChildren(...draftNotes(entry, mode).map((text) => { const li = document.createElement('li'); li.textContent = text; return li; }));
   $('draft-result').textContent = '';
   $('add-session').disabled = !entry.session;
   $('add-session').title = entry.session ? 'only requests with X-Stubd-Session: ' + entry.session : 'the request had no session';

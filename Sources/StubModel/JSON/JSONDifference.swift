@@ -28,7 +28,17 @@ package enum JSONDifference {
         case let (.array(want), .array(have)) where want.count == have.count:
             for (index, pair) in zip(want, have).enumerated() { walk(pair.0, pair.1, "\(path)[\(index)]", &out, limit) }
         case let (.array(want), .array(have)):
-            out.append("\(path): expected \(want.count) elements, got \(have.count)")
+            // Name the elements: what one side has and the other lacks, in order, each once.
+            var unmatched = have
+            var missing: [JSONValue] = []
+            for element in want {
+                if let index = unmatched.firstIndex(of: element) { unmatched.remove(at: index) } else { missing.append(element) }
+            }
+            let listed = { (values: [JSONValue]) in values.prefix(3).map(\.description).joined(separator: ", ") + (values.count > 3 ? ", …" : "") }
+            var parts = ["expected \(want.count) element\(want.count == 1 ? "" : "s"), got \(have.count)"]
+            if !missing.isEmpty { parts.append("missing \(listed(missing))") }
+            if !unmatched.isEmpty { parts.append("extra \(listed(unmatched))") }
+            out.append("\(path): " + parts.joined(separator: "; "))
         default:
             out.append("\(path): expected \(expected), got \(got)")
         }
