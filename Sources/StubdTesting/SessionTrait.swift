@@ -24,12 +24,16 @@ public struct StubdSessionTrait: TestTrait, TestScoping {
     public var token: String?
     /// How targets become routes (the server's `--match`).
     public var options: TargetCompileOptions
+    /// Whether the test fails for stubs it added that no request reached and for requests of
+    /// its session that reached no stub (`StubdSession.verifyStrict`).
+    public var strict = false
 
     /// Opens the session, runs the test with `StubdSession.current` set, then ends the session.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let session = try await Stubd.session(baseURL: baseURL ?? Stubd.baseURL(), token: token, options: options)
         do {
             try await StubdSession.$current.withValue(session) { try await function() }
+            if strict { try await session.verifyStrict() }
         } catch {
             try? await session.end()
             throw error
@@ -42,9 +46,11 @@ extension Trait where Self == StubdSessionTrait {
     /// A session per test on the stubd at `STUBD_BASE_URL` (default `http://127.0.0.1:8080`).
     public static var stubdSession: Self { StubdSessionTrait(baseURL: nil, token: nil, options: TargetCompileOptions()) }
 
-    /// A session per test on the stubd at `baseURL`.
-    public static func stubdSession(baseURL: URL? = nil, token: String? = nil, options: TargetCompileOptions = TargetCompileOptions()) -> Self {
-        StubdSessionTrait(baseURL: baseURL, token: token, options: options)
+    /// A session per test on the stubd at `baseURL`; `strict`: the test fails for unused stubs
+    /// and for requests that reached no stub.
+    public static func stubdSession(baseURL: URL? = nil, token: String? = nil, options: TargetCompileOptions = TargetCompileOptions(),
+                                    strict: Bool = false) -> Self {
+        StubdSessionTrait(baseURL: baseURL, token: token, options: options, strict: strict)
     }
 }
 #endif

@@ -55,9 +55,12 @@ public struct StubdSession: Sendable {
         return try await admin.add([fixture]).first ?? ""
     }
 
-    /// How many of this session's requests `target`'s route answered.
+    /// How many requests of this session `target`'s route answered — requests the app made: a
+    /// client's silent re-send of a request that got a fault sending no byte (the same method,
+    /// target and body on the same route within 2 s, which curl, URLSession, Chromium, OkHttp and
+    /// Java make on a reused connection) is journaled with `resend` and not counted.
     public func count(_ target: any TargetType) async throws -> Int {
-        try await admin.count(try filter(for: target))
+        try await admin.requests(try filter(for: target)).filter { !$0.resend }.count
     }
 
     /// This session's requests that `target`'s route answered, oldest first (`method`, `url`,
@@ -75,11 +78,31 @@ public struct StubdSession: Sendable {
     /// its closest route's differences — unless `target` was answered exactly `count` times.
     public func expect(_ target: any TargetType, count expected: Int) async throws {
         let filter = try filter(for: target)
-        let actual = try await admin.count(filter)
+        let actual = try await admin.requests(filter).filter { !$0.resend }.count
         guard actual != expected else { return }
         let misses = try await admin.requests(RequestFilter(matched: false)).map(Self.describeMiss)
         throw StubdTestingError.countMismatch(target: filter.route ?? "", request: "\(filter.method ?? "") \(filter.path ?? "")",
                                               expected: expected, actual: actual, session: id, misses: misses)
+    }
+
+    /// The strict check, for the end of a test: throws `StubdTestingError.strict` listing every
+    /// stub this session added that no request reached, and every request of this session that
+    /// reached no stub (with its closest route) — the five stubs for four calls, the call nobody
+    /// stubbed that the app swallowed. `.stubdSession(strict: true)` runs it after the test.
+    public func verifyStrict() async throws {
+        let unused = try await admin.routes()
+            .filter { $0.session == id && $0.hits == 0 }
+            .map { entry -> String in
+                let name: String = if case .string(let text)? = entry.route["name"] { text } else { entry.id }
+                let method: String = if case .string(let text)? = entry.route["request"]?["method"] { text } else { "" }
+                let path = ["path", "pathTemplate", "pathPattern", "urlPattern"].lazy.compactMap { key -> String? in
+                    if case .string(let text)? = entry.route["request"]?[key] { return text }
+                    return nil
+                }.first ?? ""
+                return "\(name): \(method) \(path) → \(entry.answers), never requested"
+            }
+        let misses = try await admin.requests(RequestFilter(matched: false)).map(Self.describeMiss)
+        guard unused.isEmpty && misses.isEmpty else { throw StubdTestingError.strict(session: id, unused: unused, misses: misses) }
     }
 
     /// Fixes the time `{{now}}` templates give this session's requests (nil: real time again),

@@ -13,6 +13,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
     case sequenceDelays(target: String)
     /// The target cannot become a stub (its URL or body cannot be built).
     case target(String)
+    /// A strict session ended with stubs no request reached, or requests that reached no stub.
+    case strict(session: String, unused: [String], misses: [String])
 
     /// What went wrong and what to do.
     public var description: String {
@@ -35,6 +37,16 @@ public enum StubdTestingError: Error, CustomStringConvertible {
             return "\(target): a sequence's answers share one delay; give every answer the same delay (or none)"
         case .target(let problem):
             return problem
+        case .strict(let session, let unused, let misses):
+            var parts: [String] = []
+            if !unused.isEmpty {
+                parts.append("stubs no request reached (the app never made these calls, or made them differently):\n"
+                             + unused.map { "  " + $0 }.joined(separator: "\n"))
+            }
+            if !misses.isEmpty {
+                parts.append("requests that reached no stub (each with its closest route):\n" + misses.map { "  " + $0 }.joined(separator: "\n"))
+            }
+            return "strict session \(session): " + parts.joined(separator: "\n")
         }
     }
 }

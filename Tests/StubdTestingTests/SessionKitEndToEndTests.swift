@@ -140,4 +140,11 @@ import Testing
         try await session.expect(UserAPI.profile, count: 1)
         #expect(session.launchEnvironment == ["STUBD_BASE_URL": Self.shared.url.absoluteString, "STUBD_SESSION": session.id])
     }
+
+    /// A strict session whose stubs were all used and whose requests all matched ends green.
+    @Test(.stubdSession(baseURL: SessionTraitTests.shared.url, strict: true)) func aCleanStrictSessionPasses() async throws {
+        let session = try #require(StubdSession.current)
+        try await session.stub(UserAPI.profile, .response(200, "strict"))
+        #expect(try await AppClient.send(UserAPI.profile, stubd: Self.shared.url, session: session.id).body == "strict")
+    }
 }
