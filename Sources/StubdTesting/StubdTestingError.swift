@@ -15,6 +15,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
     case target(String)
     /// A strict session ended with stubs no request reached, or requests that reached no stub.
     case strict(session: String, unused: [String], misses: [String])
+    /// The session's requests differ from the snapshot file.
+    case snapshotMismatch(file: String, diff: String)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -47,6 +49,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
                 parts.append("requests that reached no stub (each with its closest route):\n" + misses.map { "  " + $0 }.joined(separator: "\n"))
             }
             return "strict session \(session): " + parts.joined(separator: "\n")
+        case .snapshotMismatch(let file, let diff):
+            return "the requests differ from \(file) (- snapshot, + this run; STUBD_SNAPSHOTS=record rewrites it):\n" + diff
         }
     }
 }
