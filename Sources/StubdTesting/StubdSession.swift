@@ -1,5 +1,8 @@
 import AdminContract
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import StubModel
 import TargetModel
 
@@ -138,5 +141,38 @@ public struct StubdSession: Sendable {
     /// `GET /users/octocats → closest: user (path segment 2: expected "octocat", got "octocats")`.
     static func describeMiss(_ entry: RequestRecord) -> String {
         "\(entry.method) \(entry.url)" + ((entry.nearMiss ?? "").isEmpty ? "" : " → \(entry.nearMiss ?? "")")
+    }
+}
+
+extension StubdSession {
+    /// A `URLSessionConfiguration` whose requests belong to this session (`X-Stubd-Session` in
+    /// `httpAdditionalHeaders`) — per test, no global state, so tests using their own sessions run
+    /// in parallel. Requests must still be addressed to stubd: `request(for:)` does it for a target,
+    /// or build URLs on `baseURL`.
+    public var configuration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        var headers = configuration.httpAdditionalHeaders ?? [:]
+        headers[SessionID.header] = id
+        configuration.httpAdditionalHeaders = headers
+        return configuration
+    }
+
+    /// A `URLSession` of this session (`configuration`); finish it with
+    /// `finishTasksAndInvalidate()` when the test ends.
+    public func makeURLSession() -> URLSession {
+        URLSession(configuration: configuration)
+    }
+
+    /// Moya's request for `target`, pointed at this stubd as docs/MOYA.md's recipe points an app
+    /// (scheme, host and port swapped; base path, query, headers and body kept), in this session.
+    public func request(for target: any TargetType) throws -> URLRequest {
+        var request = try Endpoint(target: target).urlRequest()
+        guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            throw StubdTestingError.target("\(target): Moya built no URL")
+        }
+        (components.scheme, components.host, components.port) = (baseURL.scheme, baseURL.host, baseURL.port)
+        request.url = components.url
+        request.setValue(id, forHTTPHeaderField: SessionID.header)
+        return request
     }
 }
