@@ -14,19 +14,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "client_clock.h"
 
 struct conn { int fd; double sent, done; int status, bytes, state; char head[16]; };
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv) {
     if (argc < 5) { fprintf(stderr, "usage: delay_client PORT COUNT PATH DELAY\n"); return 2; }

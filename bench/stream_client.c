@@ -18,19 +18,9 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "client_clock.h"
 
 struct conn { int fd; double head, last; int events, state, bytes; char tail[8]; };
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static long rss_kb(int pid) {
     char path[64], line[256];

@@ -8,7 +8,6 @@ Usage: python3 Tests/clients/round3_test.py [STUBD_BINARY]   (make test)
 import gzip
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -18,25 +17,13 @@ import zlib
 STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
 
 
-class Stubd:
-    def __init__(self, folder):
-        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", "--quiet"], stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("stubd exited: " + "".join(lines))
-            lines.append(line)
-            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.port = int(match.group(1))
-                break
-        self.base = f"http://127.0.0.1:{self.port}"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+import stubd_server  # noqa: E402
 
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
+
+def Stubd(folder):
+    """`stubd serve --quiet` of the binary under test (Tests/python/stubd_server.py)."""
+    return stubd_server.Stubd(STUBD, folder, "--quiet")
 
 
 ROUTES = [

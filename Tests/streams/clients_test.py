@@ -12,7 +12,6 @@ Usage: python3 Tests/streams/clients_test.py [STUBD_BINARY] [--clients a,b,…]
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -32,30 +31,13 @@ FAULTS = ["none", "reset", "close", "stall", "malformed", "end"]
 TOOL = {"name": "get_weather", "arguments": {"city": "Paris", "days": 3, "note": "ünïcode"}}
 
 
-class Stubd:
-    """`stubd serve` on an ephemeral port; the port is read from its banner."""
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+import stubd_server  # noqa: E402
 
-    def __init__(self, folder):
-        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", "--quiet"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("stubd exited: " + "".join(lines))
-            lines.append(line)
-            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.port = int(match.group(1))
-                break
-        self.base = f"http://127.0.0.1:{self.port}"
 
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+def Stubd(folder):
+    """`stubd serve --quiet` of the binary under test (Tests/python/stubd_server.py)."""
+    return stubd_server.Stubd(STUBD, folder, "--quiet")
 
 
 def fault_of(name, after):

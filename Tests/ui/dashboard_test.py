@@ -7,7 +7,6 @@ Saves the screenshot docs/DASHBOARD.md shows as Tests/ui/out/dashboard.png.
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +16,8 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+import stubd_server  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug", "stubd"))
@@ -39,31 +40,11 @@ FIXTURES = {
 }
 
 
-class Stubd:
-    """`stubd serve` on an ephemeral port; the port is read from its banner."""
+class Stubd(stubd_server.Stubd):
+    """`stubd serve` of the binary under test on an ephemeral port (Tests/python/stubd_server.py)."""
 
     def __init__(self, folder, *extra, port=0):
-        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", str(port), *extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.banner = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("stubd exited: " + "".join(self.banner))
-            self.banner.append(line)
-            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
-            if match:
-                self.port = int(match.group(1))
-            if "dashboard:" in line or "admin API off" in line:
-                break
-        self.base = f"http://127.0.0.1:{self.port}"
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        super().__init__(STUBD, folder, *extra, port=port)
 
 
 def curl(url, *arguments):

@@ -1,0 +1,31 @@
+"""A `stubd serve` for a Python test: on port 0 (or the one given), its port read from the banner,
+stopped with `stop()`. Shared by Tests/ui, Tests/streams and Tests/clients."""
+import re
+import subprocess
+
+
+class Stubd:
+    """`stubd serve FOLDER` on an ephemeral port; `base` is its URL."""
+
+    def __init__(self, binary, folder, *extra, port=0):
+        self.process = subprocess.Popen([binary, "serve", folder, "--port", str(port), *extra],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.banner = []
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("stubd exited: " + "".join(self.banner))
+            self.banner.append(line)
+            match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
+            if match:
+                self.port = int(match.group(1))
+            if "dashboard:" in line or "admin API off" in line or ("--quiet" in extra and match):
+                break
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
