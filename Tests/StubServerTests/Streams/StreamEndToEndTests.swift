@@ -75,12 +75,16 @@ import StubServer
         #expect(ended, "the body was not ended with its last chunk")
         let body = String(decoding: chunks.flatMap(\.bytes), as: UTF8.self)
         #expect(body == "id: 1\nevent: tick\ndata: {\"n\":1}\n\ndata: two\ndata: lines\n\n: keep-alive\n\ndata: héllo\n\n", "\(body)")
-        // Each event in two chunks (the split), each event at least most of its pause after the one before.
+        // Each event in two chunks (the split). Pauses: the loop's timers never fire early, so the
+        // stream cannot end before its pauses add up (the journal's latency); on the client, a read
+        // delayed by a loaded machine can join chunks, so only one gap is asked to show a pause.
         try #require(chunks.count == 8, "chunks: \(chunks.map { String(decoding: $0.bytes, as: UTF8.self) })")
-        for index in 1..<4 {
-            let gap = chunks[2 * index].at - chunks[2 * index - 1].at
-            #expect(gap >= 0.1, "event \(index) came \(gap) s after the one before")
-        }
+        let gaps = (1..<4).map { chunks[2 * $0].at - chunks[2 * $0 - 1].at }
+        #expect(gaps.contains { $0 >= 0.1 }, "event gaps \(gaps)")
+        let deadline = Date().addingTimeInterval(5)
+        while server.server.requests().first(where: { $0.path == "/feed" }) == nil, Date() < deadline { usleep(10_000) }
+        let latency = try #require(server.server.requests().first { $0.path == "/feed" }).latency
+        #expect(latency >= 0.05 + 3 * 0.15, "the stream ended \(latency) s after its arrival, before its pauses")
     }
 
     @Test func aSplitUTF8CharacterArrivesInTwoChunks() throws {
@@ -172,7 +176,9 @@ import StubServer
             row.append("\(path): \(outcome.events) events, \(outcome.error.map { "error \($0)" } ?? "no error")")
             switch path {
             case "/feed", "/end": #expect(outcome.error == nil && outcome.events == (path == "/feed" ? 4 : 1), "\(path): \(outcome)")
-            case "/stall": #expect(outcome.error == NSURLErrorTimedOut && outcome.events == 1, "\(path): \(outcome)")
+            // The event before the stall usually arrives first; on a loaded machine the 0.3 s may
+            // run out before it does. The timeout is the contract.
+            case "/stall": #expect(outcome.error == NSURLErrorTimedOut && outcome.events <= 1, "\(path): \(outcome)")
             default: #expect(outcome.error != nil && outcome.events >= 1, "\(path): \(outcome)")
             }
         }
