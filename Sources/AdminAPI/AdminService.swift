@@ -78,6 +78,9 @@ public struct AdminService: AdminResponder {
         }),
         AdminEndpoint(AdminContract.requests) { call, _ throws(AdminRefusal) in try RequestsAdmin(state: call.state).list(call.query, session: call.session) },
         AdminEndpoint(AdminContract.countRequests) { call, _ throws(AdminRefusal) in try RequestsAdmin(state: call.state).count(call.query, session: call.session) },
+        AdminEndpoint(AdminContract.requestSnapshot) { call, _ throws(AdminRefusal) in
+            try RequestSnapshotText(RequestSnapshot.text(RequestsAdmin(state: call.state).list(call.query, session: call.session).requests))
+        },
         AdminEndpoint(AdminContract.clearRequests) { call, _ in RequestsAdmin(state: call.state).clear(session: call.session) },
         AdminEndpoint(AdminContract.scenarios) { call, _ in StateAdmin(state: call.state).scenarioStates(session: call.session) },
         AdminEndpoint(AdminContract.setScenario) { call, change throws(AdminRefusal) in

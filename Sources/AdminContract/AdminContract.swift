@@ -39,6 +39,8 @@ public enum AdminContract {
     public static let requests = AdminCall<NoBody, RequestList>("GET", "requests", "journal entries, oldest first (?method=&path=&route=&matched=)")
     /// `GET /__stubd/requests/count`: how many match.
     public static let countRequests = AdminCall<NoBody, RequestCount>("GET", "requests/count", "how many journal entries match")
+    /// `GET /__stubd/requests/snapshot`: the matching requests as canonical text (`RequestSnapshot`).
+    public static let requestSnapshot = AdminCall<NoBody, RequestSnapshotText>("GET", "requests/snapshot", "the requests as a canonical, diffable snapshot")
     /// `DELETE /__stubd/requests`: forget the session's entries.
     public static let clearRequests = AdminCall<NoBody, Cleared>("DELETE", "requests", "forget the session's journal entries")
 
@@ -101,7 +103,7 @@ public enum AdminContract {
     /// Every endpoint, in the order docs/ADMIN-API.md lists them.
     public static let all: [AdminEndpointSpec] = [
         health.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
-        requests.spec, countRequests.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
+        requests.spec, countRequests.spec, requestSnapshot.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
         startRecording.spec, stopRecording.spec, setClock.spec, clearClock.spec, setSeed.spec,
         collections.spec, collectionItems.spec, replaceCollection.spec, webhooks.spec, clearWebhooks.spec,
         dashboard.spec, dashboardScript.spec, dashboardStyles.spec, writeFixture.spec, events.spec, metrics.spec,

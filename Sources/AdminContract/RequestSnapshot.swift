@@ -1,4 +1,3 @@
-import AdminContract
 import Foundation
 import StubModel
 
@@ -6,7 +5,8 @@ import StubModel
 /// sorted, an allow-list of headers, and the body — JSON with sorted keys, form pairs sorted,
 /// multipart parts by name, other text as it is — with secrets already redacted by the journal.
 /// Two runs that sent the same requests give the same text, whatever the order of a dictionary's
-/// keys or a query's parameters; what changed reads as a line diff.
+/// keys or a query's parameters; what changed reads as a line diff. Shared by the server
+/// (`GET /__stubd/requests/snapshot`, for tests in other languages) and the Swift kit.
 public enum RequestSnapshot {
     /// Headers kept by default: the ones that change what a server does with a request; the rest
     /// (User-Agent, Date, connection headers, tracing ids) vary between runs and machines.
@@ -62,27 +62,20 @@ public enum RequestSnapshot {
     }
 }
 
-extension StubdSession {
-    /// Compares this session's requests (`RequestSnapshot`) with the snapshot file `name` beside
-    /// the calling test (`__Snapshots__/<test file>/<name>.txt`). The first run — or any run with
-    /// `STUBD_SNAPSHOTS=record` — writes the file and passes; later runs throw
-    /// `StubdTestingError.snapshotMismatch` with the differing lines. Commit the files.
-    public func assertRequestsMatchSnapshot(named name: String, headers: [String] = RequestSnapshot.defaultHeaders,
-                                            filePath: String = #filePath) async throws {
-        let text = RequestSnapshot.text(try await requests(), headers: headers)
-        let test = URL(fileURLWithPath: filePath)
-        let folder = test.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
-            .appendingPathComponent(test.deletingPathExtension().lastPathComponent)
-        let file = folder.appendingPathComponent(name + ".txt")
-        let recording = ProcessInfo.processInfo.environment["STUBD_SNAPSHOTS"] == "record"
-        if !recording, let data = FileManager.default.contents(atPath: file.path) {
-            let expected = String(decoding: data, as: UTF8.self)
-            guard expected == text else {
-                throw StubdTestingError.snapshotMismatch(file: file.path, diff: RequestSnapshot.diff(expected: expected, got: text))
-            }
-            return
-        }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file, options: .atomic)
+/// `GET /__stubd/requests/snapshot`: the session's (or the filter's) requests as `RequestSnapshot`
+/// text, for tests in any language to compare with a file.
+public struct RequestSnapshotText: AdminBody {
+    /// The canonical text.
+    public let snapshot: String
+
+    /// This text.
+    public init(_ snapshot: String) {
+        self.snapshot = snapshot
     }
+
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        snapshot = try JSONFields(json, usage: "expected the snapshot object").string("snapshot")
+    }
+
+    public var json: JSONValue { .object([("snapshot", .string(snapshot))]) }
 }
