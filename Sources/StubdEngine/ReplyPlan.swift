@@ -2,7 +2,7 @@ import StubModel
 
 /// Everything the engine needs to carry out one answer: what to send, when, and how fast.
 /// Faults, delays and dribbles are values here; the engine applies them (`Worker.execute`,
-/// `LibeventFaultInjector`, `Dribbler`).
+/// `LibeventFaultInjector`, `ScriptPlayer`).
 public struct ReplyPlan: Sendable {
     /// The response or fault.
     public var content: ReplyContent
