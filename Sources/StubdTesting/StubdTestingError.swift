@@ -17,6 +17,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
     case strict(session: String, unused: [String], misses: [String])
     /// The session's requests differ from the snapshot file.
     case snapshotMismatch(file: String, diff: String)
+    /// Playback found no recorded fixtures in the folder.
+    case noRecording(folder: String)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -49,6 +51,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
                 parts.append("requests that reached no stub (each with its closest route):\n" + misses.map { "  " + $0 }.joined(separator: "\n"))
             }
             return "strict session \(session): " + parts.joined(separator: "\n")
+        case .noRecording(let folder):
+            return "no recording in \(folder): run this test once with STUBD_MODE=record (and the real API's URL as upstream:), then commit the folder"
         case .snapshotMismatch(let file, let diff):
             return "the requests differ from \(file) (- snapshot, + this run; STUBD_SNAPSHOTS=record rewrites it):\n" + diff
         }
