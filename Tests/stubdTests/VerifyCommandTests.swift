@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// `stubd verify` against a stubd standing in for a real API that drifted: every kind reported by
+/// path, the exit status following `--fail-on`, no live value in the report.
+@Suite struct VerifyCommandTests {
+    @Test func driftIsReportedEachWayWithoutLiveValues() throws {
+        let fixtures = try StubdProcess.temporaryFolder(["api.json": #"""
+            {"routes": [
+              {"name": "user", "request": {"method": "GET", "path": "/users/octocat"}, "response": {"json": {"login": "octocat", "id": 1, "plan": {"name": "pro"}, "bio": "x"}}},
+              {"name": "gone", "request": {"method": "GET", "path": "/gone"}, "response": {"json": {"ok": true}}},
+              {"name": "same", "request": {"method": "GET", "path": "/same", "query": {"q": "a b"}}, "response": {"json": {"ok": true}}},
+              {"name": "write", "request": {"method": "POST", "path": "/orders"}, "response": {"status": 201}}
+            ]}
+            """#])
+        let drifted = try StubdProcess.temporaryFolder(["api.json": #"""
+            {"routes": [
+              {"request": {"method": "GET", "path": "/users/octocat"}, "response": {"json": {"login": "octocat", "id": "1", "bio": null, "token": "SECRET-LIVE-1"}}},
+              {"request": {"method": "GET", "path": "/gone"}, "response": {"status": 404, "json": {"ok": false}}},
+              {"request": {"method": "GET", "path": "/same", "query": {"q": "a b"}}, "response": {"json": {"ok": false}}}
+            ]}
+            """#])
+        let realAPI = try ServingStubd([drifted, "--port", "0"])
+        defer { _ = realAPI.stop() }
+        let report = try StubdProcess.run(["verify", fixtures, "--upstream", realAPI.baseURL])
+        #expect(report.status == 1, "\(report.stdout) \(report.stderr)")
+        for line in ["$.id: retyped, number → string", "$.plan: removed (was object)", "$.bio: now null (was string)", "$.token: added (string)",
+                     "status: 200 → 404", "verify: 3 route(s) checked", "1 skipped"] {
+            #expect(report.stdout.contains(line), "missing \(line) in:\n\(report.stdout)")
+        }
+        #expect(!report.stdout.contains("SECRET-LIVE-1") && !report.stdout.contains("same ("), "\(report.stdout)")
+        // Only status changes fail the run when asked so... and one did.
+        #expect(try StubdProcess.run(["verify", fixtures, "--upstream", realAPI.baseURL, "--fail-on", "type"]).status == 0)
+        #expect(try StubdProcess.run(["verify", fixtures, "--upstream", "ftp://x"]).status == 64)
+    }
+}
