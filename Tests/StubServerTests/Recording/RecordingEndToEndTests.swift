@@ -353,12 +353,11 @@ import AdminContract
         #expect(stream.events.allSatisfy { ($0.delay ?? 0) >= 0.2 && ($0.delay ?? 0) <= 2 }, "\(stream.events.map(\.delay))")
         let server = try TestServer(fixtures: fixtures)
         defer { server.stop() }
+        let replay = ExchangeWait(server.server, path: "/events")
         let chunks = StreamEndToEndTests.readChunks(port: server.port, path: "/events").chunks
         try #require(chunks.count == 3)
         // Replayed at the recorded pace: the stream cannot end before its recorded pauses add up.
-        let deadline = Date().addingTimeInterval(5)
-        while server.server.requests().first(where: { $0.path == "/events" }) == nil, Date() < deadline { usleep(10_000) }
-        let replayed = try #require(server.server.requests().first { $0.path == "/events" }).latency
+        let replayed = try #require(replay.ended(seconds: 5), "the replay was never journaled").latencySeconds
         let recorded = stream.events.reduce(0) { $0 + ($1.delay ?? 0) }
         #expect(replayed >= recorded - 0.01, "replayed in \(replayed) s, recorded over \(recorded) s")
         #expect(String(decoding: chunks[1].bytes, as: UTF8.self) == "data: echo [redacted]\n\n")

@@ -69,6 +69,7 @@ import StubServer
     @Test func eventsAreFramedExactlyAndArriveAtTheirPauses() throws {
         let server = try Self.server()
         defer { server.stop() }
+        let feed = ExchangeWait(server.server, path: "/feed")
         let (head, chunks, ended) = Self.readChunks(port: server.port, path: "/feed")
         #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n") && head.contains("Content-Type: text/event-stream; charset=utf-8\r\n"))
         #expect(head.contains("Transfer-Encoding: chunked\r\n") && head.contains("Cache-Control: no-cache\r\n") && !head.contains("Content-Length"))
@@ -81,9 +82,7 @@ import StubServer
         try #require(chunks.count == 8, "chunks: \(chunks.map { String(decoding: $0.bytes, as: UTF8.self) })")
         let gaps = (1..<4).map { chunks[2 * $0].at - chunks[2 * $0 - 1].at }
         #expect(gaps.contains { $0 >= 0.1 }, "event gaps \(gaps)")
-        let deadline = Date().addingTimeInterval(5)
-        while server.server.requests().first(where: { $0.path == "/feed" }) == nil, Date() < deadline { usleep(10_000) }
-        let latency = try #require(server.server.requests().first { $0.path == "/feed" }).latency
+        let latency = try #require(feed.ended(seconds: 5), "the stream was never journaled").latencySeconds
         #expect(latency >= 0.05 + 3 * 0.15, "the stream ended \(latency) s after its arrival, before its pauses")
     }
 
@@ -123,13 +122,12 @@ import StubServer
     @Test func aClientThatStopsReadingIsDroppedAtTheStreamsBound() throws {
         let server = try Self.server()
         defer { server.stop() }
+        let flood = ExchangeWait(server.server, path: "/flood")
         let fd = RawHTTP.connectLoopback(port: server.port)
         defer { close(fd) }
         _ = Array("GET /flood HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         #expect(try Curl.run([server.url("/fast")]).stdout == "fast")
-        let deadline = Date().addingTimeInterval(8)
-        while server.server.requests().first(where: { $0.path == "/flood" }) == nil, Date() < deadline { usleep(20_000) }
-        #expect(server.server.requests().contains { $0.path == "/flood" }, "the stalled reader was not dropped within 8 s")
+        #expect(flood.ended(seconds: 8) != nil, "the stalled reader was not dropped within 8 s")
         // Reading now: what was sent, then the end of the connection, far short of the whole body.
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -144,6 +142,7 @@ import StubServer
     @Test func aClientThatLeavesMidStreamEndsItsStreamAndTheServerServesOn() throws {
         let server = try Self.server()
         defer { server.stop() }
+        let long = ExchangeWait(server.server, path: "/long")
         let fd = RawHTTP.connectLoopback(port: server.port)
         _ = Array("GET /long HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -156,9 +155,7 @@ import StubServer
         #expect(got.contains("data: first"))
         close(fd)
         // The exchange completes when the client leaves, not 30 s later.
-        let deadline = Date().addingTimeInterval(5)
-        while server.server.requests().first(where: { $0.path == "/long" }) == nil, Date() < deadline { usleep(20_000) }
-        #expect(server.server.requests().contains { $0.path == "/long" }, "the abandoned stream was never journaled")
+        #expect(long.ended(seconds: 5) != nil, "the abandoned stream was never journaled")
         #expect(try Curl.run([server.url("/fast")]).stdout == "fast")
     }
 
