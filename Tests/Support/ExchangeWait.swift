@@ -19,12 +19,14 @@ package final class ExchangeWait: ExchangeObserver, @unchecked Sendable {
         subscription = server.subscribe(self)
     }
 
+    /// Keeps the exchanges of the watched path (others are not this wait's business).
     package func exchangeEnded(_ exchange: Exchange) {
-        guard exchange.request.rawPath == path else { return }
-        condition.lock()
-        ended.append(exchange)
-        condition.broadcast()
-        condition.unlock()
+        if exchange.request.rawPath == path {
+            condition.lock()
+            ended.append(exchange)
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
     /// The first exchange of the path that ended, waiting up to `seconds`; nil when none did.
