@@ -40,6 +40,9 @@ public struct AdminAccess: Sendable {
     public var allowedHosts: Set<String>
     /// Origins (web pages) allowed to call the admin API, with CORS answers.
     public var corsOrigins: [String]
+    /// One of several instances (`--sessions-only`): admin writes must name a session, since a
+    /// load balancer hashing on `X-Stubd-Session` sends a write without one to one instance only.
+    public var sessionsOnly = false
 
     /// Access for a server listening on `host`.
     public init(host: String, token: String? = nil, allowedHosts: [String] = [], corsOrigins: [String] = []) {
@@ -72,6 +75,14 @@ public struct AdminAccess: Sendable {
         case .disabled:
             return "admin API off: this address is reachable from other machines; set --admin-token (or STUBD_ADMIN_TOKEN) to use it"
         }
+    }
+
+    /// The refusal for an admin write without a session on one of several instances, or nil.
+    func sessionRefusal(for request: IncomingRequest, session: SessionID?) -> PreparedReply? {
+        guard sessionsOnly, session == nil, !["GET", "HEAD", "OPTIONS"].contains(request.method) else { return nil }
+        return JSONReply.error("this stubd is one of several instances (--sessions-only): a \(request.method) without X-Stubd-Session would change this instance only", status: 409,
+                                problems: ["send X-Stubd-Session: ID with the call and with the requests it is for (the kit's sessions do)",
+                                           "or put the route in the fixtures every instance serves"])
     }
 
     /// Whether `origin` may call the admin API from a browser.

@@ -39,21 +39,25 @@ public struct AdminEndpoint: Sendable, CustomStringConvertible {
     let handler: Handler
     /// Served to a browser's navigation without the page key (the dashboard's page and assets).
     let isPage: Bool
+    /// Answered to anyone, token or not (`ready`: what probes ask, telling nothing else).
+    let isOpen: Bool
 
-    private init(_ spec: AdminEndpointSpec, handler: Handler, isPage: Bool = false) {
+    private init(_ spec: AdminEndpointSpec, isOpen: Bool = false, handler: Handler, isPage: Bool = false) {
         self.spec = spec
         self.segments = spec.path.split(separator: "/").map { part in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .word(String(part))
         }
         self.handler = handler
         self.isPage = isPage
+        self.isOpen = isOpen
     }
 
     /// A typed endpoint answered at once: `handle` gets the request's body as `Request` and
     /// returns `Response` (written as JSON with `status`), or throws a refusal.
-    public init<Request, Response>(_ call: AdminCall<Request, Response>, status: Int = 200,
+    /// `open`: answered to anyone, without the access checks (only for calls that tell nothing).
+    public init<Request, Response>(_ call: AdminCall<Request, Response>, status: Int = 200, open: Bool = false,
                                    _ handle: @escaping @Sendable (Call, Request) throws(AdminRefusal) -> Response) {
-        self.init(call.spec, handler: .now { call in
+        self.init(call.spec, isOpen: open, handler: .now { call in
             do throws(AdminRefusal) {
                 let response = try handle(call, try Self.read(Request.self, from: call.request.body))
                 return JSONReply.json(response.json, status: status)

@@ -35,8 +35,12 @@ public struct AdminService: AdminResponder {
             return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
         exchange.resolve(.admin)
-        let isPage = router.endpoint(for: request)?.endpoint.isPage ?? false
-        if let refusal = isPage ? access.pageRefusal(for: request) : access.refusal(for: request, uiKey: pageKey) {
+        let endpoint = router.endpoint(for: request)?.endpoint
+        let isPage = endpoint?.isPage ?? false
+        if endpoint?.isOpen != true, let refusal = isPage ? access.pageRefusal(for: request) : access.refusal(for: request, uiKey: pageKey) {
+            return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: refusal)))
+        }
+        if let refusal = access.sessionRefusal(for: request, session: exchange.session) {
             return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: refusal)))
         }
         // A session a test names in an admin call is its own: traffic cannot crowd it out.
@@ -61,6 +65,7 @@ public struct AdminService: AdminResponder {
     /// The standard endpoints, each registered against its declaration.
     static let standard: [AdminEndpoint] = [
         AdminEndpoint(AdminContract.health) { call, _ in StateAdmin(state: call.state).health() },
+        AdminEndpoint(AdminContract.ready, open: true) { _, _ in Readiness() },
         AdminEndpoint(AdminContract.reset) { call, _ in StateAdmin(state: call.state).reset(session: call.session) },
         AdminEndpoint(AdminContract.routes) { call, _ in RoutesAdmin(state: call.state).list(session: call.session) },
         // Route changes are read and applied on the state's change queue, never on a serving loop.

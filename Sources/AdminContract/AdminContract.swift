@@ -17,6 +17,10 @@ public enum AdminContract {
 
     /// `GET /__stubd/health`: route and journal counts, and a recording under way.
     public static let health = AdminCall<NoBody, Health>("GET", "health", "route and journal counts; a recording under way")
+    /// `GET /__stubd/ready`: 200 once the route table is loaded and a serving loop answers — what a
+    /// container's `HEALTHCHECK`, a Kubernetes probe or a Testcontainers wait asks. Open to anyone
+    /// (a probe carries no token) and it tells nothing but that.
+    public static let ready = AdminCall<NoBody, Readiness>("GET", "ready", "200 once the routes are loaded and served; open to probes, no token")
     /// `POST /__stubd/reset`: the session (or, without one, the server) back to its fixtures.
     public static let reset = AdminCall<NoBody, ResetDone>("POST", "reset", "back to the loaded fixtures: runtime routes, scenarios, sequences, journal, state")
 
@@ -102,7 +106,7 @@ public enum AdminContract {
 
     /// Every endpoint, in the order docs/ADMIN-API.md lists them.
     public static let all: [AdminEndpointSpec] = [
-        health.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
+        health.spec, ready.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
         requests.spec, countRequests.spec, requestSnapshot.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
         startRecording.spec, stopRecording.spec, setClock.spec, clearClock.spec, setSeed.spec,
         collections.spec, collectionItems.spec, replaceCollection.spec, webhooks.spec, clearWebhooks.spec,

@@ -50,6 +50,19 @@ public struct Health: AdminBody {
     }
 }
 
+/// `GET /__stubd/ready`: nothing but that the server serves (it is open to anyone).
+public struct Readiness: AdminBody {
+    /// Ready.
+    public init() {}
+
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        let status = try JSONFields(json, usage: "expected the readiness object").string("status")
+        guard status == "ready" else { throw AdminBodyProblem("status: expected \"ready\", got \"\(status)\"") }
+    }
+
+    public var json: JSONValue { .object([("status", .string("ready"))]) }
+}
+
 /// `POST /__stubd/reset` and `POST /__stubd/scenarios/reset`.
 public struct ResetDone: AdminBody {
     /// Runtime routes removed (a whole reset only).

@@ -23,6 +23,9 @@ struct CertCommand: ParsableCommand {
     @Option(name: .customLong("der"), help: "Also write the CA certificate in DER to this file (Android's certificate installer takes it).")
     var der: String?
 
+    @Option(name: .customLong("pem"), help: "Write only the CA certificate in PEM to this file ('-': standard output) and nothing else — for `docker exec CONTAINER stubd cert --pem - > stubd-ca.pem`.")
+    var pem: String?
+
     @Flag(help: "Make a new CA (the old one, and every certificate it issued, stop being used; devices must trust the new one).")
     var reset = false
 
@@ -40,7 +43,7 @@ struct CertCommand: ParsableCommand {
             authority = opened
             fingerprint = try opened.fingerprint()
             derBytes = try opened.der()
-            if created { printOut("stubd: made a local CA in \(folder)") }
+            if created && pem != "-" { printOut("stubd: made a local CA in \(folder)") }
         } catch {
             printError("stubd: error: --ca-dir \(error.description)")
             throw ExitCode(1)
@@ -54,6 +57,22 @@ struct CertCommand: ParsableCommand {
             }
         }
         let ca = authority.certificateFile
+        if let pem {
+            guard let bytes = FileManager.default.contents(atPath: ca) else {
+                printError("stubd: error: \(ca) cannot be read; run stubd cert --reset to make a new CA")
+                throw ExitCode(1)
+            }
+            if pem == "-" {
+                FileHandle.standardOutput.write(bytes)
+                return
+            }
+            do throws(SystemError) {
+                try System.writeFileDurably([UInt8](bytes), to: pem)
+            } catch {
+                printError("stubd: error: --pem \(pem) cannot be written (\(error)); give a path in a folder you can write")
+                throw ExitCode(1)
+            }
+        }
         let derFile = der ?? "stubd-ca.der"
         printOut("""
             CA certificate: \(ca)

@@ -76,6 +76,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("admin-token-file"), help: "A file holding the admin token (its first line), kept out of the process list.")
     var adminTokenFile: String?
 
+    @Flag(name: .customLong("sessions-only"), help: "One of several instances behind a load balancer that hashes on X-Stubd-Session: refuse admin writes without a session (they would change this instance only); fixtures stay the shared state.")
+    var sessionsOnly = false
+
     @Flag(name: .customLong("journal-secrets"), help: "Keep Authorization, Cookie, tokens, keys and passwords in the journal and logs (default: hidden).")
     var journalSecrets = false
 
@@ -161,7 +164,8 @@ struct ServeCommand: ParsableCommand {
         settings.engine.maxConnections = maxConnections
         let token = try adminToken ?? adminTokenFile.map(Self.readToken)
             ?? ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let access = AdminAccess(host: listen.host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
+        var access = AdminAccess(host: listen.host, token: token, allowedHosts: allowedHosts, corsOrigins: adminCORSOrigins)
+        access.sessionsOnly = sessionsOnly
         settings.redactor = Redactor(enabled: !journalSecrets)
         switch logFormat {
         case .json:
