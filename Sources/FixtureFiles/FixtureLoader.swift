@@ -24,7 +24,9 @@ public enum FixtureLoader {
                 continue
             }
             let root = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
-            let files = isDirectory.boolValue ? fixtureFiles(under: path) : [path]
+            var unreadable: [FixtureError] = []
+            let files = isDirectory.boolValue ? fixtureFiles(under: path, unreadable: &unreadable) : [path]
+            errors += unreadable
             // An empty folder serves no routes (a warning says so): stubs may come at run time.
             for result in loadAll(files, root: root.isEmpty ? "." : root) {
                 switch result {
@@ -68,18 +70,33 @@ public enum FixtureLoader {
     /// Walks with `System.listDirectory` (`readdir`) rather than FileManager's enumerator, which cost more than
     /// parsing the files themselves (start-up with 10,000 fixture files).
     public static func fixtureFiles(under root: String) -> [String] {
+        var unreadable: [FixtureError] = []
+        return fixtureFiles(under: root, unreadable: &unreadable)
+    }
+
+    /// The `*.json` files under `root`, and one problem per folder that cannot be listed — a
+    /// mounted folder the container image's user (65532) may not read is refused, not taken for
+    /// an empty one.
+    public static func fixtureFiles(under root: String, unreadable: inout [FixtureError]) -> [String] {
         var files: [String] = []
-        walk(root.hasSuffix("/") ? String(root.dropLast()) : root, isRoot: true, into: &files)
+        walk(root.hasSuffix("/") ? String(root.dropLast()) : root, isRoot: true, into: &files, unreadable: &unreadable)
         return files.sorted()
     }
 
-    private static func walk(_ folder: String, isRoot: Bool, into files: inout [String], unread: UnsafeMutablePointer<[String]>? = nil) {
-        guard let entries = System.listDirectory(folder) else { return }
+    private static func walk(_ folder: String, isRoot: Bool, into files: inout [String], unreadable: inout [FixtureError],
+                             unread: UnsafeMutablePointer<[String]>? = nil) {
+        let entries: [DirectoryEntry]
+        do throws(SystemError) {
+            entries = try System.listDirectoryOrFail(folder)
+        } catch {
+            unreadable.append(FixtureError(file: folder, field: "", problem: "this folder cannot be read (\(error.errno)); make it readable by the user stubd runs as (the container image's is 65532: chmod -R a+rX on the host folder)"))
+            return
+        }
         for entry in entries {
             if entry.name.hasPrefix(".") || (isRoot && entry.name == bodyFolder) { continue }
             let path = folder + "/" + entry.name
             if entry.isDirectory {
-                walk(path, isRoot: false, into: &files, unread: unread)
+                walk(path, isRoot: false, into: &files, unreadable: &unreadable, unread: unread)
             } else if entry.name.hasSuffix(".json") {
                 files.append(path)
             } else if let unread, looksLikeAFixture(entry.name) {
@@ -104,7 +121,8 @@ public enum FixtureLoader {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             var files: [String] = []
-            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, isRoot: true, into: &files, unread: &unread)
+            var unreadable: [FixtureError] = []
+            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, isRoot: true, into: &files, unreadable: &unreadable, unread: &unread)
         }
         let empty = paths.filter { path in
             var isDirectory: ObjCBool = false

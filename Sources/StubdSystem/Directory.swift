@@ -19,7 +19,13 @@ extension System {
     /// Reads names through the entry's own bytes: `readdir` returns records shorter than
     /// `struct dirent` (`d_reclen`), so copying the whole struct would read past the record.
     public static func listDirectory(_ folder: String) -> [DirectoryEntry]? {
-        guard let directory = opendir(folder) else { return nil }
+        (try? listDirectoryOrFail(folder)) ?? nil
+    }
+
+    /// The folder's entries, or why it cannot be listed (`Permission denied`: a mounted folder the
+    /// container's user may not read).
+    public static func listDirectoryOrFail(_ folder: String) throws(SystemError) -> [DirectoryEntry] {
+        guard let directory = opendir(folder) else { throw SystemError(operation: "opendir", errno: Errno(rawValue: errno)) }
         defer { closedir(directory) }
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         let typeOffset = MemoryLayout<dirent>.offset(of: \dirent.d_type)!

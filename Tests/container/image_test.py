@@ -95,6 +95,24 @@ def mounted(scratch):
         engine.remove(name)
 
 
+def unreadable(scratch):
+    """A mounted folder the image's user may not read is refused by name, not served as empty."""
+    folder = os.path.join(scratch, "private")
+    fixtures(folder, {"from": "private"})
+    os.chmod(folder, 0o700)
+    name = "stubd-image-test-unreadable"
+    engine.remove(name)
+    engine.run("run", "--name", name, "-v", f"{folder}:/fixtures:ro", IMAGE, check=False, timeout=60)
+    try:
+        state = json.loads(engine.run("inspect", name))[0]["State"]
+        logs = engine.run("logs", name, check=False)
+        text = (logs.stdout or "") + (logs.stderr or "")
+        check(state.get("ExitCode") == 1 and "/fixtures: this folder cannot be read (Permission denied)" in text,
+              f"an unreadable mount stops stubd with the folder named (exit {state.get('ExitCode')}: {text.strip()[:120]})")
+    finally:
+        engine.remove(name)
+
+
 def baked(scratch):
     name, tag = "stubd-image-test-baked", "localhost/stubd-image-test-baked:latest"
     engine.remove(name)
@@ -124,6 +142,7 @@ def main():
     print(f"image {IMAGE}: {size / 1e6:.1f} MB")
     with tempfile.TemporaryDirectory() as scratch:
         mounted(scratch)
+        unreadable(scratch)
         baked(scratch)
     if failures:
         print(f"image_test: {len(failures)} failed")
