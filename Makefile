@@ -9,11 +9,14 @@ export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgco
 endif
 FIXTURES ?= fixtures
 PORT ?= 8080
+# make test runs the container image's tests where a container engine can run (Linux); CONTAINER_TESTS=no
+# leaves them to another job (GitHub's Linux job runs inside a container; its image job runs them).
+CONTAINER_TESTS ?= $(if $(filter Linux,$(UNAME)),yes,no)
 # stubd-openapi, the program `stubd import openapi` runs: a package of its own, so that serving
 # builds never clone or compile OpenAPIKit and Yams.
 OPENAPI := Tools/stubd-openapi
 
-.PHONY: deps build run test test-ui release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
+.PHONY: deps build run test test-ui test-containers test-cluster image release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
 
 ## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
@@ -70,6 +73,31 @@ test: deps
 	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd
 	DIST_CONFIGURATION=debug bash packaging/dist.sh
+	$(MAKE) test-cluster
+ifeq ($(CONTAINER_TESTS),yes)
+	$(MAKE) test-containers
+else
+	@echo "make: the container image's tests are not run here (CONTAINER_TESTS=$(CONTAINER_TESTS)): make test-containers runs them on Linux"
+endif
+
+## test-cluster: three stubd --sessions-only behind Debian's nginx hashing on X-Stubd-Session (50 parallel sessions,
+## an instance lost), and packaging/kubernetes validated offline (kubernetes-validate; installs nginx and it when missing).
+test-cluster: deps
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "make: installing nginx"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx >/dev/null; }
+	@python3 -c 'import kubernetes_validate' 2>/dev/null || { echo "make: installing Python kubernetes-validate"; \
+		python3 -m pip install -q kubernetes-validate 2>/dev/null || python3 -m pip install -q --break-system-packages kubernetes-validate; }
+	$(SWIFT) build --product stubd
+	python3 Tests/cluster/nginx_test.py .build/debug/stubd
+	python3 Tests/cluster/manifests_test.py .build/debug/stubd
+
+## test-containers: the image (debug build) run with mounted and baked fixtures, the token, HTTPS with the exported CA
+## and a restart; then the Testcontainers module's tests through Podman's socket (installs podman, runc, testcontainers).
+test-containers: deps
+	bash Tests/container/run.sh
+
+## image: stubd's container image from the release build, FROM scratch (packaging/container; Podman or Docker).
+image: deps
+	bash packaging/container/image.sh
 
 ## install: stubd and stubd-openapi into $(PREFIX)/bin (the dist build: no Swift runtime needed) with bash, zsh and fish completions.
 install: dist
@@ -136,4 +164,4 @@ conformance: release
 	bash conformance/run.sh
 
 clean:
-	rm -rf .build .build-tsan .build-asan .build-dist .build-dist-openapi .build-dist-debug .build-dist-debug-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build bench/out conformance/.build dist
+	rm -rf .build .build-image .build-tsan .build-asan .build-dist .build-dist-openapi .build-dist-debug .build-dist-debug-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build bench/out conformance/.build dist
