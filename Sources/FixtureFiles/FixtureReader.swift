@@ -688,9 +688,17 @@ public struct FixtureReader {
         }
         var result = StubHTTPResponse(status: status, headers: sent, body: body)
         if let flag = response["template"] {
-            guard case .bool(let on) = flag else { throw fail(join(field, "template"), "expected true or false") }
-            result.template = on
-            if on { try checkTemplate(result, at: field) }
+            switch flag {
+            case .bool(let on): result.template = on
+            case .string(let name):
+                guard let dialect = TemplateDialect(rawValue: name) else {
+                    throw fail(join(field, "template"), "expected true, false or \"wiremock\" (WireMock's Handlebars: {{…}} escapes HTML), got \"\(name)\"")
+                }
+                result.template = true
+                result.templateDialect = dialect
+            default: throw fail(join(field, "template"), "expected true, false or \"wiremock\"")
+            }
+            if result.template { try checkTemplate(result, at: field) }
         }
         return result
     }

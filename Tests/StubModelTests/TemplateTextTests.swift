@@ -52,7 +52,12 @@ import StubModel
             ("{{request.path}} {{now offset='soon'}}", 18, "offset 'soon': write an amount and a unit"),
             ("{{randomValue}}", 1, "randomValue needs length="),
             ("x {{request.method", 3, "{{ without }}"),
-            ("{{#each request.query}}", 1, "block helpers, partials and comments"),
+            ("a {{> header}}", 3, "partials ({{> name}}) are not supported"),
+            ("{{#each (jsonPath request.body '$.a')}}x", 1, "{{#each}} is never closed"),
+            ("{{#if request.method}}x{{/each}}", 24, "{{/each}} closes {{#if}}"),
+            ("{{#loop request.method}}x{{/loop}}", 1, "is not a block stubd knows"),
+            ("{{eq request.method}}", 1, "eq takes 2 argument(s), got 1"),
+            ("{{#each (jsonPath request.body '$.a')}}{{name}}{{/each}}{{name}}", 57, #"unknown name "name""#),
             ("{{currentYear}}", 1, #"unknown name "currentYear""#),
             ("{{now timezone='Mars/Olympus'}}", 1, "is not a time zone name"),
         ]

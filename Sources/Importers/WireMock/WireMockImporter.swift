@@ -378,6 +378,7 @@ struct MappingConverter {
         var response = StubHTTPResponse(status: status, headers: headers, body: body)
         if templated, TemplateText.mayBeTemplate(String(decoding: body, as: UTF8.self)) || headers.contains(where: { TemplateText.mayBeTemplate($0.value) }) {
             var expanded = response
+            expanded.templateDialect = .wiremock
             if !helpers.isEmpty {
                 expanded.headers = headers.map { NameValue($0.name, TemplateHelpers.expand($0.value, helpers)) }
                 if let text = String(validating: body, as: UTF8.self) { expanded.body = Array(TemplateHelpers.expand(text, helpers).utf8) }

@@ -69,6 +69,17 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return .success(JSONPath(text: text, steps: steps))
     }
 
+    /// Whether the expression names one place (only `.name` and `[n]` steps): WireMock's
+    /// `jsonPath` gives that value, not a list.
+    public var isDefinite: Bool {
+        steps.allSatisfy { step in
+            switch step {
+            case .member, .index: return true
+            default: return false
+            }
+        }
+    }
+
     /// The values the expression selects in `document` (empty when nothing matches).
     public func select(in document: JSONValue) -> [JSONValue] {
         var current = [document]

@@ -71,7 +71,7 @@ public enum FixtureWriter {
             if !response.headers.isEmpty { fields.append(("headers", pairs(response.headers))) }
             let body = body(response.body)
             if let body { fields.append(body) }
-            if response.template { fields.append(("template", .bool(true))) }
+            if response.template { fields.append(("template", response.templateDialect == .stubd ? .bool(true) : .string(response.templateDialect.rawValue))) }
             // Read back, the file would gain headers this answer never had: say not to add them.
             let kind: ResponseDefaults.BodyKind? = switch body?.key {
             case "json": .json

@@ -38,6 +38,8 @@ public struct StubHTTPResponse: Sendable, Equatable {
     /// Whether the body and header values are templates (`"template": true`), rendered for each
     /// request; otherwise they are sent as written, `{{` included.
     public var template: Bool
+    /// Which Handlebars its templates are written in (`"template": "wiremock"`: `{{…}}` escapes HTML).
+    public var templateDialect: TemplateDialect = .stubd
 
     /// Creates a response.
     public init(status: Int, headers: [NameValue] = [], body: [UInt8] = [], template: Bool = false) {
@@ -48,7 +50,7 @@ public struct StubHTTPResponse: Sendable, Equatable {
     }
 
     public static func == (lhs: StubHTTPResponse, rhs: StubHTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.template == rhs.template && canonical(lhs.headers) == canonical(rhs.headers)
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.template == rhs.template && lhs.templateDialect == rhs.templateDialect && canonical(lhs.headers) == canonical(rhs.headers)
     }
 
     private static func canonical(_ headers: [NameValue]) -> [NameValue] {

@@ -11,6 +11,8 @@ public struct ResponseTemplate: Sendable {
         case string(TemplateText)
         case array([JSONPart])
         case object([(key: String, value: JSONPart)])
+        /// An object with a templated key (`{"{{now format='yyyy-MM-dd'}}": 1}`).
+        case templatedObject([(key: TemplateText, value: JSONPart)])
     }
 
     /// How the body is made.
@@ -41,21 +43,22 @@ public struct ResponseTemplate: Sendable {
 
     /// Compiles a response's body and header values.
     public static func compile(_ response: StubHTTPResponse) -> Result<ResponseTemplate, Problem> {
+        let dialect = response.templateDialect
         var headers: [(name: String, value: TemplateText)] = []
         for header in response.headers {
-            switch TemplateText.parse(header.value) {
+            switch TemplateText.parse(header.value, dialect: dialect) {
             case .success(let text): headers.append((header.name, text))
             case .failure(let problem): return .failure(Problem(field: "headers.\(header.name)", problem: problem))
             }
         }
         let body: Body
         if let json = try? JSONParser.parse(response.body), json.isDocument {
-            switch compile(json, at: "json") {
+            switch compile(json, at: "json", dialect: dialect) {
             case .success(let part): body = .json(part)
             case .failure(let problem): return .failure(problem)
             }
         } else if let text = String(validating: response.body, as: UTF8.self) {
-            switch TemplateText.parse(text) {
+            switch TemplateText.parse(text, dialect: dialect) {
             case .success(let template): body = .text(template)
             case .failure(let problem): return .failure(Problem(field: "text", problem: problem))
             }
@@ -66,17 +69,17 @@ public struct ResponseTemplate: Sendable {
         return .success(ResponseTemplate(status: response.status, headers: headers, body: body, size: size))
     }
 
-    private static func compile(_ value: JSONValue, at field: String) -> Result<JSONPart, Problem> {
+    private static func compile(_ value: JSONValue, at field: String, dialect: TemplateDialect) -> Result<JSONPart, Problem> {
         switch value {
         case .string(let text) where TemplateText.mayBeTemplate(text):
-            switch TemplateText.parse(text) {
+            switch TemplateText.parse(text, dialect: dialect) {
             case .success(let template): return .success(template.isConstant ? .constant(.string(text)) : .string(template))
             case .failure(let problem): return .failure(Problem(field: field, problem: problem))
             }
         case .array(let items):
             var parts: [JSONPart] = []
             for (index, item) in items.enumerated() {
-                switch compile(item, at: "\(field)[\(index)]") {
+                switch compile(item, at: "\(field)[\(index)]", dialect: dialect) {
                 case .success(let part): parts.append(part)
                 case .failure(let problem): return .failure(problem)
                 }
@@ -84,13 +87,23 @@ public struct ResponseTemplate: Sendable {
             return .success(.array(parts))
         case .object(let members):
             var parts: [(key: String, value: JSONPart)] = []
+            var keys: [TemplateText] = []
             for member in members {
-                switch compile(member.value, at: "\(field).\(member.key)") {
+                switch compile(member.value, at: "\(field).\(member.key)", dialect: dialect) {
                 case .success(let part): parts.append((member.key, part))
                 case .failure(let problem): return .failure(problem)
                 }
+                guard TemplateText.mayBeTemplate(member.key) else {
+                    keys.append(TemplateText(parts: [.literal(member.key)], source: member.key))
+                    continue
+                }
+                switch TemplateText.parse(member.key, dialect: dialect) {
+                case .success(let key): keys.append(key)
+                case .failure(let problem): return .failure(Problem(field: "\(field) key \"\(member.key)\"", problem: problem))
+                }
             }
-            return .success(.object(parts))
+            if keys.allSatisfy(\.isConstant) { return .success(.object(parts)) }
+            return .success(.templatedObject(zip(keys, parts).map { ($0, $1.value) }))
         default:
             return .success(.constant(value))
         }

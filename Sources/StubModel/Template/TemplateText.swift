@@ -1,14 +1,20 @@
 import Foundation
 
-/// A string with `{{ … }}` substitutions, parsed once when fixtures are read: the response
-/// templating language (a small, WireMock-compatible subset of Handlebars — values from the
-/// request, dates, ids — with no loops, no partials and no scripting). Text outside braces is
-/// kept as it is; `\{{` writes a literal `{{`.
+/// A string with `{{ … }}` substitutions, parsed once when fixtures are read into a tree: the
+/// response templating language, WireMock's Handlebars as real suites write it — values from the
+/// request, dates, ids; helpers (`eq`, `upper`, `math`, `jsonPath`…); blocks (`#if`, `#unless`,
+/// `#each`, `#with`, `#assign`, conditions as blocks) — with no partials and no scripting, every
+/// loop bounded when rendered. Text outside braces is kept as it is; `\{{` writes a literal `{{`.
 public struct TemplateText: Sendable, Hashable {
-    /// Literal text and substitutions, in order.
-    public enum Part: Sendable, Hashable {
+    /// Literal text, substitutions and blocks, in order.
+    public indirect enum Part: Sendable, Hashable {
         case literal(String)
+        /// A plain substitution written as it is (stubd's dialect; the fast path).
         case value(TemplateValue)
+        /// A helper, variable or value, HTML-escaped when `escaped` (WireMock's `{{…}}`).
+        case expression(TemplateExpression, escaped: Bool)
+        /// A block helper with its body.
+        case block(TemplateBlock)
     }
 
     /// The parts.
@@ -17,43 +23,24 @@ public struct TemplateText: Sendable, Hashable {
     public let source: String
 
     /// Whether the text has no substitution at all (then it is served as it is).
-    public var isConstant: Bool { !parts.contains { if case .value = $0 { true } else { false } } }
+    public var isConstant: Bool { !parts.contains { if case .literal = $0 { false } else { true } } }
 
     /// Whether `text` contains a substitution to parse (`{{`).
     public static func mayBeTemplate(_ text: String) -> Bool { text.contains("{{") }
 
     /// Parses `text`; a problem names the 1-based column and what to write instead.
-    public static func parse(_ text: String) -> Result<TemplateText, TemplateProblem> {
-        var parts: [Part] = []
-        var literal = ""
-        var index = text.startIndex
-        while index < text.endIndex {
-            if text[index...].hasPrefix("\\{{") {
-                literal += "{{"
-                index = text.index(index, offsetBy: 3)
-                continue
-            }
-            guard text[index...].hasPrefix("{{") else {
-                literal.append(text[index])
-                index = text.index(after: index)
-                continue
-            }
-            let column = text.distance(from: text.startIndex, to: index) + 1
-            guard let close = text[index...].range(of: "}}") else {
-                return .failure(TemplateProblem(column: column, message: "{{ without }}; close it, or write \\{{ for literal braces"))
-            }
-            let inner = String(text[text.index(index, offsetBy: 2)..<close.lowerBound])
-            switch TemplateValue.parse(inner) {
-            case .success(let value):
-                if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
-                parts.append(.value(value))
-            case .failure(let message):
-                return .failure(TemplateProblem(column: column, message: message.text))
-            }
-            index = close.upperBound
+    public static func parse(_ text: String, dialect: TemplateDialect = .stubd) -> Result<TemplateText, TemplateProblem> {
+        var parser = TemplateParser(text: text, dialect: dialect)
+        switch parser.parse() {
+        case .success(let parts): return .success(TemplateText(parts: parts, source: text))
+        case .failure(let problem): return .failure(problem)
         }
-        if !literal.isEmpty { parts.append(.literal(literal)) }
-        return .success(TemplateText(parts: parts, source: text))
+    }
+
+    /// A template of already-made parts.
+    public init(parts: [Part], source: String) {
+        self.parts = parts
+        self.source = source
     }
 }
 

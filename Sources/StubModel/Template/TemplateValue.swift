@@ -20,6 +20,15 @@ public enum TemplateValue: Sendable, Hashable {
     case header(String)
     /// `request.cookies.name`.
     case cookie(String)
+    /// `request.baseUrl` (`request.requestLine.baseUrl`): `scheme://host[:port]` as the request
+    /// addressed this server (from `Host`; the port left out when it is the scheme's default).
+    case baseURL
+    /// `request.requestLine.scheme`: `http` or `https`.
+    case scheme
+    /// `request.requestLine.host`: the `Host` header's name part.
+    case host
+    /// `request.requestLine.port`: the `Host` header's port, else the scheme's default.
+    case port
     /// `request.body`: the body as UTF-8 text.
     case body
     /// `jsonPath request.body '$.x'`: the first value the expression selects (JSON as text).
@@ -52,7 +61,7 @@ public enum TemplateValue: Sendable, Hashable {
     private static func fail(_ text: String) -> Result<TemplateValue, TemplateMessage> { .failure(TemplateMessage(text: text)) }
 
     /// What the supported names are, for problems.
-    static let supported = "request.method, request.url, request.path, request.path.[n], request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
+    static let supported = "request.method, request.url, request.path, request.path.[n], request.baseUrl, request.requestLine.scheme/host/port, request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
 
     /// Parses the inside of `{{ … }}`.
     static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
@@ -136,6 +145,10 @@ public enum TemplateValue: Sendable, Hashable {
         case ("url"?, 1): return .success(.url)
         case ("path"?, 1): return .success(.path)
         case ("body"?, 1): return .success(.body)
+        case ("baseUrl"?, 1): return .success(.baseURL)
+        case ("scheme"?, 1): return .success(.scheme)
+        case ("host"?, 1): return .success(.host)
+        case ("port"?, 1): return .success(.port)
         case ("path"?, 2), ("pathSegments"?, 2):
             if let index = Int(parts[1]), index >= 0 { return .success(.pathSegment(index)) }
             return parts[0] == "path" ? .success(.pathParameter(parts[1])) : fail("request.pathSegments takes an index, e.g. request.pathSegments.[1]")
@@ -186,6 +199,12 @@ public struct NowFormat: Sendable, Hashable {
     public var offsetMonths: Int = 0
     /// A time zone identifier.
     public var timeZone: String?
+
+    /// The default: ISO 8601, now, UTC.
+    public init() {}
+
+    /// `'-1 days'`, `'3 hours'`, `'1 years'`: seconds and calendar months to add, or nil.
+    public static func parse(offset text: String) -> (seconds: Double, months: Int)? { parseOffset(text) }
 
     /// `'-1 days'`, `'3 hours'`, `'1 years'`.
     static func parseOffset(_ text: String) -> (seconds: Double, months: Int)? {

@@ -23,6 +23,8 @@ struct TemplateRenderer {
         case outputBound(Int)
         /// A store refused a write (`{{counter}}`).
         case store(StateBudget.Refusal)
+        /// `#each` blocks went round more than this many times in one rendering.
+        case loopBound(Int)
     }
 
     /// One template string (a saved value, a webhook URL). In a URL (`encodingForURL`), what a
@@ -90,6 +92,9 @@ struct TemplateRenderer {
                                                + "(\(StateBudget.size(state.outputLimit))); shorten what the template repeats, or raise the flag"])
         case .store:
             return JSONReply.error(explain(failure), status: 507)
+        case .loopBound:
+            return JSONReply.error(explain(failure), status: 500,
+                                    problems: ["a template's #each blocks may go round \(TemplateLoops.bound) times in one answer; loop over less (a jsonPath that selects fewer items)"])
         }
     }
 
@@ -98,6 +103,7 @@ struct TemplateRenderer {
         switch failure {
         case .outputBound(let bound): return "route \(route.name): the templated output passed its bound of \(bound) bytes"
         case .store(let refusal): return "route \(route.name): \(refusal.description)"
+        case .loopBound(let bound): return "route \(route.name): the template's loops went round more than \(bound) times"
         }
     }
 
@@ -117,6 +123,12 @@ struct TemplateRenderer {
         var failure: Failure?
         /// Values inserted after a URL's authority are percent-encoded.
         var encodingForURL = false
+        /// The blocks' contexts, innermost last; the first is the template's own.
+        private var frames = [TemplateFrame(this: .null, locals: [:])]
+        /// Names `#assign` set.
+        private var assigned: [String: JSONValue] = [:]
+        /// `#each` rounds so far.
+        private var loops = 0
 
         init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource,
              bound: Int) {
@@ -146,16 +158,102 @@ struct TemplateRenderer {
 
         mutating func text(_ template: TemplateText) -> String {
             var out = ""
-            for part in template.parts {
+            render(template.parts, into: &out)
+            return out
+        }
+
+        /// Renders parts after what `out` holds (a URL's encoding depends on where a value lands).
+        mutating func render(_ parts: [TemplateText.Part], into out: inout String) {
+            for part in parts {
                 guard failure == nil else { break }
                 switch part {
                 case .literal(let text): append(text, to: &out)
                 case .value(let value):
                     let inserted = self.value(value)
                     append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
+                case .expression(let expression, let escaped):
+                    var inserted = TemplateEvaluation.text(of: evaluate(expression))
+                    if escaped { inserted = TemplateEvaluation.escapeHTML(inserted) }
+                    append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
+                case .block(let block):
+                    render(block, into: &out)
                 }
             }
-            return out
+        }
+
+        private mutating func render(_ block: TemplateBlock, into out: inout String) {
+            let argument = block.arguments.first.map { evaluate($0) } ?? .null
+            switch block.helper {
+            case .if:
+                render(TemplateEvaluation.isTruthy(argument) ? block.body : block.inverse, into: &out)
+            case .unless:
+                render(TemplateEvaluation.isTruthy(argument) ? block.inverse : block.body, into: &out)
+            case .condition(let helper):
+                let holds = TemplateEvaluation.isTruthy(evaluate(.helper(helper, block.arguments, block.options)))
+                render(holds ? block.body : block.inverse, into: &out)
+            case .with:
+                guard TemplateEvaluation.isTruthy(argument) else { return render(block.inverse, into: &out) }
+                var locals: [String: JSONValue] = [:]
+                if let name = block.parameters.first { locals[name] = argument }
+                frames.append(TemplateFrame(this: argument, locals: locals))
+                render(block.body, into: &out)
+                frames.removeLast()
+            case .assign:
+                guard case .string(let name) = argument else { return }
+                var value = ""
+                render(block.body, into: &value)
+                assigned[name] = .string(value)
+            case .each:
+                let items = TemplateEvaluation.items(of: argument)
+                guard !items.isEmpty else { return render(block.inverse, into: &out) }
+                for (index, item) in items.enumerated() {
+                    guard failure == nil else { return }
+                    loops += 1
+                    guard loops <= TemplateLoops.bound else {
+                        failure = .loopBound(TemplateLoops.bound)
+                        return
+                    }
+                    var locals: [String: JSONValue] = ["@index": .number(Double(index)), "@first": .bool(index == 0),
+                                                       "@last": .bool(index == items.count - 1)]
+                    if let key = item.key { locals["@key"] = .string(key) }
+                    if block.parameters.count > 0 { locals[block.parameters[0]] = item.value }
+                    if block.parameters.count > 1 { locals[block.parameters[1]] = item.key.map { .string($0) } ?? .number(Double(index)) }
+                    frames.append(TemplateFrame(this: item.value, locals: locals))
+                    render(block.body, into: &out)
+                    frames.removeLast()
+                }
+            }
+        }
+
+        /// An expression's value: request values, literals, the blocks' variables, helpers.
+        mutating func evaluate(_ expression: TemplateExpression) -> JSONValue {
+            switch expression {
+            case .literal(let value): return value
+            case .variable(let variable): return TemplateEvaluation.lookup(variable, frames: frames, assigned: assigned)
+            case .value(let value): return typed(value)
+            case .helper(let helper, let arguments, let options):
+                let values = arguments.map { evaluate($0) }
+                var named: [String: JSONValue] = [:]
+                for option in options { named[option.name] = evaluate(option.value) }
+                return TemplateEvaluation.apply(helper, values, named, now: state.now(session: session))
+            }
+        }
+
+        /// A request value as a JSON value: `jsonPath` keeps what it selects (a list for a path that
+        /// selects several), a repeated query parameter its values; the rest are text.
+        private mutating func typed(_ value: TemplateValue) -> JSONValue {
+            switch value {
+            case .jsonPath(let path):
+                guard let document = json() else { return .null }
+                return TemplateEvaluation.selection(path, in: document)
+            case .collectionPath(let name, let path):
+                return TemplateEvaluation.selection(path, in: .array(collectionItems(name) ?? []))
+            case .query(let name):
+                let values = FormCoding.decodePairs(request.rawQuery ?? "").filter { $0.name == name }.map { JSONValue.string($0.value) }
+                return values.count > 1 ? .array(values) : values.first ?? .null
+            default:
+                return .string(self.value(value))
+            }
         }
 
         mutating func json(_ part: ResponseTemplate.JSONPart) -> JSONValue {
@@ -164,6 +262,7 @@ struct TemplateRenderer {
             case .string(let template): return .string(text(template))
             case .array(let items): return .array(items.map { json($0) })
             case .object(let members): return .object(members.map { ($0.key, json($0.value)) })
+            case .templatedObject(let members): return .object(members.map { (text($0.key), json($0.value)) })
             }
         }
 
@@ -187,6 +286,14 @@ struct TemplateRenderer {
             case .cookie(let name):
                 return NameValue.cookies(in: request.headers).first { $0.name == name }?.value ?? ""
             case .body: return String(decoding: request.body, as: UTF8.self)
+            case .baseURL:
+                let (host, port) = authority()
+                let scheme = request.isTLS ? "https" : "http"
+                let standard = port == (request.isTLS ? 443 : 80)
+                return scheme + "://" + host + (standard ? "" : ":\(port)")
+            case .scheme: return request.isTLS ? "https" : "http"
+            case .host: return authority().host
+            case .port: return String(authority().port)
             case .jsonPath(let path):
                 guard let document = json(), let first = path.select(in: document).first else { return "" }
                 if case .string(let text) = first { return text }
@@ -218,6 +325,21 @@ struct TemplateRenderer {
                 let characters = Array(alphabet)
                 return String((0..<length).map { _ in characters[Int(state.random(session: session) % UInt64(characters.count))] })
             }
+        }
+
+        /// The `Host` header's name and port (the scheme's default when it names none).
+        private func authority() -> (host: String, port: Int) {
+            let fallback = request.isTLS ? 443 : 80
+            guard let header = request.header("Host")?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return ("localhost", fallback) }
+            if header.hasPrefix("["), let close = header.firstIndex(of: "]") {
+                let host = String(header[...close])
+                let rest = header[header.index(after: close)...]
+                return (host, rest.hasPrefix(":") ? Int(rest.dropFirst()) ?? fallback : fallback)
+            }
+            if let colon = header.lastIndex(of: ":") {
+                return (String(header[..<colon]), Int(header[header.index(after: colon)...]) ?? fallback)
+            }
+            return (header, fallback)
         }
 
         private mutating func pathSegments() -> [String] {
