@@ -69,6 +69,8 @@ test: deps
 	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
 	python3 Tests/streams/clients_test.py .build/debug/stubd
 	python3 Tests/clients/round3_test.py .build/debug/stubd
+	@# WireMock's Handlebars: the same templates served by real WireMock 2.35.1 and by stubd, compared.
+	python3 Tests/wiremock/templating_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd

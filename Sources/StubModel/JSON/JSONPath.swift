@@ -44,6 +44,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 steps.append(.descendants(name))
             } else if scanner.take(".") {
                 if scanner.take("*") { steps.append(.wildcard); continue }
+                // `$.items.[1]`, as Jayway (WireMock's) reads it: the dot before a subscript is optional.
+                if !scanner.atEnd, scanner.characters[scanner.position] == "[" { continue }
                 guard let name = scanner.name() else { return .failure(Problem(message: "expected a name after . at \(scanner.position)")) }
                 steps.append(.member(name))
             } else if scanner.take("[") {

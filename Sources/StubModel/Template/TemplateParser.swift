@@ -388,6 +388,12 @@ struct TemplateParser {
         case "null", "undefined": return .success(.literal(.null))
         default: break
         }
+        // `../request.path` inside a block: the request is the same at every depth.
+        if word.hasPrefix("../") {
+            var rest = Substring(word)
+            while rest.hasPrefix("../") { rest = rest.dropFirst(3) }
+            if rest.hasPrefix("request."), case .success(let value) = TemplateValue.parse(String(rest)) { return .success(.value(value)) }
+        }
         if let variable = Self.variable(word), word == "this" || word.hasPrefix("this.") || word.hasPrefix("@") || word.hasPrefix("../")
             || names.contains(variable.path.first ?? "") {
             return .success(.variable(variable))

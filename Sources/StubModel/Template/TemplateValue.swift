@@ -101,8 +101,9 @@ public enum TemplateValue: Sendable, Hashable {
             guard let length = Int(options["length"] ?? "") , (1...4096).contains(length) else {
                 return fail("randomValue needs length=1…4096 (and type='ALPHANUMERIC', 'ALPHABETIC', 'NUMERIC', 'HEXADECIMAL' or 'UUID')")
             }
-            let alphabets = ["ALPHANUMERIC": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
-                             "ALPHABETIC": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", "NUMERIC": "0123456789",
+            // Lower-case letters, as WireMock writes them (uppercase=true for capitals).
+            let alphabets = ["ALPHANUMERIC": "abcdefghijklmnopqrstuvwxyz0123456789",
+                             "ALPHABETIC": "abcdefghijklmnopqrstuvwxyz", "NUMERIC": "0123456789",
                              "HEXADECIMAL": "0123456789abcdef", "ALPHANUMERIC_AND_SYMBOLS": "abcdefghijklmnopqrstuvwxyz0123456789!#$%&*+-=?@^_"]
             guard var alphabet = alphabets[type] else { return fail("randomValue type '\(type)' is not one of \(alphabets.keys.sorted().joined(separator: ", ")), UUID") }
             if options["uppercase"] == "true" { alphabet = String(Set(alphabet.uppercased())).sorted().map(String.init).joined() }
