@@ -144,7 +144,8 @@ import Testing
     @Test func aSuitesOwnHelpersAreDeclaredInAFile() throws {
         let root = try StubdProcess.temporaryFolder([
             "mappings/dates.json": #"{ "request": { "method": "GET", "url": "/dates" }, "response": { "body": "year={{currentYear}} day={{ currentDay }} path={{request.path}}", "transformers": ["response-template"] } }"#,
-            "helpers.json": #"{"currentYear": "{{now format='yyyy'}}", "currentDay": "{{now format='dd'}}"}"#,
+            "mappings/fnow.json": #"{ "request": { "method": "GET", "url": "/fnow" }, "response": { "body": "{{fnow offset='-1 years' format='yyyy'}}|{{fnow format='yyyy'}}", "transformers": ["response-template"] } }"#,
+            "helpers.json": #"{"currentYear": "{{now format='yyyy'}}", "currentDay": "{{now format='dd'}}", "fnow": {"template": "{{now offset=$offset format=$format}}", "arguments": {"offset": "0 days", "format": "yyyy-MM-dd"}}}"#,
             "bad-helpers.json": #"{"currentYear": "{{nope}}"}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -160,6 +161,9 @@ import Testing
         formatter.dateFormat = "yyyy dd"
         let parts = formatter.string(from: Date()).split(separator: " ")
         #expect(StubdProcess.curl([with.baseURL + "/dates"]) == "year=\(parts[0]) day=\(parts[1]) path=/dates")
+        // A helper with arguments (WooCommerce's fnow): the use's values, else the declared defaults.
+        let year = Int(parts[0]) ?? 0
+        #expect(StubdProcess.curl([with.baseURL + "/fnow"]) == "\(year - 1)|\(year)")
         let bad = try StubdProcess.run(["serve", "--wiremock", root, "--template-helpers", root + "/bad-helpers.json", "--port", "0"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains(#"--template-helpers \#(root)/bad-helpers.json: currentYear: template column 1: unknown name "nope""#), "\(bad.stderr)")

@@ -18,7 +18,7 @@ public enum WireMockImporter {
     /// `response-template`).
     /// `helpers`: a suite's own Handlebars helpers as stubd templates (`"currentYear":
     /// "{{now format='yyyy'}}"`), put in place of `{{currentYear}}` before templates are read.
-    public static func importRoot(_ root: String, globalTemplating: Bool = false, helpers: [String: String] = [:]) -> [ImportedFile] {
+    public static func importRoot(_ root: String, globalTemplating: Bool = false, helpers: [String: TemplateHelpers.Helper] = [:]) -> [ImportedFile] {
         let mappings = root + "/mappings"
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: mappings, isDirectory: &isDirectory) && isDirectory.boolValue ? mappings : root
@@ -28,7 +28,7 @@ public enum WireMockImporter {
     }
 
     /// One mapping file.
-    public static func importFile(_ file: String, root: String, globalTemplating: Bool = false, helpers: [String: String] = [:]) -> ImportedFile {
+    public static func importFile(_ file: String, root: String, globalTemplating: Bool = false, helpers: [String: TemplateHelpers.Helper] = [:]) -> ImportedFile {
         var result = ImportedFile(file: file)
         guard let data = FileManager.default.contents(atPath: file) else {
             result.unsupported = ["\(file): cannot be read (check its permissions); skipped"]
@@ -67,10 +67,10 @@ struct MappingConverter {
     let root: String
     let base: String
     let globalTemplating: Bool
-    let helpers: [String: String]
+    let helpers: [String: TemplateHelpers.Helper]
     var unsupported: [String] = []
 
-    init(file: String, root: String, base: String, globalTemplating: Bool = false, helpers: [String: String] = [:]) {
+    init(file: String, root: String, base: String, globalTemplating: Bool = false, helpers: [String: TemplateHelpers.Helper] = [:]) {
         self.file = file
         self.root = root
         self.base = base

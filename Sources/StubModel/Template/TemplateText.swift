@@ -37,6 +37,9 @@ public struct TemplateText: Sendable, Hashable {
         }
     }
 
+    /// A tag's words: split at spaces outside quotes and parentheses (a subexpression is one word).
+    public static func words(_ text: String) -> [String] { TemplateParser.words(text) }
+
     /// A template of already-made parts.
     public init(parts: [Part], source: String) {
         self.parts = parts

@@ -4,7 +4,7 @@ import Importers
 /// `--template-helpers FILE` (on `import wiremock` and `serve --wiremock`): the suite's helpers,
 /// or exit 1 naming the flag, the file and the helper at fault.
 enum TemplateHelpersFile {
-    static func load(_ path: String?) throws -> [String: String] {
+    static func load(_ path: String?) throws -> [String: TemplateHelpers.Helper] {
         guard let path else { return [:] }
         do {
             return try TemplateHelpers.load(path)
