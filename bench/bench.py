@@ -276,6 +276,11 @@ def templates(work):
         json.dump({"routes": [
             {"request": {"method": "GET", "pathTemplate": "/plain/{id}", "anyOtherQuery": True}, "response": {"json": plain}},
             {"request": {"method": "GET", "pathTemplate": "/tpl/{id}", "anyOtherQuery": True}, "response": {"json": templated, "template": True}},
+            # The same text, once through a block helper (#each over five items) and once flat.
+            {"request": {"method": "GET", "pathTemplate": "/flat/{id}", "anyOtherQuery": True},
+             "response": {"text": "a-0;b-1;c-2;d-3;e-4;{{request.path.id}}", "template": True}},
+            {"request": {"method": "GET", "pathTemplate": "/block/{id}", "anyOtherQuery": True},
+             "response": {"text": "{{#each (split 'a,b,c,d,e' ',')}}{{this}}-{{@index}};{{/each}}{{request.path.id}}", "template": True}},
         ]}, out)
     port = free_port()
     with stubd(folder, port) as server:
@@ -283,6 +288,8 @@ def templates(work):
             wrk(f"http://127.0.0.1:{port}{path}", seconds=2)
         add("templates", "JSON route, constant", wrk(f"http://127.0.0.1:{port}/plain/42?q=swift", server=server))
         add("templates", "JSON route, 3 substitutions", wrk(f"http://127.0.0.1:{port}/tpl/42?q=swift", server=server))
+        add("templates", "text route, 1 substitution", wrk(f"http://127.0.0.1:{port}/flat/42", server=server))
+        add("templates", "text route, same output from an #each block", wrk(f"http://127.0.0.1:{port}/block/42", server=server))
 
 
 # ---------------------------------------------------------------------------------------------
