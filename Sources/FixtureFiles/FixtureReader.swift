@@ -362,7 +362,7 @@ public struct FixtureReader {
     private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
         let request = problems.check { () throws(FixtureError) in
             try object(value, at: field, allowed: ["method", "path", "pathTemplate", "pathPattern", "urlPattern", "query", "anyOtherQuery", "headers",
-                                                     "cookies", "body", "host"])
+                                                     "cookies", "body", "host", "graphql"])
         }
         guard let request else { return nil }
         let method = problems.check { () throws(FixtureError) -> String in
@@ -391,7 +391,8 @@ public struct FixtureReader {
             guard case .bool(let flag) = value else { throw fail(join(field, "anyOtherQuery"), "expected true or false") }
             return flag
         }
-        guard let method, let path, let query, let headers, let cookies, let body, let host, let anyOtherQuery else { return nil }
+        let graphQL = problems.check { () throws(FixtureError) in try readGraphQL(request["graphql"], at: join(field, "graphql")) }
+        guard let method, let path, let query, let headers, let cookies, let body, let host, let anyOtherQuery, let graphQL else { return nil }
         var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers.pairs, body: body.pattern)
         pattern.anyValueFor = body.anyValueFor
         pattern.jsonOptions = body.jsonOptions
@@ -402,7 +403,31 @@ public struct FixtureReader {
         pattern.headerMatches = headers.matches.map { NamedMatch($0.name.lowercased(), $0.match) }
         pattern.cookieMatches = cookies.pairs.map { NamedMatch($0.name, .equalTo($0.value, caseInsensitive: false)) } + cookies.matches
         pattern.host = host
+        pattern.graphQL = graphQL.pattern
+        // A GraphQL GET carries its operation in the query: other pairs are allowed unless listed.
+        if graphQL.pattern != nil, request["query"] == nil { pattern.otherQueryAllowed = true }
         return pattern
+    }
+
+    /// `"graphql": "ProfileQuery"` or `{"operationName", "persistedQueryHash", "variables"}`.
+    private func readGraphQL(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pattern: GraphQLPattern?, Void) {
+        guard let value else { return (nil, ()) }
+        if case .string(let name) = value {
+            guard !name.isEmpty else { throw fail(field, "give the operation's name, e.g. \"ProfileQuery\"") }
+            return (GraphQLPattern(operationName: name), ())
+        }
+        let members = try object(value, at: field, allowed: ["operationName", "persistedQueryHash", "variables"])
+        var pattern = GraphQLPattern()
+        pattern.operationName = try string(members["operationName"], at: join(field, "operationName"))
+        pattern.persistedQueryHash = try string(members["persistedQueryHash"], at: join(field, "persistedQueryHash"))
+        if let variables = members["variables"] {
+            guard case .object(let given) = variables else { throw fail(join(field, "variables"), "expected an object of variable name: value, e.g. {\"id\": 7}") }
+            pattern.variables = given.map { ($0.key, $0.value) }
+        }
+        if pattern.operationName == nil && pattern.persistedQueryHash == nil && pattern.variables.isEmpty {
+            throw fail(field, "give operationName, persistedQueryHash or variables")
+        }
+        return (pattern, ())
     }
 
     private func readPath(_ request: [String: JSONValue], at field: String) throws(FixtureError) -> PathPattern {

@@ -122,13 +122,21 @@ public enum FixtureWriter {
             members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) }
                                              + pattern.queryMatches.map { ($0.name, match($0.match)) })))
         }
-        if pattern.otherQueryAllowed, !pattern.path.coversQuery { members.append(("anyOtherQuery", .bool(true))) }
+        // A GraphQL route allows other query pairs by itself (a GET carries the operation there).
+        if pattern.otherQueryAllowed, !pattern.path.coversQuery, pattern.graphQL == nil || !pattern.query.isEmpty { members.append(("anyOtherQuery", .bool(true))) }
         if !pattern.headers.isEmpty || !pattern.headerMatches.isEmpty {
             guard case .object(let exact) = pairs(pattern.headers) else { preconditionFailure("pairs are an object") }
             members.append(("headers", .object(exact + pattern.headerMatches.map { ($0.name, match($0.match)) })))
         }
         if !pattern.cookieMatches.isEmpty {
             members.append(("cookies", .object(pattern.cookieMatches.map { ($0.name, match($0.match)) })))
+        }
+        if let graphQL = pattern.graphQL {
+            var fields: [(key: String, value: JSONValue)] = []
+            if let name = graphQL.operationName { fields.append(("operationName", .string(name))) }
+            if let hash = graphQL.persistedQueryHash { fields.append(("persistedQueryHash", .string(hash))) }
+            if !graphQL.variables.isEmpty { fields.append(("variables", .object(graphQL.variables.map { ($0.name, $0.value) }))) }
+            members.append(("graphql", .object(fields)))
         }
         let anyValueFor: [(key: String, value: JSONValue)] = pattern.anyValueFor.isEmpty ? []
             : [("anyValueFor", .array(pattern.anyValueFor.map { .string($0) }))]

@@ -37,6 +37,8 @@ public struct RequestPattern: Sendable, Hashable {
     public var cookieMatches: [NamedMatch] = []
     /// How `body` compares when it is `.json`.
     public var jsonOptions = JSONMatchOptions()
+    /// The GraphQL operation and variables the request must carry (`"graphql"`), if any.
+    public var graphQL: GraphQLPattern?
 
     /// Creates a pattern for an exact path given in wire form (`/users/John%20Doe`).
     public init(method: String, path: String, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) {

@@ -33,6 +33,10 @@ public enum TemplateValue: Sendable, Hashable {
     case body
     /// `jsonPath request.body '$.x'`: the first value the expression selects (JSON as text).
     case jsonPath(JSONPath)
+    /// `graphql.operationName`: the GraphQL operation the request runs.
+    case graphQLOperation
+    /// `graphql.variables.NAME[.field…]`: one of its variables (JSON as text).
+    case graphQLVariable([String])
     /// `route.name`.
     case routeName
     /// `session`: the request's `X-Stubd-Session`, or empty.
@@ -61,7 +65,7 @@ public enum TemplateValue: Sendable, Hashable {
     private static func fail(_ text: String) -> Result<TemplateValue, TemplateMessage> { .failure(TemplateMessage(text: text)) }
 
     /// What the supported names are, for problems.
-    static let supported = "request.method, request.url, request.path, request.path.[n], request.baseUrl, request.requestLine.scheme/host/port, request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
+    static let supported = "request.method, request.url, request.path, request.path.[n], request.baseUrl, request.requestLine.scheme/host/port, request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, graphql.operationName, graphql.variables.NAME, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
 
     /// Parses the inside of `{{ … }}`.
     static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
@@ -119,11 +123,15 @@ public enum TemplateValue: Sendable, Hashable {
             case .failure(let problem): return fail("jsonPath '\(positional[1])': \(problem.message)")
             }
         case "session": return .success(.session)
+        case "graphql.operationName": return .success(.graphQLOperation)
         case "route.name": return .success(.routeName)
         default:
             guard positional.isEmpty && options.isEmpty else { return fail("\"\(head)\" takes no arguments; supported: \(supported)") }
             let parts = head.split(separator: ".").map(String.init)
             if parts.count == 2, parts[0] == "saved" { return .success(.saved(parts[1])) }
+            if parts.count >= 3, parts[0] == "graphql", parts[1] == "variables" {
+                return .success(.graphQLVariable(parts.dropFirst(2).map { $0.hasPrefix("[") && $0.hasSuffix("]") ? String($0.dropFirst().dropLast()) : $0 }))
+            }
             if parts.count == 3, parts[0] == "collection", parts[2] == "count" { return .success(.collectionCount(parts[1])) }
             return requestValue(head)
         }

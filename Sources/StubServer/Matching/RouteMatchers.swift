@@ -11,6 +11,7 @@ struct RouteMatchers: Sendable {
     let headers: [any RequestPartMatcher]
     let body: BodyMatcher
     let host: HostMatcher?
+    let graphQL: GraphQLMatcher?
 
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
@@ -23,6 +24,7 @@ struct RouteMatchers: Sendable {
         } + pattern.headerMatches.map { NamedValueMatcher($0, source: .header) }
             + pattern.cookieMatches.map { NamedValueMatcher($0, source: .cookie) }
         body = BodyMatcher(pattern: pattern.body, anyValueFor: pattern.anyValueFor, jsonOptions: pattern.jsonOptions)
+        graphQL = pattern.graphQL.map(GraphQLMatcher.init)
     }
 
     /// Query, headers and body: what the index has not already checked.
@@ -30,11 +32,12 @@ struct RouteMatchers: Sendable {
         if let host, !host.matches(request) { return false }
         guard query.matches(request) else { return false }
         for header in headers where !header.matches(request) { return false }
+        if let graphQL, !graphQL.matches(request) { return false }
         return body.matches(request)
     }
 
     /// The parts after method and path, in report order.
-    private var remainingParts: [any RequestPartMatcher] { (host.map { [$0] } ?? []) + [query] + headers + [body] }
+    private var remainingParts: [any RequestPartMatcher] { (host.map { [$0] } ?? []) + [query] + headers + (graphQL.map { [$0] } ?? []) + [body] }
 
     /// Method and path only: the cheap first stage of near-miss ranking.
     func addressDistance(_ request: RequestView) -> Int {

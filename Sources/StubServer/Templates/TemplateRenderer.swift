@@ -298,6 +298,13 @@ struct TemplateRenderer {
                 guard let document = json(), let first = path.select(in: document).first else { return "" }
                 if case .string(let text) = first { return text }
                 return JSONWriter.write(first, pretty: false)
+            case .graphQLOperation: return graphQL()?.operationName ?? ""
+            case .graphQLVariable(let path):
+                guard var value = graphQL()?.variables else { return "" }
+                for step in path {
+                    if let index = Int(step), case .array(let items) = value { value = items.indices.contains(index) ? items[index] : .null } else { value = value[step] ?? .null }
+                }
+                return TemplateEvaluation.text(of: value)
             case .routeName: return route.name
             case .session: return session?.rawValue ?? ""
             case .now(let format): return Clock.format(state.now(session: session), format)
@@ -347,6 +354,10 @@ struct TemplateRenderer {
             let made = PathSegments(raw: request.rawPath).segments
             segments = made
             return made
+        }
+
+        private mutating func graphQL() -> GraphQLRequest? {
+            GraphQLRequest.read(method: request.method, query: FormCoding.decodePairs(request.rawQuery ?? ""), body: request.method == "GET" ? nil : json())
         }
 
         private mutating func json() -> JSONValue? {

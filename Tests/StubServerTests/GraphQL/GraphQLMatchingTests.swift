@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import StubdTestSupport
+import StubModel
+import StubdEngine
+
+/// GraphQL operations as stubs (issue 36, item 5), on a whole stubd served in memory: one
+/// `POST /graphql` told apart by operation name (sent, or read from the query document), by a
+/// persisted query's hash (POST and GET forms) and by variables (partial); near misses in
+/// operations and variables; templates reading the operation and its variables; an answer with
+/// `errors` beside partial `data`.
+@Suite struct GraphQLMatchingTests {
+    static let fixtures = #"""
+    {"routes": [
+      {"name": "profile-7", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "ProfileQuery", "variables": {"id": 7}}},
+       "response": {"json": {"data": {"user": {"id": 7, "name": "Ada"}}}}},
+      {"name": "profile-any", "request": {"method": "POST", "path": "/graphql", "graphql": "ProfileQuery"},
+       "response": {"template": true, "json": {"data": {"user": {"id": "{{graphql.variables.id}}", "name": "someone"}}, "op": "{{graphql.operationName}}"}}},
+      {"name": "settings", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "SaveSettings", "variables": {"input": {"theme": "dark"}}}},
+       "response": {"json": {"data": {"saveSettings": null}, "errors": [{"message": "not allowed", "path": ["saveSettings"]}]}}},
+      {"name": "persisted", "request": {"method": "GET", "path": "/graphql", "graphql": {"persistedQueryHash": "ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38"}},
+       "response": {"json": {"data": {"feed": []}}}}
+    ]}
+    """#
+
+    static let json = [("Content-Type", "application/json")]
+
+    static func body(_ query: String, name: String? = nil, variables: String = "{}") -> String {
+        let escaped = String(data: try! JSONSerialization.data(withJSONObject: [query]), encoding: .utf8)!.dropFirst().dropLast()
+        return "{\"query\": \(escaped)" + (name.map { ", \"operationName\": \"\($0)\"" } ?? "") + ", \"variables\": \(variables)}"
+    }
+
+    @Test func operationsAreToldApartByNameVariablesAndHash() throws {
+        let stubd = try InMemoryStubd(Self.fixtures)
+        defer { stubd.stop() }
+        func post(_ body: String) throws -> String { try #require(stubd.send("POST", "/graphql", headers: Self.json, body: body)).text }
+        let profile = "query ProfileQuery($id: ID!) { user(id: $id) { id name } }"
+        #expect(try post(Self.body(profile, name: "ProfileQuery", variables: #"{"id": 7}"#)).contains("Ada"))
+        // No operationName: read from the document's only operation.
+        #expect(try post(Self.body(profile, variables: #"{"id": 7, "extra": true}"#)).contains("Ada"), "variables match partially")
+        let other = try post(Self.body(profile, variables: #"{"id": 8}"#))
+        #expect(other.contains("\"id\":\"8\"") && other.contains("ProfileQuery"), "\(other)")
+        let settings = try #require(stubd.send("POST", "/graphql", headers: Self.json,
+                                               body: Self.body("mutation SaveSettings($input: SettingsInput!) { saveSettings(input: $input) { ok } }",
+                                                               variables: #"{"input": {"theme": "dark", "font": 12}}"#)))
+        #expect(settings.status == 200 && settings.text.contains("\"errors\"") && settings.text.contains("\"saveSettings\":null"))
+        // Apollo's automatic persisted query, GET form.
+        let extensions = #"{"persistedQuery":{"version":1,"sha256Hash":"ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38"}}"#
+        let query = "operationName=Feed&variables=%7B%7D&extensions=" + (extensions.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let persisted = try #require(stubd.get("/graphql?" + query))
+        #expect(persisted.status == 200 && persisted.text.contains("feed"), "\(persisted.text)")
+    }
+
+    @Test func nearMissesSpeakInOperationsAndVariables() throws {
+        let stubd = try InMemoryStubd(Self.fixtures)
+        defer { stubd.stop() }
+        let miss = try #require(stubd.send("POST", "/graphql", headers: Self.json,
+                                           body: Self.body("mutation SaveSettings($input: SettingsInput!) { saveSettings(input: $input) { ok } }",
+                                                           variables: #"{"input": {"theme": "light"}}"#)))
+        #expect(miss.status == 404)
+        #expect(miss.text.contains(#"GraphQL variable input: expected {\"theme\":\"dark\"}, got {\"theme\":\"light\"}"#), "\(miss.text)")
+        let unknown = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: Self.body("query FeedQuery { feed { id } }")))
+        #expect(unknown.text.contains("GraphQL operation: expected ProfileQuery, got FeedQuery"), "\(unknown.text)")
+        let broken = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: Self.body("query { user(id: 1 { id }")))
+        #expect(broken.text.contains("a query that does not read"), "\(broken.text)")
+        let none = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: #"{"hello": 1}"#))
+        #expect(none.text.contains("no GraphQL operation in the request"), "\(none.text)")
+    }
+}
