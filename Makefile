@@ -71,6 +71,10 @@ test: deps
 	python3 Tests/clients/round3_test.py .build/debug/stubd
 	@# WireMock's Handlebars: the same templates served by real WireMock 2.35.1 and by stubd, compared.
 	python3 Tests/wiremock/templating_test.py .build/debug/stubd
+	@# GraphQL documents read as graphql-core (the oracle) reads them.
+	@python3 -c 'import graphql' 2>/dev/null || { echo "make: installing Python graphql-core"; \
+		python3 -m pip install -q graphql-core 2>/dev/null || python3 -m pip install -q --break-system-packages graphql-core; }
+	python3 Tests/graphql/oracle_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd

@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
         CommandConfiguration(
             commandName: "import",
             abstract: "Convert WireMock mappings, HAR captures or OpenAPI examples into fixture files.",
-            subcommands: [ImportWireMockCommand.self, ImportHARCommand.self, ImportOpenAPICommand.self]
+            subcommands: [ImportWireMockCommand.self, ImportHARCommand.self, ImportOpenAPICommand.self, ImportGraphQLCommand.self]
         )
     }
 }
