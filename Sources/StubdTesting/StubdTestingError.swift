@@ -19,6 +19,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
     case snapshotMismatch(file: String, diff: String)
     /// Playback found no recorded fixtures in the folder.
     case noRecording(folder: String)
+    /// A value given as JSON (GraphQL variables or data) is not one.
+    case notJSON(String)
 
     /// What went wrong and what to do.
     public var description: String {
@@ -37,6 +39,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
                 text += ". Requests of this session that reached no stub:\n" + misses.map { "  " + $0 }.joined(separator: "\n")
             }
             return text
+        case .notJSON(let value):
+            return "\(value) is not JSON; give dictionaries, arrays, strings, numbers, booleans or NSNull"
         case .sequenceDelays(let target):
             return "\(target): a sequence's answers share one delay; give every answer the same delay (or none)"
         case .target(let problem):
