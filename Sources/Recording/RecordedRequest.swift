@@ -23,8 +23,9 @@ struct RecordedRequest: Hashable {
     static func == (lhs: RecordedRequest, rhs: RecordedRequest) -> Bool { lhs.pattern == rhs.pattern }
     func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
-    init(_ request: CapturedRequest, redactor: Redactor) {
-        let secrets = SecretValues(request: request, redactor: redactor)
+    init(_ request: CapturedRequest, redactor: Redactor, known: SecretValues = SecretValues()) {
+        var secrets = SecretValues(request: request, redactor: redactor)
+        if redactor.enabled { secrets.formUnion(known) }
         var redacted = Set<String>()
         var query: [NameValue] = []
         var present: [String] = []

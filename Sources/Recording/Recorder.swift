@@ -28,6 +28,9 @@ public final class Recorder: Sendable {
     /// Body bytes that may wait for the recorder's queue (1 GiB).
     public static let pendingLimit = 1 << 30
 
+    /// Secrets of the whole capture (`RecordingOptions.knownSecrets`).
+    private let knownSecrets: SecretValues
+
     private struct Entry {
         var name: String?
         var keptBy: String?
@@ -57,6 +60,9 @@ public final class Recorder: Sendable {
         self.options = options
         self.folder = try RecordingFolder(path: options.out, overwrite: options.overwrite)
         self.redactor = Redactor(enabled: true, keep: options.keep)
+        var known = SecretValues()
+        for value in options.knownSecrets { known.add(value) }
+        self.knownSecrets = known
         self.log = log
         self.state = Mutex(State(summary: RecordingSummary(upstream: upstream, out: folder.path, sequences: options.sequences)))
     }
@@ -102,7 +108,7 @@ public final class Recorder: Sendable {
         case .streamed(let answeredStatus, let answeredHeaders, let answeredBody, let pieces):
             (status, headers, body, arrivals) = (answeredStatus, answeredHeaders, answeredBody, pieces)
         case .incomplete(let limit):
-            let display = RecordedRequest(request, redactor: redactor).display
+            let display = RecordedRequest(request, redactor: redactor, known: knownSecrets).display
             let problem = "\(display): not recorded, its body was over \(limit >> 20) MiB or did not arrive whole"
             state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
             log(problem)
@@ -111,7 +117,7 @@ public final class Recorder: Sendable {
             state.withLock { $0.summary.upstreamFailures += 1 }
             return
         }
-        let key = RecordedRequest(request, redactor: redactor)
+        let key = RecordedRequest(request, redactor: redactor, known: knownSecrets)
         var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets, arrivals: arrivals)
         var target: Fixture?
         if let targets = options.targets { target = targets.target(for: request) }

@@ -13,6 +13,10 @@ public struct RecordingOptions: Sendable {
     /// it (`GitHubAPI.zen.json`) and its body written as `__files/GitHubAPI.zen.<ext>`, the plain
     /// file the app can load as that target's `sampleData`.
     public var targets: (any RecordingTargets)?
+    /// Secret values known from the whole capture (every cookie a HAR file's entries sent or were
+    /// set), scrubbed wherever they appear in any entry — a cookie set by one answer and sent in a
+    /// later request's path or query included.
+    public var knownSecrets: [String] = []
 
     /// Options writing to `out`, redacting every secret, keeping first answers.
     public init(out: String = "fixtures/recorded", keep: [String] = [], sequences: Bool = false, overwrite: Bool = false,

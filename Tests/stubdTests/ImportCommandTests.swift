@@ -232,6 +232,32 @@ import Testing
         #expect(StubdProcess.curl([base + "/v1/zipped"]) == "hello gzip", "gzip bytes saved as base64 are stored decoded")
     }
 
+    /// A session id set by one answer (`Set-Cookie`, and the HAR's `cookies` list) and sent by a
+    /// later request in its path and in another query value: scrubbed everywhere (issue 36).
+    @Test func aCookieValueIsScrubbedWhereverItTravels() throws {
+        let har = #"""
+        {"log": {"version": "1.2", "creator": {"name": "Chrome", "version": "131"}, "entries": [
+          {"request": {"method": "POST", "url": "https://api.example.com/login", "headers": [], "cookies": []},
+           "response": {"status": 200, "headers": [{"name": "Set-Cookie", "value": "sid=s3ss10nV4lu3xyz; Path=/; HttpOnly"}],
+                        "cookies": [{"name": "sid", "value": "s3ss10nV4lu3xyz"}], "content": {"mimeType": "application/json", "text": "{\"ok\":true}"}}},
+          {"request": {"method": "GET", "url": "https://api.example.com/sessions/s3ss10nV4lu3xyz/profile?ref=s3ss10nV4lu3xyz&page=2",
+                       "headers": [], "cookies": [{"name": "other", "value": "an0therCookieV4lue"}]},
+           "response": {"status": 200, "headers": [], "content": {"mimeType": "application/json", "text": "{\"session\":\"s3ss10nV4lu3xyz\",\"tag\":\"an0therCookieV4lue\"}"}}}
+        ]}}
+        """#
+        let folder = try StubdProcess.temporaryFolder(["cookies.har": har])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try StubdProcess.run(["import", "har", folder + "/cookies.har", "--out", folder + "/out"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        var written = ""
+        for file in (FileManager.default.enumerator(atPath: folder + "/out")?.compactMap { $0 as? String } ?? []) {
+            written += (try? String(contentsOfFile: folder + "/out/" + file, encoding: .utf8)) ?? ""
+        }
+        #expect(!written.isEmpty)
+        #expect(!written.contains("s3ss10nV4lu3xyz") && !written.contains("an0therCookieV4lue"), "\(written)")
+        #expect(written.contains("page"), "the innocent query pair stays: \(written)")
+    }
+
     @Test func aMalformedCaptureWritesNothing() throws {
         let folder = try StubdProcess.temporaryFolder(["bad.har": #"{"log": {"entries": [{"request": {"method": "GET"}}]}}"#, "worse.har": "{"])
         for (file, message) in [("bad.har", "log.entries[0].request: expected method and url"), ("worse.har", "invalid JSON at")] {

@@ -30,6 +30,9 @@ public enum HARReader {
         public var exchanges: [HARExchange] = []
         /// `entries[3] GET https://x/y: why`, per entry left out.
         public var skipped: [String] = []
+        /// Every cookie value the capture holds — request and response `cookies` lists, `Cookie`
+        /// and `Set-Cookie` headers — so each is scrubbed wherever it appears in any entry.
+        public var cookieValues: [String] = []
     }
 
     static let droppedHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"]
@@ -104,11 +107,29 @@ public enum HARReader {
                 .first(where: { $0.name.lowercased() == "content-encoding" }) {
                 responseHeaders.append(encoding)
             }
+            result.cookieValues += cookieValues(of: entry)
             result.exchanges.append(HARExchange(method: method.uppercased(), target: target,
                                                 requestHeaders: headers(entry["request"]?["headers"]), requestBody: requestBody,
                                                 status: Int(status), responseHeaders: responseHeaders, responseBody: responseBody))
         }
         return result
+    }
+
+    /// The entry's cookie values: its `cookies` lists, `Cookie` pairs and `Set-Cookie` values.
+    private static func cookieValues(of entry: JSONValue) -> [String] {
+        var values: [String] = []
+        for side in ["request", "response"] {
+            if case .array(let cookies)? = entry[side]?["cookies"] {
+                for cookie in cookies { if case .string(let value)? = cookie["value"] { values.append(value) } }
+            }
+        }
+        let requestHeaders = headers(entry["request"]?["headers"])
+        values += NameValue.cookies(in: requestHeaders).map(\.value)
+        for header in headers(entry["response"]?["headers"]) where header.name.lowercased() == "set-cookie" {
+            let pair = header.value.split(separator: ";", maxSplits: 1).first ?? ""
+            if let equals = pair.firstIndex(of: "=") { values.append(String(pair[pair.index(after: equals)...])) }
+        }
+        return values.filter { !$0.isEmpty }
     }
 
     private static func headers(_ value: JSONValue?, keepEncoding: Bool = false) -> [NameValue] {

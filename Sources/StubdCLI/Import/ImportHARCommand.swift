@@ -35,8 +35,9 @@ struct ImportHARCommand: ParsableCommand {
         }
         let recorder: Recorder
         do {
-            recorder = try Recorder(upstream: "har:\((file as NSString).lastPathComponent)",
-                                    options: try recording.options(out: out))
+            var options = try recording.options(out: out)
+            options.knownSecrets = capture.cookieValues
+            recorder = try Recorder(upstream: "har:\((file as NSString).lastPathComponent)", options: options)
         } catch let error as RecordingError {
             printError("stubd: error: --out \(error.description)")
             throw ExitCode(1)
