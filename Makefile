@@ -75,6 +75,10 @@ test: deps
 	@python3 -c 'import graphql' 2>/dev/null || { echo "make: installing Python graphql-core"; \
 		python3 -m pip install -q graphql-core 2>/dev/null || python3 -m pip install -q --break-system-packages graphql-core; }
 	python3 Tests/graphql/oracle_test.py .build/debug/stubd
+	@# OpenAPI bodies made from schemas, validated with jsonschema; the OpenAI spec's quirks.
+	@python3 -c 'import jsonschema' 2>/dev/null || { echo "make: installing Python jsonschema"; \
+		python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema; }
+	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi python3 Tests/openapi/schema_bodies_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
 	bash packaging/check-packaging.sh .build/debug/stubd

@@ -26,7 +26,9 @@ public enum OpenAPIImporter {
         }
         let text = String(decoding: data, as: UTF8.self)
         do {
-            let document = try OpenAPIVersions.decode(text, file: file)
+            var warnings: [String] = []
+            let document = try OpenAPIVersions.decode(text, file: file, warnings: &warnings)
+            result.unsupported += warnings
             // References are followed one at a time, only where an answer needs them — never the
             // whole document: real specs (Stripe's) have recursive schemas, which a full
             // dereference refuses, and the examples are all that matters here.
@@ -83,6 +85,9 @@ public enum OpenAPIImporter {
                     if index != primary {
                         request.headerMatches = [NamedMatch(exampleHeader, .equalTo(answer.selector, caseInsensitive: true))]
                     }
+                    if answer.generated {
+                        notes.append("\(file): paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased()).responses.\(answer.statusText): no example; body generated from the schema")
+                    }
                     if answer.body == nil {
                         notes.append("\(file): paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased()).responses.\(answer.statusText): no example; answered with status \(answer.status) and an empty body")
                     }
@@ -103,6 +108,8 @@ public enum OpenAPIImporter {
         var selector: String
         var contentType: String?
         var body: [UInt8]?
+        /// Made from the schema (no example in the spec).
+        var generated = false
     }
 
     /// Every (status, content type, example) of an operation, in the spec's order.
@@ -139,6 +146,13 @@ public enum OpenAPIImporter {
             var schema = content.schema
             if let given = schema, case .reference(let reference, _) = given.value, let found = components[reference] { schema = found }
             let value = content.example ?? schema?.examples.first ?? schema?.defaultValue
+            if value == nil, let schema, mediaType.contains("json") {
+                // No example: a body made from the schema, marked as generated in the report.
+                let sample = SchemaSample.value(schema, components: components)
+                answers.append(Answer(status: status, statusText: statusText, selector: "\(status)", contentType: mediaType,
+                                      body: Array(JSONWriter.write(sample, pretty: false).utf8), generated: true))
+                continue
+            }
             answers.append(Answer(status: status, statusText: statusText, selector: "\(status)", contentType: mediaType,
                                   body: value.flatMap { bytes($0, mediaType: mediaType) }))
         }

@@ -16,7 +16,15 @@ enum OpenAPIVersions {
 
     /// 3.1 as is; 3.0 converted to 3.1 by OpenAPIKitCompat, so one code path reads both.
     static func decode(_ original: String, file: String) throws -> OpenAPIKit.OpenAPI.Document {
-        let text = clampingHugeBounds(original)
+        var warnings: [String] = []
+        return try decode(original, file: file, warnings: &warnings)
+    }
+
+    /// `decode`, reading two quirks real 3.1 specs have (OpenAI's) leniently, each with a warning:
+    /// a 3.0-style boolean `exclusiveMinimum`/`exclusiveMaximum` (ignored: the bound stays
+    /// inclusive), and a path key with a query (`/runs?beta=true`: served on its path).
+    static func decode(_ original: String, file: String, warnings: inout [String]) throws -> OpenAPIKit.OpenAPI.Document {
+        var text = clampingHugeBounds(original)
         let probe: VersionProbe
         do {
             probe = try YAMLDecoder().decode(VersionProbe.self, from: text)
@@ -29,7 +37,40 @@ enum OpenAPIVersions {
             return try YAMLDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: text).convert(to: .v3_1_0)
         }
         guard version.hasPrefix("3.1") else { throw FixtureError(file: file, field: "openapi", problem: "version \(version) is not supported; give OpenAPI 3.0 or 3.1") }
+        let (lenient, notes) = readingQuirks(text, file: file)
+        text = lenient
+        warnings += notes
         return try YAMLDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: text)
+    }
+
+    /// The 3.1 quirks `decode` reads leniently, rewritten in the text (JSON or YAML alike), and a
+    /// warning for each kind found.
+    static func readingQuirks(_ text: String, file: String) -> (String, [String]) {
+        var out = text
+        var warnings: [String] = []
+        // A boolean exclusive bound (3.0's form) becomes a vendor extension, which 3.1 ignores.
+        if let regex = try? NSRegularExpression(pattern: #"("?)(exclusiveM(?:inimum|aximum))("?\s*:\s*)(true|false)\b"#) {
+            let count = regex.numberOfMatches(in: out, range: NSRange(out.startIndex..., in: out))
+            if count > 0 {
+                out = regex.stringByReplacingMatches(in: out, range: NSRange(out.startIndex..., in: out), withTemplate: "$1x-stubd-$2$3$4")
+                warnings.append("\(file): \(count) boolean exclusiveMinimum/exclusiveMaximum (OpenAPI 3.0's form) in a 3.1 document: read as inclusive bounds")
+            }
+        }
+        // A path key with a query: `"/threads/{id}/runs?beta=true":` or `/x?beta=true:` in YAML.
+        if let regex = try? NSRegularExpression(pattern: #"(?m)(^\s*"?|(?<=[{,])\s*")(/[^"?\s:]*)\?[^"\s:]*("?\s*:)"#) {
+            let matches = regex.matches(in: out, range: NSRange(out.startIndex..., in: out))
+            if !matches.isEmpty {
+                var seen = Set<String>()
+                for match in matches.reversed() {
+                    guard let whole = Range(match.range, in: out), let indent = Range(match.range(at: 1), in: out),
+                          let path = Range(match.range(at: 2), in: out), let colon = Range(match.range(at: 3), in: out) else { continue }
+                    seen.insert(String(out[path]))
+                    out.replaceSubrange(whole, with: out[indent] + out[path] + out[colon])
+                }
+                warnings.append("\(file): \(matches.count) path key(s) with a query (e.g. ?beta=true), served on the path alone: \(seen.sorted().prefix(3).joined(separator: ", "))\(seen.count > 3 ? ", …" : "")")
+            }
+        }
+        return (out, warnings)
     }
 
     /// Real specs give bounds past 64-bit integers (`maximum: 9223372036854776000`, a float
