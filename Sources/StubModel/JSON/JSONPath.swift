@@ -2,7 +2,7 @@ import Foundation
 
 /// The JSONPath forms mock suites use in `matchesJsonPath` (WireMock's body matcher, Jayway's
 /// syntax): `$.a.b`, `$['a']`, `$.list[0]`, `$.list[*]`, `$.*`, `$..name`, and one filter per
-/// step, `[?(@.field == 'x')]` with `==`, `!=`, `<`, `<=`, `>`, `>=` or a bare `[?(@.field)]`
+/// step, `[?(@.field == 'x')]` with `==`, `!=`, `<`, `<=`, `>`, `>=`, `=~ /regex/i` or a bare `[?(@.field)]`
 /// for presence. Parsed once when the table is built; `select` walks a parsed body.
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The expression as written.
@@ -52,7 +52,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
                 if scanner.take("*]") { steps.append(.wildcard); continue }
                 if scanner.take("?(") {
                     guard let filter = scanner.filter() else {
-                        return .failure(Problem(message: "unsupported filter at \(scanner.position); use [?(@.field == 'value')] or [?(@.field)]"))
+                        return .failure(Problem(message: "unsupported filter at \(scanner.position); use [?(@.field == 'value')], [?(@.field =~ /regex/)] or [?(@.field)]"))
                     }
                     steps.append(.filter(path: filter.path, comparison: filter.op.map { Comparison(op: $0, literal: filter.literal!) }))
                 } else if let quoted = scanner.quoted() {
@@ -139,6 +139,16 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue) -> Bool {
+        if op == "=~" {
+            guard case .string(let pattern) = literal, let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$") else { return false }
+            let text: String
+            switch value {
+            case .string(let string): text = string
+            case .number, .bool: text = JSONWriter.write(value, pretty: false)
+            default: return false
+            }
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
         if case .number(let left) = value, case .number(let right) = literal {
             switch op {
             case "==": return left == right
@@ -223,11 +233,27 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             skipSpace()
             var op: String?
             var literal: JSONValue?
-            for candidate in ["==", "!=", "<=", ">=", "<", ">"] where take(candidate) {
+            for candidate in ["=~", "==", "!=", "<=", ">=", "<", ">"] where take(candidate) {
                 op = candidate
                 break
             }
-            if op != nil {
+            if op == "=~" {
+                // Jayway's regular expression literal: `/pattern/` with an optional `i` flag; it
+                // matches the whole value.
+                skipSpace()
+                guard take("/") else { return nil }
+                var pattern = ""
+                while !atEnd, characters[position] != "/" {
+                    if characters[position] == "\\", position + 1 < characters.count, characters[position + 1] == "/" { position += 1 }
+                    pattern.unicodeScalars.append(characters[position])
+                    position += 1
+                }
+                guard take("/") else { return nil }
+                if take("i") { pattern = "(?i)" + pattern }
+                guard (try? NSRegularExpression(pattern: pattern)) != nil else { return nil }
+                literal = .string(pattern)
+                skipSpace()
+            } else if op != nil {
                 skipSpace()
                 if let text = quoted() {
                     literal = .string(text)
