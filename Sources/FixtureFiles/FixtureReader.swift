@@ -362,7 +362,7 @@ public struct FixtureReader {
     private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
         let request = problems.check { () throws(FixtureError) in
             try object(value, at: field, allowed: ["method", "path", "pathTemplate", "pathPattern", "urlPattern", "query", "anyOtherQuery", "headers",
-                                                     "cookies", "body", "host", "graphql"])
+                                                     "cookies", "body", "host", "graphql", "pathExact"])
         }
         guard let request else { return nil }
         let method = problems.check { () throws(FixtureError) -> String in
@@ -404,6 +404,17 @@ public struct FixtureReader {
         pattern.cookieMatches = cookies.pairs.map { NamedMatch($0.name, .equalTo($0.value, caseInsensitive: false)) } + cookies.matches
         pattern.host = host
         pattern.graphQL = graphQL.pattern
+        if let exact = request["pathExact"] {
+            guard case .bool(let on) = exact else {
+                problems.list.append(fail(join(field, "pathExact"), "expected true or false"))
+                return nil
+            }
+            guard case .string(let written)? = request["path"], case .literal = path else {
+                problems.list.append(fail(join(field, "pathExact"), "only with a literal \"path\" (the path compared byte for byte)"))
+                return nil
+            }
+            if on { pattern.pathExact = written }
+        }
         // A GraphQL GET carries its operation in the query: other pairs are allowed unless listed.
         if graphQL.pattern != nil, request["query"] == nil { pattern.otherQueryAllowed = true }
         return pattern

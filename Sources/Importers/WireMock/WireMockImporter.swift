@@ -152,9 +152,11 @@ struct MappingConverter {
         case "url":
             let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             pattern.path = .literal(PathSegments(raw: String(parts[0])))
+            pattern.pathExact = String(parts[0])
             pattern.query = parts.count > 1 ? FormCoding.decodePairs(String(parts[1])).sorted() : []
         case "urlPath":
             pattern.path = .literal(PathSegments(raw: text))
+            pattern.pathExact = text
             pattern.otherQueryAllowed = true
         case "urlPathTemplate":
             switch PathTemplate.parse(text) {

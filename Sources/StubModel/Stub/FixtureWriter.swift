@@ -131,6 +131,7 @@ public enum FixtureWriter {
         if !pattern.cookieMatches.isEmpty {
             members.append(("cookies", .object(pattern.cookieMatches.map { ($0.name, match($0.match)) })))
         }
+        if pattern.pathExact != nil { members.append(("pathExact", .bool(true))) }
         if let graphQL = pattern.graphQL {
             var fields: [(key: String, value: JSONValue)] = []
             if let name = graphQL.operationName { fields.append(("operationName", .string(name))) }

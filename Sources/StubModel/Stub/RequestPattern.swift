@@ -37,6 +37,9 @@ public struct RequestPattern: Sendable, Hashable {
     public var cookieMatches: [NamedMatch] = []
     /// How `body` compares when it is `.json`.
     public var jsonOptions = JSONMatchOptions()
+    /// The path exactly as it must be sent (`"pathExact": true`): repeated slashes and
+    /// percent-escapes count, as WireMock compares `url` and `urlPath`. Nil: compared by segments.
+    public var pathExact: String?
     /// The GraphQL operation and variables the request must carry (`"graphql"`), if any.
     public var graphQL: GraphQLPattern?
 

@@ -12,6 +12,7 @@ struct RouteMatchers: Sendable {
     let body: BodyMatcher
     let host: HostMatcher?
     let graphQL: GraphQLMatcher?
+    let exactPath: ExactPathMatcher?
 
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
@@ -25,10 +26,12 @@ struct RouteMatchers: Sendable {
             + pattern.cookieMatches.map { NamedValueMatcher($0, source: .cookie) }
         body = BodyMatcher(pattern: pattern.body, anyValueFor: pattern.anyValueFor, jsonOptions: pattern.jsonOptions)
         graphQL = pattern.graphQL.map(GraphQLMatcher.init)
+        exactPath = pattern.pathExact.map(ExactPathMatcher.init)
     }
 
     /// Query, headers and body: what the index has not already checked.
     func matchesBeyondPath(_ request: RequestView) -> Bool {
+        if let exactPath, !exactPath.matches(request) { return false }
         if let host, !host.matches(request) { return false }
         guard query.matches(request) else { return false }
         for header in headers where !header.matches(request) { return false }
@@ -37,7 +40,7 @@ struct RouteMatchers: Sendable {
     }
 
     /// The parts after method and path, in report order.
-    private var remainingParts: [any RequestPartMatcher] { (host.map { [$0] } ?? []) + [query] + headers + (graphQL.map { [$0] } ?? []) + [body] }
+    private var remainingParts: [any RequestPartMatcher] { (exactPath.map { [$0] } ?? []) + (host.map { [$0] } ?? []) + [query] + headers + (graphQL.map { [$0] } ?? []) + [body] }
 
     /// Method and path only: the cheap first stage of near-miss ranking.
     func addressDistance(_ request: RequestView) -> Int {
@@ -88,5 +91,20 @@ struct MethodMatcher: RequestPartMatcher {
 
     func explain(_ request: RequestView) -> [String] {
         matches(request) ? [] : ["method: expected \(method), got \(request.request.method)"]
+    }
+}
+
+/// A path compared as sent (`"pathExact"`): WireMock's `url`/`urlPath` equality, where
+/// `/top-authors//` is not `/top-authors/`. The route is found by its segments first; this part
+/// then requires the bytes.
+struct ExactPathMatcher: RequestPartMatcher {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    func matches(_ request: RequestView) -> Bool { request.request.rawPath == path }
+
+    func explain(_ request: RequestView) -> [String] {
+        matches(request) ? [] : ["path as sent: expected \(path), got \(request.request.rawPath) (this route compares the path byte for byte: repeated slashes and escapes count, as WireMock's url does)"]
     }
 }
