@@ -110,7 +110,7 @@ struct FixtureArguments: ParsableArguments {
             printError(error.description)
             throw ExitCode(1)
         }
-        for warning in FixtureLoader.unreadFileWarnings(paths: paths) + table.warnings { printError("warning: \(warning)") }
+        for warning in FixtureLoader.unreadFileWarnings(paths: paths) + table.warnings + table.overlapWarnings() { printError("warning: \(warning)") }
         return table
     }
 }

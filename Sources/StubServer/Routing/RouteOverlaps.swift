@@ -1,0 +1,155 @@
+import Foundation
+import StubModel
+import StubdEngine
+
+/// Routes that one request reaches alike — the same priority and nothing else to rank them
+/// (path kind, shape, constraints), so only their order in the files decides — found by asking
+/// each route's own request: a *witness* built from its pattern (the literal path, a template's
+/// parameters filled, its query pairs, headers, cookies, host, body, GraphQL operation), kept
+/// only when its own route accepts it, then offered to every other route of the method. So
+/// overlaps through regular expressions, templates, query, header and body matchers are found,
+/// each named with the request that reaches both. Run once when fixtures load, never per request.
+extension RouteTable {
+    /// One warning per pair of routes a single request reaches alike.
+    public func overlapWarnings(limit: Int = 50) -> [String] {
+        var warnings: [String] = []
+        var reported = Set<[Int]>()
+        for (position, route) in routes.enumerated() {
+            guard warnings.count < limit, let alone = Self.witness(for: route.fixture) else { continue }
+            let pathView = RequestView(alone, knownHosts: hosts)
+            let method = route.fixture.request.method
+            var candidates = index[Key(method: method, path: pathView.pathKey)] ?? []
+            if let trie = templates[method] { candidates += trie.candidates(for: pathView.path) }
+            candidates += patterns[method] ?? []
+            for other in Set(candidates).sorted() where other != position {
+                let rival = routes[other]
+                // The route's own request, with what the rival also asks for where the route is silent.
+                guard Self.tied(route, rival), let witness = Self.witness(for: route.fixture, plus: rival.fixture) else { continue }
+                let view = RequestView(witness, knownHosts: hosts)
+                guard route.matchesPath(view), route.matchesBeyondPath(view), rival.matchesPath(view), rival.matchesBeyondPath(view) else { continue }
+                let pair = [min(position, other), max(position, other)]
+                guard reported.insert(pair).inserted else { continue }
+                let (first, second) = route.order < rival.order ? (route, rival) : (rival, route)
+                let target = witness.rawPath + (witness.rawQuery.map { "?" + $0 } ?? "")
+                warnings.append("\(second.fixture) and \(first.fixture) both answer \(method) \(target)\(Self.extra(witness)) at priority \(route.fixture.priority); "
+                                + "only their order decides (\(first.fixture.name) answers) — give one a \"priority\", or make their requests differ")
+                if warnings.count >= limit { break }
+            }
+        }
+        return warnings
+    }
+
+    /// Nothing but file order ranks them, and a scenario cannot keep them apart.
+    private static func tied(_ a: Route, _ b: Route) -> Bool {
+        let left = a.precedence, right = b.precedence
+        guard left.priority == right.priority, left.pathKind == right.pathKind, left.shape == right.shape,
+              left.specificity == right.specificity else { return false }
+        if let x = a.fixture.scenario, let y = b.fixture.scenario, x.name == y.name, x.requiredState != y.requiredState { return false }
+        return true
+    }
+
+    /// The headers and body a witness carries, for the warning.
+    private static func extra(_ witness: IncomingRequest) -> String {
+        var parts: [String] = []
+        let shown = witness.headers.filter { $0.name.lowercased() != "content-type" }
+        if !shown.isEmpty { parts.append("with " + shown.map { "\($0.name): \($0.value)" }.joined(separator: ", ")) }
+        if !witness.body.isEmpty { parts.append("body " + String(String(decoding: witness.body.prefix(80), as: UTF8.self))) }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")"
+    }
+
+    /// A request the pattern asks for, or nil when it cannot be built (a regular-expression path).
+    static func witness(for fixture: Fixture, plus other: Fixture? = nil) -> IncomingRequest? {
+        var pattern = fixture.request
+        if let extra = other?.request {
+            // What the other route asks for, where this one names nothing.
+            let queryNames = Set(pattern.query.map(\.name) + pattern.queryPresent + pattern.queryMatches.map(\.name))
+            pattern.query += extra.query.filter { !queryNames.contains($0.name) }
+            pattern.queryPresent += extra.queryPresent.filter { !queryNames.contains($0) }
+            pattern.queryMatches += extra.queryMatches.filter { !queryNames.contains($0.name) }
+            let headerNames = Set((pattern.headers.map(\.name) + pattern.headerMatches.map(\.name)).map { $0.lowercased() })
+            pattern.headers += extra.headers.filter { !headerNames.contains($0.name.lowercased()) }
+            pattern.headerMatches += extra.headerMatches.filter { !headerNames.contains($0.name.lowercased()) }
+            let cookieNames = Set(pattern.cookieMatches.map(\.name))
+            pattern.cookieMatches += extra.cookieMatches.filter { !cookieNames.contains($0.name) }
+            if pattern.body == .any { pattern.body = extra.body }
+            if pattern.host == nil { pattern.host = extra.host }
+            if let theirs = extra.graphQL {
+                var merged = pattern.graphQL ?? GraphQLPattern()
+                merged.operationName = merged.operationName ?? theirs.operationName
+                merged.persistedQueryHash = merged.persistedQueryHash ?? theirs.persistedQueryHash
+                let named = Set(merged.variables.map(\.name))
+                merged.variables += theirs.variables.filter { !named.contains($0.name) }
+                pattern.graphQL = merged
+            }
+        }
+        let path: String
+        switch pattern.path {
+        case .literal(let segments): path = pattern.pathExact ?? segments.wireForm
+        case .template(let template):
+            path = "/" + template.segments.map { segment -> String in
+                switch segment {
+                case .literal(let text): return Self.encode(text)
+                case .parameter: return "w1"
+                }
+            }.joined(separator: "/") + (template.trailingSlash ? "/" : "")
+        case .regex, .urlRegex: return nil
+        }
+        var query = pattern.query
+        query += pattern.queryPresent.map { NameValue($0, "w1") }
+        for match in pattern.queryMatches {
+            guard let value = sample(match.match) else { continue }
+            query.append(NameValue(match.name, value))
+        }
+        var headers = pattern.headers
+        for match in pattern.headerMatches {
+            guard let value = sample(match.match) else { continue }
+            headers.append(NameValue(match.name, value))
+        }
+        let cookies = pattern.cookieMatches.compactMap { match in sample(match.match).map { "\(match.name)=\($0)" } }
+        if !cookies.isEmpty { headers.append(NameValue("Cookie", cookies.joined(separator: "; "))) }
+        if let host = pattern.host { headers.append(NameValue("Host", host)) }
+        var body: [UInt8] = []
+        switch pattern.body {
+        case .json(let value):
+            body = Array(JSONWriter.write(value, pretty: false).utf8)
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(NameValue("Content-Type", "application/json")) }
+        case .form(let pairs):
+            body = Array(Self.encode(pairs).utf8)
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(NameValue("Content-Type", "application/x-www-form-urlencoded")) }
+        case .bytes(let bytes): body = bytes
+        case .contains(let text): body = Array(text.utf8)
+        default: break
+        }
+        if let graphQL = pattern.graphQL, body.isEmpty {
+            var members: [(key: String, value: JSONValue)] = [("query", .string("query \(graphQL.operationName ?? "Witness") { w }"))]
+            if let name = graphQL.operationName { members.append(("operationName", .string(name))) }
+            members.append(("variables", .object(graphQL.variables.map { ($0.name, $0.value) })))
+            if let hash = graphQL.persistedQueryHash {
+                members.append(("extensions", .object([("persistedQuery", .object([("version", .number(1)), ("sha256Hash", .string(hash))]))])))
+            }
+            body = Array(JSONWriter.write(.object(members), pretty: false).utf8)
+            headers.append(NameValue("Content-Type", "application/json"))
+        }
+        let rawQuery = query.isEmpty ? nil : Self.encode(query)
+        return IncomingRequest(method: pattern.method, rawPath: path, rawQuery: rawQuery, headers: headers, body: body)
+    }
+
+    private static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    private static func encode(_ pairs: [NameValue]) -> String {
+        pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+    }
+
+    /// A value a matcher accepts, when one is plain to see.
+    private static func sample(_ match: ValueMatch) -> String? {
+        switch match {
+        case .equalTo(let value, _): return value
+        case .contains(let text): return text
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Testing
+import FixtureFiles
+import StubModel
+@testable import StubServer
+
+/// Overlap warnings (issue 36, item 2): two routes one request reaches alike — through header,
+/// query, template and GraphQL matchers — are named with that request; routes stubd ranks by
+/// themselves (a literal path before a template, more constraints first) or that no single request
+/// reaches are not.
+@Suite struct RouteOverlapsTests {
+    static func table(_ routes: String) throws -> RouteTable {
+        let fixtures = try FixtureReader(file: "o.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("{\"routes\": [\(routes)]}".utf8))
+        return try RouteTable(fixtures: fixtures)
+    }
+
+    @Test func overlapsThroughMatchersAreNamedWithTheRequestThatReachesBoth() throws {
+        let table = try Self.table(#"""
+          {"name": "by-header", "request": {"method": "GET", "path": "/feed", "headers": {"X-Client": "ios"}}, "response": {"text": "ios"}},
+          {"name": "by-other-header", "request": {"method": "GET", "path": "/feed", "headers": {"Accept-Language": {"contains": "fr"}}}, "response": {"text": "fr"}},
+          {"name": "by-query", "request": {"method": "GET", "pathTemplate": "/users/{id}", "query": {"expand": "1"}}, "response": {"text": "q"}},
+          {"name": "template-any", "request": {"method": "GET", "pathTemplate": "/users/{login}", "anyOtherQuery": true}, "response": {"text": "any"}},
+          {"name": "gql-a", "request": {"method": "POST", "path": "/graphql", "graphql": "Profile"}, "response": {"text": "a"}},
+          {"name": "gql-b", "request": {"method": "POST", "path": "/graphql", "graphql": {"variables": {"id": 1}}}, "response": {"text": "b"}}
+        """#)
+        let warnings = table.overlapWarnings()
+        #expect(warnings.count == 3, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("by-other-header") && $0.contains("by-header") && $0.contains("x-client: ios") && $0.contains("accept-language: fr") })
+        #expect(warnings.contains { $0.contains("template-any") && $0.contains("GET /users/w1?expand=1") && $0.contains("(by-query answers)") })
+        #expect(warnings.contains { $0.contains("gql-a") && $0.contains("gql-b") && $0.contains("priority") })
+    }
+
+    @Test func routesStubdRanksOrNoRequestReachesAreNotWarned() throws {
+        let table = try Self.table(#"""
+          {"name": "me", "request": {"method": "GET", "path": "/users/me"}, "response": {"text": "me"}},
+          {"name": "any-user", "request": {"method": "GET", "pathTemplate": "/users/{id}"}, "response": {"text": "any"}},
+          {"name": "ios", "request": {"method": "GET", "path": "/feed", "headers": {"X-Client": "ios"}}, "response": {"text": "ios"}},
+          {"name": "android", "request": {"method": "GET", "path": "/feed", "headers": {"X-Client": "android"}}, "response": {"text": "android"}},
+          {"name": "plain", "request": {"method": "GET", "path": "/feed"}, "response": {"text": "plain"}},
+          {"name": "first", "priority": 1, "request": {"method": "GET", "path": "/x", "query": {"a": {"present": true}}}, "response": {"text": "1"}},
+          {"name": "second", "priority": 2, "request": {"method": "GET", "path": "/x", "anyOtherQuery": true}, "response": {"text": "2"}}
+        """#)
+        #expect(table.overlapWarnings().isEmpty, "\(table.overlapWarnings())")
+    }
+}
