@@ -20,7 +20,7 @@ import Testing
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines == [
             "\(root)/a.json: routes[0].response.status: expected an integer from 100 to 599, found 999",
-            "\(root)/b.json: request.verb: unknown field; allowed here: method, path, pathTemplate, pathPattern, urlPattern, query, anyOtherQuery, headers, cookies, body, host, graphql",
+            "\(root)/b.json: request.verb: unknown field; allowed here: method, path, pathTemplate, pathPattern, urlPattern, query, anyOtherQuery, headers, cookies, body, host, graphql, pathExact",
             "stubd: 2 problem(s) in \(root); nothing was served",
         ])
     }

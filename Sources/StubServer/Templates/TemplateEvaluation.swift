@@ -74,7 +74,9 @@ enum TemplateEvaluation {
     /// A variable: `@…` from the block it names; otherwise a block parameter or local, an
     /// `#assign`ed name, then a field of `this`, looked for from the innermost block outwards
     /// (Handlebars.java's context stack).
-    static func lookup(_ variable: TemplateVariable, frames: [TemplateFrame], assigned: [String: JSONValue]) -> JSONValue {
+    static func lookup(_ variable: TemplateVariable, frames given: [TemplateFrame], assigned: [String: JSONValue]) -> JSONValue {
+        // The template's own context comes first (outside every block: `this` is nothing).
+        let frames = [TemplateFrame(this: .null, locals: [:])] + given
         let start = max(0, frames.count - 1 - variable.up)
         guard let first = variable.path.first else { return frames[start].this }
         let rest = variable.path.dropFirst()

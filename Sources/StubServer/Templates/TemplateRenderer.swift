@@ -123,8 +123,9 @@ struct TemplateRenderer {
         var failure: Failure?
         /// Values inserted after a URL's authority are percent-encoded.
         var encodingForURL = false
-        /// The blocks' contexts, innermost last; the first is the template's own.
-        private var frames = [TemplateFrame(this: .null, locals: [:])]
+        /// The blocks' contexts, innermost last (empty outside blocks: no allocation for templates
+        /// without them).
+        private var frames: [TemplateFrame] = []
         /// Names `#assign` set.
         private var assigned: [String: JSONValue] = [:]
         /// `#each` rounds so far.
