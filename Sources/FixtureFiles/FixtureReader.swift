@@ -125,7 +125,7 @@ public struct FixtureReader {
     private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
         let before = problems.list.count
         let route = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "stream", "llm", "responses", "collection", "save", "webhooks",
+            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "stream", "llm", "websocket", "responses", "collection", "save", "webhooks",
                                                    "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
         }
         guard let route else { return nil }
@@ -174,11 +174,11 @@ public struct FixtureReader {
 
     /// The answer (`response`, `networkError`, `fault`, or a `responses` sequence and `afterLast`).
     private func readOutcomes(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (list: [StubOutcome], afterLast: SequenceEnd) {
-        let answers = ["response", "networkError", "fault", "stream", "llm", "responses", "collection"].filter { route[$0] != nil }
+        let answers = ["response", "networkError", "fault", "stream", "llm", "websocket", "responses", "collection"].filter { route[$0] != nil }
         guard answers.count == 1 else {
             throw fail(field.isEmpty ? "route" : field,
-                       answers.isEmpty ? "missing an answer; give one of response, stream, llm, networkError, fault or responses"
-                                       : "give only one of response, stream, llm, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
+                       answers.isEmpty ? "missing an answer; give one of response, stream, llm, websocket, networkError, fault or responses"
+                                       : "give only one of response, stream, llm, websocket, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
         }
         var outcomes: [StubOutcome]
         if let list = route["responses"] {
@@ -313,6 +313,7 @@ public struct FixtureReader {
         }
         if let stream = route["stream"] { return .stream(try readStream(stream, at: join(field, "stream"))) }
         if let answer = route["llm"] { return .llm(try readLLMAnswer(answer, at: join(field, "llm"))) }
+        if let script = route["websocket"] { return .websocket(try readWebSocket(script, at: join(field, "websocket"))) }
         let name = try string(route["fault"], at: join(field, "fault"))!
         guard let fault = Fault(rawValue: name) else {
             throw fail(join(field, "fault"), "unknown fault \"\(name)\"; use one of \(Fault.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -499,7 +500,7 @@ public struct FixtureReader {
 
     /// `{"equalTo": "x", "caseInsensitive": true}`, `{"contains": "x"}`, `{"matches": "re"}` or
     /// `{"absent": true}`.
-    private func readValueMatch(_ members: [(key: String, value: JSONValue)], at field: String, allowPresent: Bool) throws(FixtureError) -> ValueMatch {
+    func readValueMatch(_ members: [(key: String, value: JSONValue)], at field: String, allowPresent: Bool) throws(FixtureError) -> ValueMatch {
         let usage = "expected a string, an array of strings, or one of {\"equalTo\": \"…\"} (with \"caseInsensitive\": true), {\"contains\": \"…\"}, {\"matches\": \"regex\"}, {\"absent\": true}" + (allowPresent ? ", {\"present\": true}" : "")
         var byKey: [String: JSONValue] = [:]
         for member in members { byKey[member.key] = member.value }

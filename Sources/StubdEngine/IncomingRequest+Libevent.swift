@@ -18,12 +18,15 @@ extension IncomingRequest {
         var headers: [NameValue] = []
         headers.reserveCapacity(count)
         var sentRange = false
+        var sentUpgrade = false
         node = first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
                 headers.append(NameValue(String(cString: key), String(cString: value)))
                 // `Range`, noted on the C string: a first-byte test for every other header.
                 if key[0] | 0x20 == 0x72, evutil_ascii_strcasecmp(key, "range") == 0 { sentRange = true }
+                // `Upgrade` (a WebSocket's), the same way.
+                if key[0] | 0x20 == 0x75, evutil_ascii_strcasecmp(key, "upgrade") == 0 { sentUpgrade = true }
             }
             node = header.pointee.next.tqe_next
         }
@@ -37,6 +40,6 @@ extension IncomingRequest {
             }
         }
         self.init(method: method, target: target, headers: headers, body: body)
-        noteCopiedHeaders(sentRange: sentRange)
+        noteCopiedHeaders(sentRange: sentRange, sentUpgrade: sentUpgrade)
     }
 }

@@ -20,6 +20,8 @@ public struct IncomingRequest: Sendable {
         /// Whether a `Range` header came: set by the engine while it copies the headers out
         /// (nil: not known, looked up when asked).
         var sentRange: Bool?
+        /// Whether an `Upgrade` header came, the same way.
+        var sentUpgrade: Bool?
 
         init(method: String, rawPath: String, rawQuery: String?, headers: [NameValue], body: [UInt8]) {
             self.method = method
@@ -97,10 +99,16 @@ public struct IncomingRequest: Sendable {
         set { unique.sentRange = newValue }
     }
 
+    /// Whether the request carries `Upgrade` (a WebSocket's handshake is looked at only then).
+    public var sentUpgrade: Bool {
+        storage.sentUpgrade ?? (header("Upgrade") != nil)
+    }
+
     /// The engine's note, made while it copied the headers out, on a request it has just made
     /// (its box is its own: no uniqueness check).
-    mutating func noteCopiedHeaders(sentRange: Bool) {
+    mutating func noteCopiedHeaders(sentRange: Bool, sentUpgrade: Bool = false) {
         storage.sentRange = sentRange
+        storage.sentUpgrade = sentUpgrade
     }
 
     /// Creates a request.

@@ -10,6 +10,8 @@ public enum ReplyContent: Sendable {
     case stream(ReplyStream)
     /// Send this head now and the body as timed pieces, then end it or fail (see `StreamScript`).
     case script(StreamScript)
+    /// Switch to WebSocket: the `101`, then the conversation (`WebSocketConnection`).
+    case upgrade(WebSocketUpgrade)
 }
 
 /// A response ready to write: status, headers and body, built once per route rather than per

@@ -64,6 +64,7 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
     private enum Item {
         case completion(ReplyHandle, ReplyPlan, (any ReplyListener)?)
         case flush(ReplyStream)
+        case work(@Sendable () -> Void)
     }
 
     private struct Queue {
@@ -105,6 +106,15 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the loop at its next turn (a WebSocket send from another thread).
+    func post(_ work: @escaping @Sendable () -> Void) {
+        queue.withLock { queue in
+            guard !queue.closed else { return }
+            queue.items.append(.work(work))
+            event_active(event, EV_READ, 0)
+        }
+    }
+
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
         guard let client = handle.request else { return }
@@ -125,6 +135,7 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
             switch item {
             case .completion(let handle, let plan, let listener): worker.complete(handle, plan: plan, listener: listener)
             case .flush(let stream): worker.flush(stream)
+            case .work(let work): work()
             }
         }
     }

@@ -30,6 +30,8 @@ final class Worker {
     /// Streamed replies under way (`ReplyStream`), by stream, and by connection for closes.
     var streams: [ObjectIdentifier: StreamWriter] = [:]
     var streamConnections: [OpaquePointer: ObjectIdentifier] = [:]
+    /// Open WebSocket conversations, owned here until they end or shutdown.
+    var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
     /// Requests of stubd's own waiting for their start time (`OwnRequest`).
     var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
     /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
@@ -135,6 +137,7 @@ final class Worker {
         event_base_dispatch(base)
         mailbox.close()
         endStreams()
+        endWebSockets()
         for front in fronts { front.connections.shutdown() }
         for exchange in pending.values {
             if let timer = exchange.timer { event_free(timer) }
@@ -224,6 +227,10 @@ final class Worker {
             return
         case .fault(let fault):
             LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders)
+        case .upgrade(let upgrade):
+            // The listener hears when the conversation ends (the peer tells it).
+            WebSocketConnection.start(upgrade, on: req, worker: self)
+            return
         }
         if let listener {
             listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)

@@ -96,6 +96,9 @@ public enum FixtureWriter {
         case .llm(let answer):
             let value = StreamFixtureJSON.llm(answer)
             return ("llm", inSequence ? .object([("llm", value)]) : value)
+        case .websocket(let script):
+            let value = WebSocketFixtureJSON.websocket(script)
+            return ("websocket", inSequence ? .object([("websocket", value)]) : value)
         }
     }
 

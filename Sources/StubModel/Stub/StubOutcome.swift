@@ -13,11 +13,13 @@ public enum StubOutcome: Sendable, Equatable {
     case stream(StubStream)
     /// A language-model API's answer: its streaming envelope or its JSON, as the request asks.
     case llm(LLMAnswer)
+    /// Accept a WebSocket upgrade and hold this conversation (`"websocket"`).
+    case websocket(WebSocketScript)
 
     /// The fault the server produces, if the outcome is not an HTTP response.
     public var fault: Fault? {
         switch self {
-        case .response, .collection, .stream, .llm: return nil
+        case .response, .collection, .stream, .llm, .websocket: return nil
         case .networkError(let domain, let code): return Fault.forNetworkError(domain: domain, code: code)
         case .fault(let fault): return fault
         }

@@ -171,7 +171,21 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
                                         extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.body.count)
         case .fault(let fault):
             self.fault = fault
+        case .upgrade(let upgrade):
+            // The 101 now; the conversation's messages when it ends (`recordConversation`).
+            response = ExchangeResponse(reply: PreparedReply(status: 101, headers: [NameValue("Upgrade", "websocket"), NameValue("Connection", "Upgrade"),
+                                                                                     NameValue("Sec-WebSocket-Accept", upgrade.accept)]
+                                                             + (upgrade.subprotocol.map { [NameValue("Sec-WebSocket-Protocol", $0)] } ?? []), body: []),
+                                        extraHeaders: [], headOnly: false)
         }
+    }
+
+    /// A WebSocket conversation that ended: its messages both ways, as the response's body (JSON,
+    /// cut to the journal's bound), under the 101 head recorded at the upgrade.
+    func recordConversation(_ transcript: [UInt8]) {
+        guard let head = response else { return }
+        response = ExchangeResponse(switching: PreparedReply(status: 101, headers: head.headers + [NameValue("Content-Type", "application/json")], body: []),
+                                    conversation: Array(transcript.prefix(ExchangeResponse.bodyLimit)), size: transcript.count)
     }
 
     /// A forwarded miss that is being recorded: what the recorder observer will store.

@@ -27,6 +27,15 @@ public struct ExchangeResponse: Sendable {
     }
 
     private let declaredSize: Int?
+    /// A body kept beside a head that cannot carry one: a WebSocket conversation's messages
+    /// under its `101`.
+    private var conversation: [UInt8]?
+
+    /// The `101` of a WebSocket, with the conversation's messages as its body (JSON).
+    init(switching head: PreparedReply, conversation: [UInt8], size: Int) {
+        self.init(reply: head, extraHeaders: [], headOnly: false, declaredSize: size)
+        self.conversation = conversation
+    }
 
     /// The headers sent, in order (stubd's framing headers — length, chunking — aside).
     public var headers: [NameValue] { extraHeaders.isEmpty ? reply.headers : reply.headers + extraHeaders }
@@ -45,6 +54,7 @@ public struct ExchangeResponse: Sendable {
 
     /// The first `limit` bytes of the body sent.
     public func body(upTo limit: Int = ExchangeResponse.bodyLimit) -> [UInt8] {
-        headOnly ? [] : Array(reply.body.prefix(max(0, limit)))
+        if let conversation { return Array(conversation.prefix(max(0, limit))) }
+        return headOnly ? [] : Array(reply.body.prefix(max(0, limit)))
     }
 }

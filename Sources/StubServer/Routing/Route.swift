@@ -25,6 +25,8 @@ public final class Route: Sendable {
     /// Per action, the stream composer of a streamed answer (`"stream"`, `"llm"`); empty when the
     /// route has none, so a plain hit checks one count.
     let streams: [StreamComposer?]
+    /// Per action, the WebSocket script it holds; empty when no action is one.
+    let webSockets: [WebSocketScript?]
     /// For a collection's route: what it does with the session's items.
     package let collection: CollectionOperation?
     /// The request's path as listings and near-miss ranking show it, made once.
@@ -56,6 +58,8 @@ public final class Route: Sendable {
             }
         }
         if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
+        let scripts = fixture.outcomes.map { outcome -> WebSocketScript? in if case .websocket(let script) = outcome { script } else { nil } }
+        self.webSockets = scripts.contains { $0 != nil } ? scripts : []
         let streams = fixture.outcomes.map(StreamComposer.init)
         self.streams = streams.contains { $0 != nil } ? streams : []
         saves = fixture.saves
@@ -122,6 +126,11 @@ public final class Route: Sendable {
         return .response(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source).render(template))
     }
 
+    /// The WebSocket script answering hit number `served`, if that answer is one.
+    func webSocket(forHit served: Int) -> WebSocketScript? {
+        webSockets.isEmpty ? nil : webSockets[index(forHit: served)]
+    }
+
     /// The label used in logs and listings: the fixture's name.
     public var name: String { fixture.name }
 
@@ -149,6 +158,7 @@ public final class Route: Sendable {
             case .stream(let stream): return "\(stream.status) stream"
             case .script(let script): return "\(script.status) stream"
             case .fault(let fault): return "fault:\(fault.rawValue)"
+            case .upgrade: return "101 websocket"
             }
         }.joined(separator: ",")
     }

@@ -134,7 +134,7 @@ package final class StubHandler: EngineHandler {
             // A fault that sends a head carries CORS too, so the page's browser names the fault.
             case .fault(let fault) where fault.sendsBytes: plan.extraHeaders = cors.headers(for: request, exposing: nil)
             case .script(let script): plan.extraHeaders = cors.headers(for: request, exposingHeadersOf: script.headers)
-            case .fault, .stream: break
+            case .fault, .stream, .upgrade: break
             }
         }
         return .reply(plan)
@@ -186,6 +186,10 @@ package final class StubHandler: EngineHandler {
                 }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
                 exchange.routeAnswered()
+                if !route.webSockets.isEmpty || request.sentUpgrade,
+                   let opening = WebSocketOpening.plan(route: route, hit: hit, exchange: exchange, admin: admin, redactor: redactor, headOnly: headOnly) {
+                    return .reply(opening)
+                }
                 var plan = ReplyPlan(content: route.reply(forHit: hit, request: request, session: session, state: admin.templates,
                                                            collections: admin.collections, source: admin),
                                      delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)

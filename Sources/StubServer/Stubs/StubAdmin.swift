@@ -25,6 +25,8 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     public let collections: CollectionStore
     /// Webhooks sent by routes, and the bound on those under way.
     public let webhooks: WebhookLog
+    /// Open WebSocket conversations, for a test's pushes.
+    public let webSockets = WebSocketRegistry()
     /// Where the admin API reads and applies route changes, one at a time, off the serving loops.
     private let changes = DispatchQueue(label: "stubd.route-changes")
 

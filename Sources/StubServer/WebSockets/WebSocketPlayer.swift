@@ -1,0 +1,155 @@
+import Foundation
+import Recording
+import StubModel
+import StubdEngine
+import Synchronization
+
+/// One conversation's script played on its connection (a `WebSocketPeer`): the open steps, the
+/// replies to client messages that match, sends pushed by a test; every message both ways kept
+/// for the journal (bounded, secrets hidden), which hears of the conversation when it ends.
+final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
+    /// Messages kept for the journal, and bytes kept of each.
+    static let transcriptLimit = 200
+    static let messageBytesLimit = 4096
+
+    private let script: WebSocketScript
+    private let route: Route
+    private let upgradeRequest: IncomingRequest
+    private let session: SessionID?
+    private let state: TemplateState
+    private let collections: any CollectionItemsSource
+    private let registry: WebSocketRegistry
+    private let exchange: Exchange
+    private let redactor: Redactor
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private let transcript = Mutex<(entries: [JSONValue], dropped: Int)>(([], 0))
+    private let registration = Mutex<Int?>(nil)
+
+    init(script: WebSocketScript, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
+         collections: any CollectionItemsSource, registry: WebSocketRegistry, exchange: Exchange, redactor: Redactor) {
+        self.script = script
+        self.route = route
+        self.upgradeRequest = request
+        self.session = session
+        self.state = state
+        self.collections = collections
+        self.registry = registry
+        self.exchange = exchange
+        self.redactor = redactor
+    }
+
+    // MARK: WebSocketPeer (on the loop)
+
+    func opened(_ connection: WebSocketConnection) {
+        let id = registry.add(route: route.name, path: upgradeRequest.rawPath, session: session, connection: connection, player: self)
+        registration.withLock { $0 = id }
+        run(script.onOpen, on: connection, message: nil)
+    }
+
+    func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
+        note(message, from: "client")
+        guard let reply = script.replies.first(where: { Self.takes($0.match, message) }) else { return }
+        run(reply.steps, on: connection, message: message)
+    }
+
+    func ended(code: Int?, reason: String, by: WebSocketEnding) {
+        if let id = registration.withLock({ $0 }) { registry.remove(id) }
+        var ending: [(key: String, value: JSONValue)] = [("by", .string(by.rawValue))]
+        if let code { ending.append(("code", .number(Double(code)))) }
+        if !reason.isEmpty { ending.append(("reason", .string(reason))) }
+        let (entries, dropped) = transcript.withLock { ($0.entries, $0.dropped) }
+        var document: [(key: String, value: JSONValue)] = [("messages", .array(entries)), ("closed", .object(ending))]
+        if dropped > 0 { document.append(("messagesNotKept", .number(Double(dropped)))) }
+        exchange.recordConversation(Array(JSONWriter.write(.object(document), pretty: false).utf8))
+        exchange.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+    }
+
+    // MARK: Test pushes (any thread)
+
+    func push(_ message: WebSocketMessage, on connection: WebSocketConnection) {
+        note(message, from: "server")
+        connection.send(message)
+    }
+
+    // MARK: Steps
+
+    private func run(_ steps: [WebSocketStep], on connection: WebSocketConnection, message: WebSocketMessage?) {
+        var at = 0.0
+        for step in steps {
+            at += step.delay
+            let action = step.action
+            if at > 0 {
+                connection.after(at) { [self] in perform(action, on: connection, message: message) }
+            } else {
+                perform(action, on: connection, message: message)
+            }
+        }
+    }
+
+    private func perform(_ action: WebSocketStep.Action, on connection: WebSocketConnection, message: WebSocketMessage?) {
+        switch action {
+        case .send(let outgoing, let template):
+            let sent = template ? render(outgoing, message: message) : outgoing
+            note(sent, from: "server")
+            connection.send(sent)
+        case .close(let code, let reason):
+            connection.close(code: code, reason: reason)
+        case .fault(let fault):
+            connection.fault(fault)
+        }
+    }
+
+    /// A text send rendered as a template: the client's message is `request.body`, the upgrade
+    /// request's path, query and headers are the request's.
+    private func render(_ message: WebSocketMessage, message incoming: WebSocketMessage?) -> WebSocketMessage {
+        guard case .text(let text) = message, case .success(let template) = TemplateText.parse(text) else { return message }
+        var request = upgradeRequest
+        request.body = incoming?.bytes ?? []
+        let renderer = TemplateRenderer(request: request, route: route, session: session, state: state, collections: collections)
+        return .text((try? renderer.render(template)) ?? text)
+    }
+
+    static func takes(_ match: WebSocketMatch, _ message: WebSocketMessage) -> Bool {
+        let text: String
+        switch message {
+        case .text(let string): text = string
+        case .binary(let bytes): text = String(decoding: bytes, as: UTF8.self)
+        }
+        switch match {
+        case .any: return true
+        case .text(let value): return ValueTest(value).accepts([text])
+        case .json(let expected):
+            guard let got = try? JSONParser.parse(Array(text.utf8)) else { return false }
+            return JSONPartialMatch.matches(expected: expected, got: got, options: JSONMatchOptions(ignoreExtraElements: true))
+        case .jsonPath(let path, let value):
+            guard let document = try? JSONParser.parse(Array(text.utf8)) else { return false }
+            let found = path.select(in: document)
+            guard let value else { return !found.isEmpty }
+            return found.contains { selected in
+                if case .string(let string) = selected { return ValueTest(value).accepts([string]) }
+                return ValueTest(value).accepts([JSONWriter.write(selected, pretty: false)])
+            }
+        }
+    }
+
+    private func note(_ message: WebSocketMessage, from side: String) {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        var entry: [(key: String, value: JSONValue)] = [("from", .string(side)), ("at", .number((seconds * 1000).rounded() / 1000))]
+        switch message {
+        case .text(let text):
+            if let json = try? JSONParser.parse(Array(text.utf8)), case .object = json {
+                let hidden = JSONWriter.write(redactor.json(json), pretty: false)
+                entry.append(("text", .string(String(hidden.utf8.prefix(Self.messageBytesLimit)) ?? "")))
+            } else {
+                entry.append(("text", .string(String(decoding: text.utf8.prefix(Self.messageBytesLimit), as: UTF8.self))))
+            }
+            if text.utf8.count > Self.messageBytesLimit { entry.append(("size", .number(Double(text.utf8.count)))) }
+        case .binary(let bytes):
+            entry.append(("base64", .string(Data(bytes.prefix(Self.messageBytesLimit)).base64EncodedString())))
+            entry.append(("size", .number(Double(bytes.count))))
+        }
+        transcript.withLock { kept in
+            if kept.entries.count < Self.transcriptLimit { kept.entries.append(.object(entry)) } else { kept.dropped += 1 }
+        }
+    }
+}
