@@ -104,12 +104,22 @@ public enum AdminContract {
     /// `GET /__stubd/metrics`: Prometheus text.
     public static let metrics = AdminCall<NoBody, NoBody>("GET", "metrics", "counters in Prometheus text format")
 
+    // MARK: WebSockets
+
+    /// `GET /__stubd/websockets`: the session's open conversations.
+    public static let webSockets = AdminCall<NoBody, WebSocketList>("GET", "websockets", "the session's open WebSocket conversations")
+    /// `POST /__stubd/websockets/send`: a message to the session's open conversations.
+    public static let sendWebSocket = AdminCall<WebSocketPush, WebSocketReach>("POST", "websockets/send", "send a message to the session's open WebSocket conversations")
+    /// `POST /__stubd/websockets/close`: close them.
+    public static let closeWebSockets = AdminCall<WebSocketCloseRequest, WebSocketReach>("POST", "websockets/close", "close the session's open WebSocket conversations")
+
     /// Every endpoint, in the order docs/ADMIN-API.md lists them.
     public static let all: [AdminEndpointSpec] = [
         health.spec, ready.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
         requests.spec, countRequests.spec, requestSnapshot.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
         startRecording.spec, stopRecording.spec, setClock.spec, clearClock.spec, setSeed.spec,
         collections.spec, collectionItems.spec, replaceCollection.spec, webhooks.spec, clearWebhooks.spec,
+        webSockets.spec, sendWebSocket.spec, closeWebSockets.spec,
         dashboard.spec, dashboardScript.spec, dashboardStyles.spec, writeFixture.spec, events.spec, metrics.spec,
     ]
 }

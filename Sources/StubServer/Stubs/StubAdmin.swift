@@ -123,6 +123,7 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
         templates.reset(session: session)
         collections.reset(session: session)
         webhooks.clear(session: session)
+        webSockets.closeAll(session: session)
         budget.unpin(session: session)
         return removed
     }

@@ -59,6 +59,7 @@ struct StubHandlerTests {
             case .stream(let stream): return "stream \(stream.status)"
             case .script(let script): return "script \(script.status)"
             case .fault(let fault): return fault.rawValue
+            case .upgrade: return "upgrade"
             case nil: return "not a reply"
             }
         }

@@ -1,0 +1,124 @@
+import Foundation
+import StubModel
+
+/// `POST /__stubd/websockets/send`: a message for the session's open conversations (on `path`
+/// only, when given; a path ending in `*` is a prefix).
+public struct WebSocketPush: AdminBody {
+    /// The upgrade path the conversations were opened on; nil: all of the session's.
+    public let path: String?
+    /// What to send.
+    public let message: WebSocketMessage
+
+    /// A push.
+    public init(path: String? = nil, message: WebSocketMessage) {
+        self.path = path
+        self.message = message
+    }
+
+    static let usage = #"expected {"path"?: "/chat", "text": "…"} (or "json": {…}, or "base64": "…")"#
+
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        let fields = try JSONFields(json, usage: Self.usage)
+        path = try fields.optionalString("path")
+        if let text = try fields.optionalString("text") {
+            message = .text(text)
+        } else if let value = fields.raw("json") {
+            message = .text(JSONWriter.write(value, pretty: false))
+        } else if let encoded = try fields.optionalString("base64") {
+            guard let data = Data(base64Encoded: encoded) else { throw AdminBodyProblem("base64: not base64 text") }
+            message = .binary([UInt8](data))
+        } else {
+            throw AdminBodyProblem(Self.usage)
+        }
+    }
+
+    public var json: JSONValue {
+        var members: [(key: String, value: JSONValue)] = path.map { [("path", .string($0))] } ?? []
+        switch message {
+        case .text(let text): members.append(("text", .string(text)))
+        case .binary(let bytes): members.append(("base64", .string(Data(bytes).base64EncodedString())))
+        }
+        return .object(members)
+    }
+}
+
+/// `POST /__stubd/websockets/close`: close the session's open conversations (on `path`).
+public struct WebSocketCloseRequest: AdminBody {
+    public let path: String?
+    /// 1000 by default.
+    public let code: Int
+    public let reason: String
+
+    /// A close.
+    public init(path: String? = nil, code: Int = 1000, reason: String = "") {
+        self.path = path
+        self.code = code
+        self.reason = reason
+    }
+
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        let fields = try JSONFields(json, usage: #"expected {"path"?: "/chat", "code"?: 1000, "reason"?: "…"}"#)
+        path = try fields.optionalString("path")
+        code = try fields.optionalInt("code") ?? 1000
+        reason = try fields.optionalString("reason") ?? ""
+        guard code == 1000 || code == 1001 || (3000...4999).contains(code) else {
+            throw AdminBodyProblem("code: \(code) is not one a server may send in a test; use 1000, 1001 or 3000–4999")
+        }
+    }
+
+    public var json: JSONValue {
+        .object((path.map { [("path", .string($0))] } ?? []) + [("code", .number(Double(code)))] + (reason.isEmpty ? [] : [("reason", .string(reason))]))
+    }
+}
+
+/// `POST /__stubd/websockets/send` and `/close`: how many conversations it reached.
+public struct WebSocketReach: AdminBody {
+    public let count: Int
+
+    /// A count.
+    public init(count: Int) { self.count = count }
+
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        count = try JSONFields(json, usage: "expected {\"count\": n}").int("count")
+    }
+
+    public var json: JSONValue { .object([("count", .number(Double(count)))]) }
+}
+
+/// `GET /__stubd/websockets`: the session's open conversations.
+public struct WebSocketList: AdminBody {
+    /// One open conversation.
+    public struct Entry: Sendable, Equatable {
+        public let id: Int
+        public let route: String
+        public let path: String
+        public let opened: String
+
+        /// An entry.
+        public init(id: Int, route: String, path: String, opened: String) {
+            self.id = id
+            self.route = route
+            self.path = path
+            self.opened = opened
+        }
+    }
+
+    public let open: [Entry]
+
+    /// A list.
+    public init(open: [Entry]) { self.open = open }
+
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        guard case .array(let items)? = json["open"] else { throw AdminBodyProblem("expected {\"open\": [{\"id\", \"route\", \"path\", \"opened\"}]}") }
+        var entries: [Entry] = []
+        for item in items {
+            let fields = try JSONFields(item, usage: "open[]: expected an object")
+            entries.append(Entry(id: try fields.int("id"), route: try fields.string("route"), path: try fields.string("path"), opened: try fields.string("opened")))
+        }
+        open = entries
+    }
+
+    public var json: JSONValue {
+        .object([("open", .array(open.map { .object([("id", .number(Double($0.id))), ("route", .string($0.route)), ("path", .string($0.path)), ("opened", .string($0.opened))]) }))])
+    }
+}
