@@ -171,6 +171,7 @@ endif
 	python3 Tests/ui/fault_steps_test.py .build/debug/stubd 5
 	python3 Tests/ui/page_attacks_test.py .build/debug/stubd
 	python3 Tests/streams/clients_test.py .build/debug/stubd --clients=chromium-eventsource,chromium-fetch
+	python3 Tests/websockets/clients_test.py .build/debug/stubd --clients=chromium
 
 ## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
 ## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.

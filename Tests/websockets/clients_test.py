@@ -6,7 +6,8 @@ the upgrade request, a delayed pair, binary), fragmented and masked frames, an o
 upgrade to a route without a WebSocket (400) and to no route (404 with the closest routes), and
 each fault as each client reports it (printed as the per-client table docs/WEBSOCKETS.md keeps).
 
-    python3 Tests/websockets/clients_test.py .build/debug/stubd [--clients=python-websockets,websocket-client,node]
+    python3 Tests/websockets/clients_test.py .build/debug/stubd [--clients=python-websockets,websocket-client,node,chromium]
+    (make test: the first three; make test-ui: chromium)
 """
 import asyncio
 import json
@@ -202,6 +203,36 @@ def node(url, mode):
         return f"no output ({done.stderr.strip()[:120]})"
 
 
+# --- Chromium's WebSocket (a page over DevTools) ------------------------------------------------
+
+def chromium(base, url):
+    sys.path.insert(0, os.path.join(HERE, "..", "ui"))
+    import cdp  # noqa: E402 — Tests/ui's DevTools driver
+    browser = cdp.Browser()
+    try:
+        browser.open(f"{base}/page.html")
+        chat = browser.evaluate("""new Promise(resolve => {
+            const out = []; const ws = new WebSocket(%s + '/chat?room=page', ['chat.v1']);
+            ws.onopen = () => out.push(ws.protocol);
+            ws.onmessage = e => { out.push(e.data);
+                if (out.length === 2) ws.send(JSON.stringify({type: 'ping', id: 10}));
+                if (out.length === 3) ws.send('bye'); };
+            ws.onclose = e => { out.push('closed ' + e.code + ' ' + e.reason); resolve(out); };
+            setTimeout(() => resolve(out.concat('timeout')), 5000);
+        })""" % json.dumps(url))
+        faults = {}
+        for fault in ("drop", "abrupt", "invalid-frame", "close"):
+            faults[fault] = browser.evaluate("""new Promise(resolve => {
+                const out = []; const ws = new WebSocket(%s + '/fault/%s');
+                ws.onerror = () => out.push('error');
+                ws.onclose = e => { out.push('close ' + e.code + (e.wasClean ? ' clean' : '') + (e.reason ? ' ' + e.reason : '')); resolve(out.join(', ')); };
+                setTimeout(() => resolve(out.concat('timeout').join(', ')), 5000);
+            })""" % (json.dumps(url), fault))
+        return chat, faults
+    finally:
+        browser.close()
+
+
 def main():
     folder = tempfile.mkdtemp()
     shutil.copy(os.path.join(HERE, "fixtures.json"), os.path.join(folder, "ws.json"))
@@ -221,6 +252,11 @@ def main():
             check(listed == 2 and sent == 2 and got == ['{"type":"message","text":"new!"}'] * 2 and other is None,
                   f"a push from the admin API reaches the session's 2 connections, not another session's ({listed}, {sent}, {got}, {other})")
             check(closed == 2 and code == 4002, f"a close from the admin API closes them with its code ({closed}, {code})")
+            entries = admin(base, "GET", "requests?path=/chat")["requests"]
+            conversation_entry = next((e for e in entries if e.get("status") == 101 and "room=blue" in e["url"]), None)
+            transcript = json.loads(conversation_entry["response"]["body"]) if conversation_entry else {}
+            check(conversation_entry is not None and len(transcript.get("messages", [])) >= 10 and transcript.get("closed", {}).get("code") == 4000,
+                  f"the journal keeps a conversation as one exchange with its messages both ways ({len(transcript.get('messages', []))} messages, {transcript.get('closed')})")
         if "websocket-client" in CLIENTS:
             for scheme, address, tls in (("ws", url, None), ("wss", wss, {"ca_certs": os.path.join(ca_dir, "stubd-ca.pem")})):
                 seen = websocket_client(address, tls)
@@ -237,6 +273,12 @@ def main():
                 table[f"Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()} (global WebSocket)"] = {
                     fault: node(url, fault) for fault in ("drop", "abrupt", "invalid-frame", "close")}
 
+        if "chromium" in CLIENTS:
+            chat, faults = chromium(base, url)
+            check(chat == ["chat.v1", '{"type":"hello"}', '{"type":"pong","id":"10","room":"page"}', "closed 4000 see you"],
+                  f"Chromium's WebSocket, page on stubd's origin: {chat}")
+            table["Chromium (WebSocket in a page)"] = faults
+
         # Upgrades that cannot be answered.
         try:
             wsclient.create_connection(url + "/plain")
@@ -249,11 +291,6 @@ def main():
         except wsclient.WebSocketBadStatusException as error:
             body = (error.resp_body or b"").decode()
             check(error.status_code == 404 and '"/chat"' in body, f"an upgrade to no route: 404 naming the closest route ({error.status_code})")
-        entries = admin(base, "GET", "requests?path=/chat")["requests"]
-        conversation_entry = next((e for e in entries if e.get("status") == 101 and "room=blue" in e["url"]), None)
-        transcript = json.loads(conversation_entry["response"]["body"]) if conversation_entry else {}
-        check(conversation_entry is not None and len(transcript.get("messages", [])) >= 10 and transcript.get("closed", {}).get("code") == 4000,
-              f"the journal keeps a conversation as one exchange with its messages both ways ({len(transcript.get('messages', []))} messages, {transcript.get('closed')})")
     finally:
         stubd.stop()
         shutil.rmtree(folder, ignore_errors=True)
