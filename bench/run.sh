@@ -27,4 +27,7 @@ cc -O2 -o bench/out/baseline bench/baseline.c $(pkg-config --cflags --libs libev
 cc -O2 -o bench/out/delay_client bench/delay_client.c
 cc -O2 -o bench/out/stream_client bench/stream_client.c
 ulimit -n 20000 2>/dev/null || true
-exec python3 bench/bench.py
+python3 bench/bench.py
+# WebSockets: echo round trips beside a reference echo server, 10,000 idle conversations.
+python3 -c 'import websockets' 2>/dev/null || python3 -m pip install -q websockets 2>/dev/null || python3 -m pip install -q --break-system-packages websockets
+python3 bench/websocket_bench.py .build/release/stubd
