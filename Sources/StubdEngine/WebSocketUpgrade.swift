@@ -1,8 +1,9 @@
 import StubModel
 
 /// An accepted WebSocket upgrade, as the serving layer hands it to the engine: the `101` head's
-/// values and the peer that holds the conversation (`ReplyContent.upgrade`).
-public struct WebSocketUpgrade: Sendable {
+/// values and the peer that holds the conversation (`ReplyContent.upgrade`). A class: one
+/// reference in `ReplyContent`, so every plan stays as small to copy as before WebSockets.
+public final class WebSocketUpgrade: Sendable {
     /// `Sec-WebSocket-Accept`.
     public let accept: String
     /// The subprotocol chosen, if any.
