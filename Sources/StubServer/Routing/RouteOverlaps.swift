@@ -92,7 +92,15 @@ extension RouteTable {
                 case .parameter: return "w1"
                 }
             }.joined(separator: "/") + (template.trailingSlash ? "/" : "")
-        case .regex, .urlRegex: return nil
+        case .regex(let expression):
+            guard let sample = sample(regex: expression) else { return nil }
+            path = sample
+        case .urlRegex(let expression):
+            // A query in the pattern stays in the sample: split it off as the request's query.
+            guard let sample = sample(regex: expression) else { return nil }
+            let parts = sample.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            path = String(parts[0])
+            if parts.count > 1 { pattern.query = FormCoding.decodePairs(String(parts[1])) + pattern.query }
         }
         var query = pattern.query
         query += pattern.queryPresent.map { NameValue($0, "w1") }
@@ -142,6 +150,72 @@ extension RouteTable {
 
     private static func encode(_ pairs: [NameValue]) -> String {
         pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+    }
+
+    /// A path a regular expression as suites write them accepts (`/api/users/[0-9]+`,
+    /// `/files/.*\\.json`, `(?:/v1)?/search\\?q=[a-z]+`): literal text kept, escapes unescaped,
+    /// `.*` `.+` `[^/]+` `\\w+` become `w1`, digit classes `1`, letter classes `a`, optional groups
+    /// left out; nil for anything else (alternation, backreferences, lookaround). The route then
+    /// checks the sample itself, so a wrong guess is never reported.
+    static func sample(regex: String) -> String? {
+        var out = ""
+        var characters = Array(regex)
+        if characters.first == "^" { characters.removeFirst() }
+        if characters.last == "$", characters.dropLast().last != "\\" { characters.removeLast() }
+        var index = 0
+        func quantifier() {
+            // What follows a class or a wildcard: one more (`+`), any (`*`), optional (`?`), counts.
+            guard index < characters.count else { return }
+            if "+*?".contains(characters[index]) { index += 1; return }
+            if characters[index] == "{", let close = characters[index...].firstIndex(of: "}") { index = close + 1 }
+        }
+        while index < characters.count {
+            let character = characters[index]
+            switch character {
+            case "\\":
+                guard index + 1 < characters.count else { return nil }
+                let next = characters[index + 1]
+                index += 2
+                switch next {
+                case "d": out += "1"; quantifier()
+                case "w": out += "w1"; quantifier()
+                case "s": out += "%20"; quantifier()
+                case "b", "B", "A", "z", "Z": break
+                default:
+                    guard !next.isLetter, !next.isNumber else { return nil }
+                    out.append(next)
+                }
+            case ".":
+                index += 1
+                out += "w1"
+                quantifier()
+            case "[":
+                guard let close = characters[(index + 1)...].firstIndex(of: "]") else { return nil }
+                let set = String(characters[(index + 1)..<close])
+                index = close + 1
+                if set.hasPrefix("^") { out += "w1" } else if set.contains("0-9") || set == "\\d" { out += "1" } else if set.contains("a-z") || set.contains("A-Z") { out += "a" } else if let first = set.first, first != "\\" { out.append(first) } else { return nil }
+                quantifier()
+            case "(":
+                // A group: optional ones are left out, others read through; no alternation.
+                guard let close = characters[index...].firstIndex(of: ")") else { return nil }
+                let inner = String(characters[(index + 1)..<close]).replacingOccurrences(of: "?:", with: "")
+                guard !inner.contains("|"), !inner.contains("(") else { return nil }
+                index = close + 1
+                if index < characters.count, characters[index] == "?" || characters[index] == "*" {
+                    index += 1
+                } else {
+                    guard let sampled = sample(regex: inner) else { return nil }
+                    out += sampled
+                    quantifier()
+                }
+            case "|", ")", "*", "+", "?", "{", "$", "^":
+                return nil
+            default:
+                index += 1
+                out.append(character)
+            }
+        }
+        return out.hasPrefix("/") ? out : nil
     }
 
     /// A value a matcher accepts, when one is plain to see.
