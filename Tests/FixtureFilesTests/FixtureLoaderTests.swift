@@ -52,7 +52,7 @@ struct FixtureLoaderTests {
 
     @Test(arguments: [
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "respnse": {}}]}"#,
-         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, stream, llm, responses, collection, save, webhooks, afterLast, delay, priority, scenario, requiredState, newState, dribble"),
+         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, stream, llm, websocket, responses, collection, save, webhooks, afterLast, delay, priority, scenario, requiredState, newState, dribble"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": "200"}}]}"#,
          #"ROOT/bad.json: routes[0].response.status: expected an integer from 100 to 599, found "200""#),
         (#"{"routes": [{"request": {"method": "get", "path": "/a"}, "response": {}}]}"#,
@@ -62,9 +62,9 @@ struct FixtureLoaderTests {
         (#"{"routes": [{"request": {"method": "GET", "path": "/a?x=1"}, "response": {}}]}"#,
          #"ROOT/bad.json: routes[0].request.path: "/a?x=1" contains '?'; put query parameters in "query" (a literal '?' in a Moya path is written %3F)"#),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}}]}"#,
-         "ROOT/bad.json: routes[0]: missing an answer; give one of response, stream, llm, networkError, fault or responses"),
+         "ROOT/bad.json: routes[0]: missing an answer; give one of response, stream, llm, websocket, networkError, fault or responses"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {}, "fault": "reset"}]}"#,
-         "ROOT/bad.json: routes[0]: give only one of response, stream, llm, networkError, fault or responses (found response and fault)"),
+         "ROOT/bad.json: routes[0]: give only one of response, stream, llm, websocket, networkError, fault or responses (found response and fault)"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "fault": "explode"}]}"#,
          #"ROOT/bad.json: routes[0].fault: unknown fault "explode"; use one of reset, empty, truncated, badChunk, garbage, hang"#),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a", "query": {"n": 1}}, "response": {}}]}"#,
