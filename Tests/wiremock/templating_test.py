@@ -92,12 +92,12 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def root_folder():
+def root_folder(global_templating=False):
     folder = tempfile.mkdtemp()
     os.makedirs(os.path.join(folder, "mappings"))
     os.makedirs(os.path.join(folder, "__files"))
     for number, (template, _) in enumerate(CASES):
-        response = {"status": 200, "transformers": ["response-template"]}
+        response = {"status": 200} if global_templating else {"status": 200, "transformers": ["response-template"]}
         if isinstance(template, dict):
             response["jsonBody"] = template
         else:
@@ -109,10 +109,11 @@ def root_folder():
     return folder
 
 
-def start_wiremock(folder):
+def start_wiremock(folder, global_templating=False):
     port = free_port()
+    flag = "--global-response-templating" if global_templating else "--local-response-templating"
     process = subprocess.Popen(["java", "-jar", JAR, "--port", str(port), "--bind-address", "127.0.0.1", "--root-dir", folder,
-                                "--disable-banner", "--local-response-templating"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                "--disable-banner", flag], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -144,18 +145,17 @@ def send(port, method, target, body):
     return answer.status, text
 
 
-def main():
-    if not os.path.exists(JAR):
-        print(f"templating_test: FAIL: WireMock's jar is not at {JAR}; bash bench/wiremock-jar.sh fetches it (make test runs it)")
-        sys.exit(1)
-    folder = root_folder()
+def compare(global_templating):
+    """Both servers on one root; (equal, total, unexpected differences)."""
+    folder = root_folder(global_templating)
     wiremock, stubd = None, None
+    agreed, total, unexpected = 0, 0, []
+    mode = "global templating" if global_templating else "per-mapping templating"
     try:
-        wiremock, wiremock_port = start_wiremock(folder)
+        wiremock, wiremock_port = start_wiremock(folder, global_templating)
         empty = os.path.join(folder, "no-fixtures")
         os.makedirs(empty)
-        stubd = Stubd(BINARY, empty, "--wiremock", folder, "--quiet")
-        agreed, total, unexpected = 0, 0, []
+        stubd = Stubd(BINARY, empty, "--wiremock", folder, "--quiet", *(["--global-response-templating"] if global_templating else []))
         for number, (template, requests) in enumerate(CASES):
             for method, query, body in requests:
                 total += 1
@@ -168,13 +168,12 @@ def main():
                     theirs, ours = (theirs[0], shape(theirs[1])), (ours[0], shape(ours[1]))
                 if theirs == ours:
                     agreed += 1
-                    print(f"ok   {method} {target}: {ours[1][:70]!r}")
+                    print(f"ok   {mode}: {method} {target}: {ours[1][:60]!r}")
                 else:
                     reason = KNOWN.get((shown, query))
-                    print(f"{'diff' if reason else 'FAIL'} {method} {target} {shown[:60]!r}\n       WireMock: {theirs}\n       stubd:    {ours}" + (f"\n       ({reason})" if reason else ""))
+                    print(f"{'diff' if reason else 'FAIL'} {mode}: {method} {target} {shown[:60]!r}\n       WireMock: {theirs}\n       stubd:    {ours}" + (f"\n       ({reason})" if reason else ""))
                     if not reason:
                         unexpected.append(target)
-        print(f"templating_test: {agreed} of {total} answers equal to WireMock 2.35.1's ({len(CASES)} templates)")
     finally:
         if stubd:
             stubd.stop()
@@ -182,6 +181,17 @@ def main():
             wiremock.terminate()
             wiremock.wait(20)
         shutil.rmtree(folder, ignore_errors=True)
+    return agreed, total, unexpected
+
+
+def main():
+    if not os.path.exists(JAR):
+        print(f"templating_test: FAIL: WireMock's jar is not at {JAR}; bash bench/wiremock-jar.sh fetches it (make test runs it)")
+        sys.exit(1)
+    results = {mode: compare(mode) for mode in (False, True)}
+    for mode, (agreed, total, _) in results.items():
+        print(f"templating_test: {'global' if mode else 'per-mapping'} templating: {agreed} of {total} answers equal to WireMock 2.35.1's ({len(CASES)} templates)")
+    unexpected = [target for _, _, found in results.values() for target in found]
     if unexpected:
         print(f"templating_test: {len(unexpected)} unexpected difference(s)")
         sys.exit(1)
