@@ -7,7 +7,7 @@ upgrade to a route without a WebSocket (400) and to no route (404 with the close
 each fault as each client reports it (printed as the per-client table docs/WEBSOCKETS.md keeps).
 
     python3 Tests/websockets/clients_test.py .build/debug/stubd [--clients=python-websockets,websocket-client,node,chromium]
-    (make test: the first three; make test-ui: chromium)
+    (make test: the first three; make test-ui: chromium; make conformance: okhttp too)
 """
 import asyncio
 import json
@@ -233,6 +233,20 @@ def chromium(base, url):
         browser.close()
 
 
+# --- OkHttp's WebSocket (Java) -----------------------------------------------------------------
+
+OKHTTP = "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar"
+
+
+def okhttp(url):
+    """The chat line and one line per fault, from one JVM."""
+    done = subprocess.run(["java", "-cp", OKHTTP, os.path.join(HERE, "OkHttpWebSocket.java"), url], capture_output=True, text=True, timeout=120)
+    lines = done.stdout.strip().splitlines()
+    if len(lines) != 5:
+        raise RuntimeError(f"OkHttpWebSocket.java: {done.stderr.strip()[:300]}")
+    return lines[0], dict(zip(("drop", "abrupt", "invalid-frame", "close"), lines[1:]))
+
+
 def main():
     folder = tempfile.mkdtemp()
     shutil.copy(os.path.join(HERE, "fixtures.json"), os.path.join(folder, "ws.json"))
@@ -272,6 +286,12 @@ def main():
                 check(seen == ["chat.v1", '{"type":"hello"}', '{"type":"pong","id":"9","room":"green"}', "closed 4000 see you"], f"Node's WebSocket: {seen}")
                 table[f"Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()} (global WebSocket)"] = {
                     fault: node(url, fault) for fault in ("drop", "abrupt", "invalid-frame", "close")}
+
+        if "okhttp" in CLIENTS:
+            chat, faults = okhttp(url)
+            expected = 'chat.v1 · {"type":"hello"} · {"type":"pong","id":"11","room":"android"} · onClosing 4000 see you'
+            check(chat == expected, f"OkHttp's WebSocket: {chat}")
+            table["OkHttp 3.13 (Debian's libokhttp-java)"] = faults
 
         if "chromium" in CLIENTS:
             chat, faults = chromium(base, url)
