@@ -40,6 +40,12 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "Seconds to wait for each answer.")
     var timeout: Double = 10
 
+    @Option(help: "Also write the findings as JSON to this file (routes, each with its drift or skipped).")
+    var json: String?
+
+    @Option(help: "Also write the findings as JUnit XML to this file (one test case per route), for CI test reports.")
+    var junit: String?
+
     func validate() throws {
         guard let url = URL(string: upstream), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("--upstream must be an http(s) URL, e.g. https://api.example.com, got \(upstream)")
@@ -55,10 +61,13 @@ struct VerifyCommand: ParsableCommand {
         let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
         let failing = Set(failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0, skipped = 0, drifted = 0, failed = false
+        var report = VerifyReport(upstream: base)
         for route in table.routes {
             let fixture = route.fixture
             guard case .response(let answer) = fixture.outcome, let request = Self.request(for: fixture.request, base: base, allowWrites: allowWrites) else {
                 skipped += 1
+                report.routes.append(VerifyReport.Route(name: fixture.name, source: fixture.source, method: fixture.request.method,
+                                                        path: fixture.request.path.description, drift: nil))
                 continue
             }
             checked += 1
@@ -86,6 +95,8 @@ struct VerifyCommand: ParsableCommand {
                     if failing.contains("shape") { failed = true }
                 }
             }
+            report.routes.append(VerifyReport.Route(name: fixture.name, source: fixture.source, method: fixture.request.method,
+                                                    path: request.url?.path ?? "", drift: lines.map { $0.trimmingCharacters(in: .whitespaces) }))
             if !lines.isEmpty {
                 drifted += 1
                 print("\(fixture.name) (\(fixture.source)) \(fixture.request.method) \(request.url?.path ?? "")")
@@ -93,6 +104,8 @@ struct VerifyCommand: ParsableCommand {
             }
         }
         print("verify: \(checked) route(s) checked against \(base), \(drifted) drifted, \(skipped) skipped (not concrete, not safe or not a response)")
+        if let json { try VerifyReport.write(JSONWriter.write(report.json, pretty: true) + "\n", to: json, flag: "--json") }
+        if let junit { try VerifyReport.write(report.junit, to: junit, flag: "--junit") }
         if failed { throw ExitCode(1) }
     }
 

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 /// `stubd verify` against a stubd standing in for a real API that drifted: every kind reported by
@@ -32,5 +35,24 @@ import Testing
         // Only status changes fail the run when asked so... and one did.
         #expect(try StubdProcess.run(["verify", fixtures, "--upstream", realAPI.baseURL, "--fail-on", "type"]).status == 0)
         #expect(try StubdProcess.run(["verify", fixtures, "--upstream", "ftp://x"]).status == 64)
+
+        // The same findings as JSON and JUnit XML for CI (issue 34), values still left out.
+        let json = fixtures + "/out/verify.json", junit = fixtures + "/out/verify.xml"
+        try FileManager.default.createDirectory(atPath: fixtures + "/out", withIntermediateDirectories: true)
+        _ = try StubdProcess.run(["verify", fixtures + "/api.json", "--upstream", realAPI.baseURL, "--json", json, "--junit", junit])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        #expect(document["checked"] as? Int == 3 && document["drifted"] as? Int == 2 && document["skipped"] as? Int == 1, "\(document)")
+        let routes = try #require(document["routes"] as? [[String: Any]])
+        let user = try #require(routes.first { $0["name"] as? String == "user" })
+        #expect((user["drift"] as? [String])?.contains("$.id: retyped, number → string") == true, "\(user)")
+        #expect(routes.first { $0["name"] as? String == "write" }?["skipped"] as? Bool == true)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuites name="stubd verify" tests="4" failures="2" skipped="1">"#), "\(xml)")
+        #expect(xml.contains("<failure message=\"drifted from the fixture: 4 change(s)\">") && xml.contains("$.plan: removed (was object)"), "\(xml)")
+        #expect(xml.contains(#"name="same GET /same"/>"#), "a route without drift passes: \(xml)")
+        let jsonText = String(decoding: try Data(contentsOf: URL(fileURLWithPath: json)), as: UTF8.self)
+        #expect(!xml.contains("SECRET-LIVE-1") && !jsonText.contains("SECRET-LIVE-1"))
+        // JUnit XML parses (xmllint when present is not needed: Foundation's parser reads it).
+        #expect(XMLParser(data: Data(xml.utf8)).parse(), "well-formed XML")
     }
 }
