@@ -97,7 +97,11 @@ endif
 ## test-cluster: three stubd --sessions-only behind Debian's nginx hashing on X-Stubd-Session (50 parallel sessions,
 ## an instance lost), and packaging/kubernetes validated offline (kubernetes-validate; installs nginx and it when missing).
 test-cluster: deps
+ifeq ($(UNAME),Darwin)
+	@command -v nginx >/dev/null || { echo "make: installing nginx with Homebrew"; brew install nginx; }
+else
 	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "make: installing nginx"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nginx >/dev/null; }
+endif
 	@python3 -c 'import kubernetes_validate' 2>/dev/null || { echo "make: installing Python kubernetes-validate"; \
 		python3 -m pip install -q kubernetes-validate 2>/dev/null || python3 -m pip install -q --break-system-packages kubernetes-validate; }
 	$(SWIFT) build --product stubd
