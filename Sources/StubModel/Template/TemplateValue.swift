@@ -69,7 +69,7 @@ public enum TemplateValue: Sendable, Hashable {
 
     /// Parses the inside of `{{ … }}`.
     static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
-        let words = tokens(inner.trimmingCharacters(in: .whitespaces))
+        let words = TemplateParser.words(inner.trimmingCharacters(in: .whitespaces))
         guard let head = words.first else { return fail("an empty {{}}; write a name such as {{request.path}}") }
         if head.hasPrefix("#") || head.hasPrefix("/") || head == "else" || head.hasPrefix(">") || head.hasPrefix("!") {
             return fail("block helpers, partials and comments ({{#if}}, {{#each}}, {{#assign}}, {{> …}}) are not supported: stubd templates substitute values only")
@@ -166,28 +166,6 @@ public enum TemplateValue: Sendable, Hashable {
         case ("cookies"?, 2): return .success(.cookie(parts[1]))
         default: return fail("unknown name \"\(name)\"; supported: \(supported)")
         }
-    }
-
-    /// Words split at spaces outside quotes.
-    private static func tokens(_ text: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var quote: Character?
-        for character in text {
-            if let open = quote {
-                current.append(character)
-                if character == open { quote = nil }
-            } else if character == "'" || character == "\"" {
-                quote = character
-                current.append(character)
-            } else if character == " " {
-                if !current.isEmpty { words.append(current); current = "" }
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
     }
 
     private static func unquote(_ text: String) -> String {
