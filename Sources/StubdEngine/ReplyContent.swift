@@ -44,6 +44,18 @@ public final class PreparedReply: Sendable {
         contentLengthBlock = HeaderBlock(contentLength.map { [NameValue("Content-Length", String($0))] } ?? [])
     }
 
+    /// A reply with `prototype`'s status and headers (their formatted block shared, not made
+    /// again) and another body: a templated answer whose header values are constant.
+    public init(sameHeadAs prototype: PreparedReply, body: [UInt8]) {
+        self.status = prototype.status
+        self.headers = prototype.headers
+        self.body = PreparedReply.statusAllowsBody(prototype.status) ? body : []
+        self.contentLength = PreparedReply.statusAllowsBody(prototype.status) ? self.body.count : nil
+        self.setsDate = prototype.setsDate
+        headerBlock = prototype.headerBlock
+        contentLengthBlock = HeaderBlock(contentLength.map { [NameValue("Content-Length", String($0))] } ?? [])
+    }
+
     /// The head of an answer to HEAD whose body is elsewhere (an upstream's): `Content-Length`
     /// says `declaredLength`, as the GET answer would, and no body is held.
     public init(status: Int, headers: [NameValue], declaredLength: Int) {

@@ -25,6 +25,8 @@ public final class Route: Sendable {
     /// Per action, the stream composer of a streamed answer (`"stream"`, `"llm"`); empty when the
     /// route has none, so a plain hit checks one count.
     let streams: [StreamComposer?]
+    /// Per templated action, its status and headers made once (nil when a header is templated).
+    let templateHeads: [PreparedReply?]
     /// Per action, the WebSocket script it holds; empty when no action is one.
     let webSockets: [WebSocketScript?]
     /// For a collection's route: what it does with the session's items.
@@ -69,6 +71,14 @@ public final class Route: Sendable {
             return try? ResponseTemplate.compile(response).get()
         }
         self.templates = templates.contains { $0 != nil } ? templates : []
+        // A template whose header values are all constant: its head is made once.
+        self.templateHeads = self.templates.map { template in
+            guard let template, template.headers.allSatisfy({ $0.value.isConstant }) else { return nil }
+            let headers = template.headers.map { header in
+                NameValue(header.name, header.value.parts.map { part in if case .literal(let text) = part { text } else { "" } }.joined())
+            }
+            return PreparedReply(status: template.status, headers: headers, body: [])
+        }
     }
 
     /// The first (usually only) action.
@@ -123,7 +133,8 @@ public final class Route: Sendable {
             return composer.content(request: request, renderer: renderer, state: state, session: session)
         }
         guard !templates.isEmpty, let template = templates[index] else { return contents[index] }
-        return .response(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source).render(template))
+        return .response(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
+            .render(template, head: templateHeads[index]))
     }
 
     /// The WebSocket script answering hit number `served`, if that answer is one.

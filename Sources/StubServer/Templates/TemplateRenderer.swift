@@ -41,18 +41,19 @@ struct TemplateRenderer {
 
     /// The reply for `template`, or — past a bound — a 500 (output) or 507 (a store) naming the
     /// route, the bound and how to raise it.
-    func render(_ template: ResponseTemplate) -> PreparedReply {
-        switch renderMessage(template) {
+    func render(_ template: ResponseTemplate, head: PreparedReply? = nil) -> PreparedReply {
+        switch renderMessage(template, head: head) {
         case .success(let reply): return reply
         case .failure(let failure): return failureReply(failure)
         }
     }
 
     /// `render`, with the failure as a value (webhooks log it instead of answering it).
-    func renderMessage(_ template: ResponseTemplate) -> Result<PreparedReply, Failure> {
+    /// `head`: the reply's status and headers made once, when every header value is constant.
+    func renderMessage(_ template: ResponseTemplate, head: PreparedReply? = nil) -> Result<PreparedReply, Failure> {
         let bound = outputBound(templateBytes: template.size)
         var context = Context(request: request, route: route, session: session, state: state, collections: collections, bound: bound)
-        let headers = template.headers.map { header in
+        let headers = head != nil ? [] : template.headers.map { header in
             // By scalar: "\r\n" is one Character, which a Character filter would keep.
             NameValue(header.name, String(String.UnicodeScalarView(context.text(header.value).unicodeScalars.filter(Self.allowedInHeader))))
         }
@@ -65,6 +66,7 @@ struct TemplateRenderer {
         if let failure = context.failure { return .failure(failure) }
         // JSON escapes can lengthen what the substitutions counted.
         if body.count > bound { return .failure(.outputBound(bound)) }
+        if let head { return .success(PreparedReply(sameHeadAs: head, body: body)) }
         return .success(PreparedReply(status: template.status, headers: headers, body: body))
     }
 
