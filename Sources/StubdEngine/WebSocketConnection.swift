@@ -27,9 +27,8 @@ public final class WebSocketConnection: @unchecked Sendable {
     private var answersPings = true
     /// A close frame went out; the connection ends when the client's answers (or 2 s pass).
     private var closing: (code: Int, reason: String)?
-    private var timers: [OpaquePointer] = []
     private var closeTimer: OpaquePointer?
-    /// Timer work by timer.
+    /// Scripts' timers and their work, until they fire.
     private var scheduled: [OpaquePointer: () -> Void] = [:]
 
     private init(connection: OpaquePointer, bev: OpaquePointer, worker: Worker, upgrade: WebSocketUpgrade) {
@@ -89,7 +88,6 @@ public final class WebSocketConnection: @unchecked Sendable {
         guard seconds > 0 else { return onLoop { _ in work() } }
         onLoop { socket in
             guard socket.open, let timer = clev_timer_new(socket.worker.base, onSocketTimer, Unmanaged.passUnretained(socket).toOpaque()) else { return }
-            socket.timers.append(timer)
             socket.scheduled[timer] = work
             var delay = System.timeValue(seconds: seconds)
             event_base_update_cache_time(socket.worker.base)
@@ -113,9 +111,8 @@ public final class WebSocketConnection: @unchecked Sendable {
 
     fileprivate func timerFired() {
         // Every timer that is due: libevent calls one at a time; find those no longer pending.
-        for timer in timers where event_pending(timer, Int16(EV_TIMEOUT), nil) == 0 {
+        for timer in Array(scheduled.keys) where event_pending(timer, Int16(EV_TIMEOUT), nil) == 0 {
             let work = scheduled.removeValue(forKey: timer)
-            timers.removeAll { $0 == timer }
             event_free(timer)
             if open { work?() }
         }
@@ -217,8 +214,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     private func release() {
-        for timer in timers { event_free(timer) }
-        timers.removeAll()
+        for timer in scheduled.keys { event_free(timer) }
         scheduled.removeAll()
         if let closeTimer { event_free(closeTimer) }
         closeTimer = nil

@@ -326,7 +326,7 @@ struct GraphQLReader {
                 }
                 continue
             }
-            guard var responseName = name() else { return .failure(problem("expected a field name")) }
+            guard let responseName = name() else { return .failure(problem("expected a field name")) }
             if take(":") {
                 guard name() != nil else { return .failure(problem("expected the field's name after its alias \(responseName):")) }
             }
@@ -340,7 +340,6 @@ struct GraphQLReader {
                 }
             }
             selections.append(.field(responseName, inner))
-            responseName = ""
         }
         return .success(selections)
     }

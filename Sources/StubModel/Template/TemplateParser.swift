@@ -11,7 +11,7 @@ struct TemplateParser {
     /// Blocks may nest this deep.
     static let maximumDepth = 32
 
-    private enum TagKind { case value, raw, open, close, otherwise, comment }
+    private enum TagKind { case value, raw, open, close, otherwise }
 
     private struct Tag {
         var kind: TagKind
@@ -154,8 +154,6 @@ struct TemplateParser {
                 literal += piece
             case .tag(let tag):
                 switch tag.kind {
-                case .comment:
-                    continue
                 case .close, .otherwise:
                     flush()
                     return .success((parts, tag))
