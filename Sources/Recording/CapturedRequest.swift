@@ -49,6 +49,9 @@ public enum CapturedResponse: Sendable {
     case incomplete(limit: Int)
     /// No answer (unreachable, timed out): counted, not written.
     case unanswered
+    /// A WebSocket conversation relayed after the upstream's `101`: recorded as a scripted
+    /// `"websocket"` route.
+    case conversation(CapturedConversation)
 }
 
 /// Compiled Swift targets, for naming what they cover: a recorded request a target covers is

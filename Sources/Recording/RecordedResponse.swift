@@ -21,6 +21,8 @@ struct RecordedResponse: Equatable {
         case file(extension: String)
         /// A `stream` member: an event stream or NDJSON recorded as events with their pauses.
         case stream(StubStream)
+        /// A `websocket` member: a relayed conversation as a script (`RecordedConversation`).
+        case websocket(WebSocketScript)
     }
 
     var status: Int
@@ -34,7 +36,21 @@ struct RecordedResponse: Equatable {
     var problems: [String] = []
 
     static func == (lhs: RecordedResponse, rhs: RecordedResponse) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers == rhs.headers
+        guard lhs.status == rhs.status && lhs.body == rhs.body && lhs.headers == rhs.headers else { return false }
+        if case .websocket(let left) = lhs.storage, case .websocket(let right) = rhs.storage { return left == right }
+        return true
+    }
+
+    /// A recorded WebSocket conversation: a `101` whose script is the answer.
+    init(conversation: RecordedConversation) {
+        self.status = 101
+        self.headers = []
+        self.body = []
+        self.storage = .websocket(conversation.script)
+        self.redactedNames = conversation.redactedNames
+        if conversation.repeatsWithOtherAnswers > 0 {
+            problems.append("\(conversation.repeatsWithOtherAnswers) client message(s) sent again got other answers; each replays the first answer")
+        }
     }
 
     /// The header a recorded answer carries when something could not be recorded as sent.

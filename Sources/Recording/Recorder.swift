@@ -76,6 +76,7 @@ public final class Recorder: Sendable {
         var size = request.body.count
         if case .answered(_, _, let body) = answer { size += body.count }
         if case .streamed(_, _, let body, _) = answer { size += body.count }
+        if case .conversation(let conversation) = answer { size += conversation.bytes }
         let bytes = size
         let admitted = pending.withLock { waiting in
             guard waiting + bytes <= Self.pendingLimit || waiting == 0 else { return false }
@@ -102,6 +103,7 @@ public final class Recorder: Sendable {
     private func process(_ request: CapturedRequest, _ answer: CapturedResponse) {
         let status: Int, headers: [NameValue], body: [UInt8]
         var arrivals: [StreamArrival] = []
+        var relayed: CapturedConversation?
         switch answer {
         case .answered(let answeredStatus, let answeredHeaders, let answeredBody):
             (status, headers, body) = (answeredStatus, answeredHeaders, answeredBody)
@@ -116,12 +118,27 @@ public final class Recorder: Sendable {
         case .unanswered:
             state.withLock { $0.summary.upstreamFailures += 1 }
             return
+        case .conversation(let conversation):
+            guard !conversation.incomplete else {
+                let display = RecordedRequest(request, redactor: redactor, known: knownSecrets).display
+                let problem = "\(display): WebSocket conversation not recorded, its messages were over \(CapturedConversation.byteLimit >> 20) MiB"
+                state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
+                log(problem)
+                return
+            }
+            (status, headers, body) = (101, [], [])
+            relayed = conversation
         }
         let key = RecordedRequest(request, redactor: redactor, known: knownSecrets)
-        var answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets, arrivals: arrivals)
+        var answer: RecordedResponse
+        if let conversation = relayed {
+            answer = RecordedResponse(conversation: RecordedConversation(conversation, redactor: redactor, secrets: key.secrets))
+        } else {
+            answer = RecordedResponse(status: status, headers: headers, body: body, redactor: redactor, secrets: key.secrets, arrivals: arrivals)
+        }
         var target: Fixture?
         if let targets = options.targets { target = targets.target(for: request) }
-        if target != nil, answer.storage != .none {
+        if target != nil, answer.storage != .none, !answer.storage.isWebSocket {
             // The body file is the target's sampleData: always a plain file.
             answer.storage = .file(extension: answer.storage.isJSON ? "json" : RecordedResponse.fileExtension(for: answer.contentType))
         }
@@ -218,6 +235,10 @@ private struct WriteJob: Sendable {
                 let value = StreamFixtureJSON.stream(stream)
                 return ("stream", kept.count == 1 ? value : .object([("stream", value)]))
             }
+            if case .websocket(let script) = answer.storage {
+                let value = WebSocketFixtureJSON.websocket(script)
+                return ("websocket", kept.count == 1 ? value : .object([("websocket", value)]))
+            }
             var fields: [(key: String, value: JSONValue)] = [("status", .number(Double(answer.status)))]
             if !answer.headers.isEmpty { fields.append(("headers", FixtureWriter.pairs(answer.headers))) }
             let kind: ResponseDefaults.BodyKind?
@@ -234,7 +255,7 @@ private struct WriteJob: Sendable {
                 bodies.append((file, answer.body))
                 fields.append(("bodyFile", .string(file)))
                 kind = .file(file)
-            case .stream:
+            case .stream, .websocket:
                 kind = nil
             }
             // Served as the upstream answered: no header the upstream did not send.
@@ -251,6 +272,11 @@ private struct WriteJob: Sendable {
 }
 
 extension RecordedResponse.Storage {
+    var isWebSocket: Bool {
+        if case .websocket = self { return true }
+        return false
+    }
+
     var isJSON: Bool {
         switch self {
         case .json: return true

@@ -192,6 +192,12 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
         enqueue { then.value(network.call(upstream, kind: .fetch, delay: nil)) }
     }
 
+    /// No sockets in memory: an upstream WebSocket cannot be opened (the client gets a 502).
+    func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void) {
+        let then = UnsafeSendable(then)
+        enqueue { then.value(.failed("the in-memory engine relays no WebSocket")) }
+    }
+
     func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
         let network = self.network
         let then = UnsafeSendable(then)

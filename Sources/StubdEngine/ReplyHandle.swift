@@ -31,6 +31,14 @@ public struct ReplyHandle: @unchecked Sendable {
         carrier.fetch(upstream, for: self, then: then)
     }
 
+    /// Opens a WebSocket to `upstream` (its request line and headers: the client's key,
+    /// version and subprotocols) from this request's loop, and calls `then` on that loop with the
+    /// answer; complete this handle from there (an `.upgrade` relaying the conversation, or the
+    /// upstream's refusal). Call it while handling the request (on its loop).
+    public func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, then: @escaping (UpstreamWebSocketAnswer) -> Void) {
+        carrier.openWebSocket(upstream, messageLimit: messageLimit, for: self, then: then)
+    }
+
     /// Sends `upstream` for stubd itself (a webhook) after `seconds`, from this request's loop,
     /// and calls `then` on that loop with the answer. Unlike `fetch`, the call is not part of the
     /// reply: it may run after the reply ends and is never relayed to the client. Call it on the
@@ -47,6 +55,8 @@ protocol ReplyCarrier: AnyObject, Sendable {
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?)
     /// Calls an upstream for `handle`'s request (on the request's loop).
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void)
+    /// Opens a WebSocket to an upstream for `handle`'s request (on the request's loop).
+    func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void)
     /// Sends a request of stubd's own after `seconds` (on the request's loop).
     func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void)
 }
@@ -119,6 +129,11 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
         precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
         guard let client = handle.request else { return }
         worker.fetch(upstream, for: client, then: then)
+    }
+
+    func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void) {
+        precondition(owner.isCurrent, "ReplyHandle.openWebSocket is called on the request's loop, while handling it")
+        worker.openWebSocket(upstream, messageLimit: messageLimit, then: then)
     }
 
     func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {

@@ -42,6 +42,8 @@ public final class WebSocketConnection: @unchecked Sendable {
     /// Takes `req`'s connection, sends the `101`, and starts the conversation.
     static func start(_ upgrade: WebSocketUpgrade, on req: OpaquePointer, worker: Worker) {
         guard let connection = evhttp_request_get_connection(req), let bev = evhttp_connection_get_bufferevent(connection) else {
+            // evhttp let go of a request whose client left before its answer: it is ours to free.
+            if evhttp_request_get_connection(req) == nil { evhttp_request_free(req) }
             upgrade.peer.ended(code: nil, reason: "the client left before the upgrade", by: .network)
             return
         }

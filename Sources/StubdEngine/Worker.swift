@@ -32,6 +32,8 @@ final class Worker {
     var streamConnections: [OpaquePointer: ObjectIdentifier] = [:]
     /// Open WebSocket conversations, owned here until they end or shutdown.
     var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
+    /// WebSocket conversations the proxy holds with upstreams, owned here until they end.
+    var upstreamWebSockets: [ObjectIdentifier: UpstreamWebSocket] = [:]
     /// Requests of stubd's own waiting for their start time (`OwnRequest`).
     var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
     /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
@@ -138,6 +140,7 @@ final class Worker {
         mailbox.close()
         endStreams()
         endWebSockets()
+        endUpstreamWebSockets()
         for front in fronts { front.connections.shutdown() }
         for exchange in pending.values {
             if let timer = exchange.timer { event_free(timer) }
@@ -241,6 +244,11 @@ final class Worker {
     func fetch(_ request: UpstreamRequest, for client: OpaquePointer, then completion: @escaping (UpstreamResponse) -> Void) {
         dnsStarted = true
         UpstreamCall.start(request, for: client, on: self, completion: completion)
+    }
+
+    /// Opens a WebSocket to an upstream on this loop (see `ReplyHandle.openWebSocket`).
+    func openWebSocket(_ request: UpstreamRequest, messageLimit: Int, then completion: @escaping (UpstreamWebSocketAnswer) -> Void) {
+        UpstreamWebSocket.start(request, messageLimit: messageLimit, on: self, completion: completion)
     }
 
     /// Why an upstream's TLS settings cannot be used.

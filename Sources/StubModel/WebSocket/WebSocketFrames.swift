@@ -1,13 +1,15 @@
 /// RFC 6455 §5 framing, as pure code: a reader that takes bytes as they arrive and gives whole
 /// messages and control frames (unmasking, reassembling fragments, enforcing a size limit and
-/// every rule a server must check), and the server's frames (never masked).
+/// every rule an endpoint must check), and the frames each side writes (a server's never masked,
+/// a client's always). The reader serves both sides: a server's reads masked client frames, the
+/// proxy's reader of an upstream (`fromServer`) reads unmasked ones.
 public struct WebSocketFrameReader: Sendable {
     /// What the bytes so far hold, in order.
     public enum Event: Sendable, Equatable {
         case message(WebSocketMessage)
         case ping([UInt8])
         case pong([UInt8])
-        /// The client's close frame: its code (nil when it gave none) and reason.
+        /// The peer's close frame: its code (nil when it gave none) and reason.
         case close(code: Int?, reason: String)
         /// A rule broken: the connection must close with this code (1002 protocol, 1007 bad
         /// UTF-8, 1009 too big) and reason.
@@ -16,13 +18,18 @@ public struct WebSocketFrameReader: Sendable {
 
     /// Bytes one message may take, fragments together.
     public let messageLimit: Int
+    /// Frames come from a server (unmasked, as §5.1 requires of them), not from a client.
+    public let fromServer: Bool
     private var buffer: [UInt8] = []
     private var fragments: [UInt8] = []
     private var fragmentOpcode: UInt8?
     private var failed = false
 
-    /// A reader for one connection.
-    public init(messageLimit: Int) { self.messageLimit = messageLimit }
+    /// A reader for one connection: of a client's frames, or of a server's (`fromServer`).
+    public init(messageLimit: Int, fromServer: Bool = false) {
+        self.messageLimit = messageLimit
+        self.fromServer = fromServer
+    }
 
     /// Takes `bytes` and returns the events they complete (after a failure, nothing more).
     public mutating func read(_ bytes: [UInt8]) -> [Event] {
@@ -36,7 +43,10 @@ public struct WebSocketFrameReader: Sendable {
             let first = buffer[offset], second = buffer[offset + 1]
             let fin = first & 0x80 != 0, opcode = first & 0x0F
             guard first & 0x70 == 0 else { return fail("a reserved bit is set (no extension was agreed)", into: &events) }
-            guard second & 0x80 != 0 else { return fail("a client frame must be masked", into: &events) }
+            let masked = second & 0x80 != 0
+            guard masked != fromServer else {
+                return fail(fromServer ? "a server frame must not be masked" : "a client frame must be masked", into: &events)
+            }
             var length = Int(second & 0x7F)
             var header = 2
             if length == 126 {
@@ -58,11 +68,14 @@ public struct WebSocketFrameReader: Sendable {
             if length > messageLimit || fragments.count + length > messageLimit {
                 return fail("a message over \(messageLimit) bytes", into: &events, code: 1009)
             }
-            guard available >= header + 4 + length else { break }
-            let mask = Array(buffer[(offset + header)..<(offset + header + 4)])
-            let start = offset + header + 4
+            let maskBytes = masked ? 4 : 0
+            guard available >= header + maskBytes + length else { break }
+            let start = offset + header + maskBytes
             var payload = Array(buffer[start..<(start + length)])
-            for index in payload.indices { payload[index] ^= mask[index & 3] }
+            if masked {
+                let mask = Array(buffer[(offset + header)..<start])
+                for index in payload.indices { payload[index] ^= mask[index & 3] }
+            }
             offset = start + length
             switch opcode {
             case 0x0:
@@ -137,6 +150,22 @@ public enum WebSocketFrame {
 
     /// A frame no client may accept: reserved opcode 3 (the `invalid-frame` fault).
     public static let invalid: [UInt8] = [0x83, 0x00]
+
+    /// A client's frame of a message, a close or a pong: masked with `mask` (§5.3: four bytes the
+    /// server cannot predict; the proxy draws them from the system's random source).
+    public static func masked(_ frame: [UInt8], with mask: [UInt8]) -> [UInt8] {
+        precondition(mask.count == 4 && frame.count >= 2)
+        let header = frame[1] == 127 ? 10 : frame[1] == 126 ? 4 : 2
+        var out = Array(frame[..<header])
+        out[1] |= 0x80
+        out += mask
+        var index = 0
+        for byte in frame[header...] {
+            out.append(byte ^ mask[index & 3])
+            index += 1
+        }
+        return out
+    }
 
     static func frame(opcode: UInt8, _ payload: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x80 | opcode]

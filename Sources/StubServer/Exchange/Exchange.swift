@@ -63,7 +63,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     /// Java re-send such requests): journaled, marked, so a count can leave it out.
     @exclusivity(unchecked) public private(set) var isResend = false
     /// For a forwarded miss being recorded: the recorder and the upstream's answer.
-    @exclusivity(unchecked) private(set) var recording: (recorder: Recorder, upstream: UpstreamResponse)?
+    @exclusivity(unchecked) private(set) var recording: (recorder: Recorder, answer: CapturedResponse)?
     /// The engine's handle for this request: observers send stubd's own requests through it
     /// (webhooks) from the request's loop.
     let reply: ReplyHandle?
@@ -190,7 +190,12 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
 
     /// A forwarded miss that is being recorded: what the recorder observer will store.
     func recorded(by recorder: Recorder, upstream: UpstreamResponse) {
-        recording = (recorder, upstream)
+        recording = (recorder, CapturedResponse(upstream))
+    }
+
+    /// A relayed WebSocket conversation that is being recorded, whole once it has ended.
+    func recorded(by recorder: Recorder, conversation: CapturedConversation) {
+        recording = (recorder, .conversation(conversation))
     }
 
     /// The engine has carried the plan out: the record is complete and goes to the observers.

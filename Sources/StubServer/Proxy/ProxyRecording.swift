@@ -11,7 +11,7 @@ package struct RecordingObserver: ExchangeObserver {
 
     package func exchangeEnded(_ exchange: Exchange) {
         guard let recording = exchange.recording else { return }
-        recording.recorder.record(CapturedRequest(exchange.request), CapturedResponse(recording.upstream))
+        recording.recorder.record(CapturedRequest(exchange.request), recording.answer)
     }
 }
 

@@ -51,6 +51,9 @@ package final class StubHandler: EngineHandler {
     /// that received the request, which never waits for the upstream (a large body is relayed
     /// as it arrives). A recording keeps the upstream's answer in the exchange for the recorder.
     private func forward(_ exchange: Exchange, to target: Forwarding.Target, reply: ReplyHandle) {
+        if WebSocketForwarding.relays(exchange.request) {
+            return WebSocketForwarding.forward(exchange, to: target, via: own.via, redactor: redactor, reply: reply)
+        }
         let request = exchange.request, cors = self.cors, proxy = target.upstream
         var upstream = proxy.forward(request)
         upstream.headers.append(NameValue("Via", own.via))

@@ -8,10 +8,6 @@ import Synchronization
 /// replies to client messages that match, sends pushed by a test; every message both ways kept
 /// for the journal (bounded, secrets hidden), which hears of the conversation when it ends.
 final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
-    /// Messages kept for the journal, and bytes kept of each.
-    static let transcriptLimit = 200
-    static let messageBytesLimit = 4096
-
     private let script: WebSocketScript
     private let route: Route
     private let upgradeRequest: IncomingRequest
@@ -20,9 +16,8 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
     private let collections: any CollectionItemsSource
     private let registry: WebSocketRegistry
     private let exchange: Exchange
-    private let redactor: Redactor
-    private let started = DispatchTime.now().uptimeNanoseconds
-    private let transcript = Mutex<(entries: [JSONValue], dropped: Int)>(([], 0))
+    /// What the journal keeps of it (the dashboard reads it live).
+    let transcript: WebSocketTranscript
     private let registration = Mutex<Int?>(nil)
 
     init(script: WebSocketScript, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
@@ -35,7 +30,7 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
         self.collections = collections
         self.registry = registry
         self.exchange = exchange
-        self.redactor = redactor
+        self.transcript = WebSocketTranscript(redactor: redactor)
     }
 
     // MARK: WebSocketPeer (on the loop)
@@ -54,14 +49,8 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
 
     func ended(code: Int?, reason: String, by: WebSocketEnding) {
         if let id = registration.withLock({ $0 }) { registry.remove(id) }
-        var ending: [(key: String, value: JSONValue)] = [("by", .string(by.rawValue))]
-        if let code { ending.append(("code", .number(Double(code)))) }
-        if !reason.isEmpty { ending.append(("reason", .string(reason))) }
-        let (entries, dropped) = transcript.withLock { ($0.entries, $0.dropped) }
-        var document: [(key: String, value: JSONValue)] = [("messages", .array(entries)), ("closed", .object(ending))]
-        if dropped > 0 { document.append(("messagesNotKept", .number(Double(dropped)))) }
-        exchange.recordConversation(Array(JSONWriter.write(.object(document), pretty: false).utf8))
-        exchange.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        exchange.recordConversation(transcript.document(code: code, reason: reason, by: by))
+        exchange.replyFinished(latencySeconds: transcript.elapsed)
     }
 
     // MARK: Test pushes (any thread)
@@ -132,24 +121,5 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
         }
     }
 
-    private func note(_ message: WebSocketMessage, from side: String) {
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        var entry: [(key: String, value: JSONValue)] = [("from", .string(side)), ("at", .number((seconds * 1000).rounded() / 1000))]
-        switch message {
-        case .text(let text):
-            if let json = try? JSONParser.parse(Array(text.utf8)), case .object = json {
-                let hidden = JSONWriter.write(redactor.json(json), pretty: false)
-                entry.append(("text", .string(String(hidden.utf8.prefix(Self.messageBytesLimit)) ?? "")))
-            } else {
-                entry.append(("text", .string(String(decoding: text.utf8.prefix(Self.messageBytesLimit), as: UTF8.self))))
-            }
-            if text.utf8.count > Self.messageBytesLimit { entry.append(("size", .number(Double(text.utf8.count)))) }
-        case .binary(let bytes):
-            entry.append(("base64", .string(Data(bytes.prefix(Self.messageBytesLimit)).base64EncodedString())))
-            entry.append(("size", .number(Double(bytes.count))))
-        }
-        transcript.withLock { kept in
-            if kept.entries.count < Self.transcriptLimit { kept.entries.append(.object(entry)) } else { kept.dropped += 1 }
-        }
-    }
+    private func note(_ message: WebSocketMessage, from side: String) { transcript.note(message, from: side) }
 }

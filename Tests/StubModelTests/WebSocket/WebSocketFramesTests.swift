@@ -75,4 +75,20 @@ import Testing
         #expect(Array(huge.prefix(10)) == [0x82, 127, 0, 0, 0, 0, 0, 0x01, 0x11, 0x70])
         #expect(WebSocketFrame.close(code: 4000, reason: "bye") == [0x88, 0x05, 0x0F, 0xA0] + Array("bye".utf8))
     }
+
+    @Test func theProxysFramesAreMaskedAndAServersAreReadUnmasked() {
+        // The RFC's masked "Hello" (§5.7) is what the proxy writes with the RFC's mask.
+        #expect(WebSocketFrame.masked(WebSocketFrame.message(.text("Hello")), with: [0x37, 0xfa, 0x21, 0x3d])
+                == [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
+        let long = Array(repeating: UInt8(7), count: 300)
+        var serverSide = WebSocketFrameReader(messageLimit: 1024)
+        #expect(serverSide.read(WebSocketFrame.masked(WebSocketFrame.message(.binary(long)), with: [1, 2, 3, 4])) == [.message(.binary(long))])
+        // A server's frames, read by the proxy: unmasked, split anywhere; a masked one refused.
+        var fromServer = WebSocketFrameReader(messageLimit: 1024, fromServer: true)
+        var events: [WebSocketFrameReader.Event] = []
+        for byte in WebSocketFrame.message(.text("Hello")) + WebSocketFrame.close(code: 4000, reason: "bye") { events += fromServer.read([byte]) }
+        #expect(events == [.message(.text("Hello")), .close(code: 4000, reason: "bye")])
+        var strict = WebSocketFrameReader(messageLimit: 1024, fromServer: true)
+        #expect(strict.read(Self.clientFrame(0x1, Array("x".utf8))) == [.failure(code: 1002, reason: "a server frame must not be masked")])
+    }
 }

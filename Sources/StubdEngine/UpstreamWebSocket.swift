@@ -1,0 +1,386 @@
+import CLibevent
+import CLibeventTLS
+import CStubdTLS
+import StubModel
+import StubdSystem
+
+/// What an upstream answered a WebSocket upgrade (`ReplyHandle.openWebSocket`).
+public enum UpstreamWebSocketAnswer: Sendable {
+    /// `101` with the accept key the client's key calls for: the conversation is open. Nothing is
+    /// read from the upstream until a peer is attached (`UpstreamWebSocket.attach`).
+    case upgraded(UpstreamWebSocket, subprotocol: String?)
+    /// Any other answer, as it came (a body up to `UpstreamWebSocket.bodyLimit`): the client
+    /// gets it, so a refused upgrade (401, 403, 404) reads the same through stubd.
+    case answered(status: Int, headers: [NameValue], body: [UInt8])
+    /// No answer: the cause, for a 502.
+    case failed(String)
+}
+
+/// The proxy's side of a conversation with an upstream. Every call comes on the loop's thread.
+public protocol UpstreamWebSocketPeer: AnyObject, Sendable {
+    /// A whole upstream message (fragments reassembled).
+    func upstreamSent(_ message: WebSocketMessage)
+    /// The conversation with the upstream ended: the close code seen, its reason, and who ended
+    /// it — `.server` the upstream, `.client` stubd (for its own client), `.network` neither.
+    func upstreamEnded(code: Int?, reason: String, by: WebSocketEnding)
+}
+
+/// A WebSocket client connection to an upstream, on a serving loop: the handshake (the client's
+/// key and subprotocols, no extension offered, so every frame is readable for the recorder), then
+/// frames both ways — masked out (§5.3), unmasked in. Pings from the upstream are answered here.
+///
+/// Loop-confined except `send`, `close` and `abandon`, which hop onto the loop. Owned by
+/// `Worker.upstreamWebSockets` until it ends.
+public final class UpstreamWebSocket: @unchecked Sendable {
+    /// Bytes of a refused upgrade's body kept for the client.
+    public static let bodyLimit = 1 << 20
+    /// Bytes the upstream's head may take.
+    static let headLimit = 64 << 10
+
+    private enum Phase {
+        /// Waiting for the head (then the body of a refusal).
+        case handshake
+        /// 101 received; reading paused until a peer is attached.
+        case upgraded
+        case open
+        case ended
+    }
+
+    private let bev: OpaquePointer
+    private unowned let worker: Worker
+    private let expectedAccept: String
+    private let host: String
+    private var phase = Phase.handshake
+    private var completion: ((UpstreamWebSocketAnswer) -> Void)?
+    private var input: [UInt8] = []
+    private var refusal: (status: Int, headers: [NameValue], length: Int?)?
+    private var reader: WebSocketFrameReader
+    private var peer: (any UpstreamWebSocketPeer)?
+    private var closing: (code: Int, reason: String)?
+    private var closeTimer: OpaquePointer?
+    private let isTLS: Bool
+
+    private init(bev: OpaquePointer, worker: Worker, key: String, host: String, messageLimit: Int, isTLS: Bool) {
+        self.bev = bev
+        self.worker = worker
+        self.expectedAccept = WebSocketHandshake.accept(key: key)
+        self.host = host
+        self.reader = WebSocketFrameReader(messageLimit: messageLimit, fromServer: true)
+        self.isTLS = isTLS
+    }
+
+    /// Connects to `request`'s upstream and sends its upgrade (`request.headers` carry the
+    /// client's `Sec-WebSocket-Key`, `-Version` and `-Protocol`; `Upgrade` and `Connection` are
+    /// added here); `completion` runs once, on the loop.
+    static func start(_ request: UpstreamRequest, messageLimit: Int, on worker: Worker, completion: @escaping (UpstreamWebSocketAnswer) -> Void) {
+        let key = request.headers.first { $0.name.lowercased() == "sec-websocket-key" }?.value ?? ""
+        let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        var made: OpaquePointer?
+        if let tls = request.tls {
+            switch worker.tlsContext(for: tls) {
+            case .failure(let problem):
+                return completion(.failed(problem.description))
+            case .success(let context):
+                guard let ssl = SSL_new(context) else { return completion(.failed("TLS: cannot create a session")) }
+                stubd_ssl_set_sni(ssl, request.host)
+                if tls.verify { SSL_set1_host(ssl, request.host) }
+                made = bufferevent_openssl_socket_new(worker.base, -1, ssl, BUFFEREVENT_SSL_CONNECTING, options)
+                if made == nil { SSL_free(ssl) } else { bufferevent_openssl_set_allow_dirty_shutdown(made, 1) }
+            }
+        } else {
+            made = bufferevent_socket_new(worker.base, -1, options)
+        }
+        guard let bev = made else { return completion(.failed("cannot open a connection to \(request.host):\(request.port)")) }
+        let socket = UpstreamWebSocket(bev: bev, worker: worker, key: key, host: request.host, messageLimit: messageLimit, isTLS: request.tls != nil)
+        socket.completion = completion
+        worker.upstreamWebSockets[ObjectIdentifier(socket)] = socket
+        bufferevent_setcb(bev, onUpstreamRead, onUpstreamWrite, onUpstreamEvent, Unmanaged.passUnretained(socket).toOpaque())
+        var timeout = System.timeValue(seconds: request.timeoutSeconds)
+        bufferevent_set_timeouts(bev, &timeout, &timeout)
+        var head = "GET \(request.target) HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        for header in request.headers { head += "\(header.name): \(header.value)\r\n" }
+        let bytes = Array((head + "\r\n").utf8)
+        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        worker.dnsStarted = true
+        guard bufferevent_socket_connect_hostname(bev, worker.dns, AF_UNSPEC, request.host, Int32(request.port)) == 0 else {
+            return socket.fail("cannot connect to \(request.host):\(request.port)")
+        }
+        bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+    }
+
+    // MARK: From any thread
+
+    /// Starts reading the conversation, whose messages and end `peer` hears from now on.
+    public func attach(_ peer: any UpstreamWebSocketPeer) {
+        onLoop { socket in
+            guard socket.phase == .upgraded else { return }
+            socket.peer = peer
+            socket.phase = .open
+            bufferevent_enable(socket.bev, Int16(EV_READ))
+            if !socket.input.isEmpty {
+                let early = socket.input
+                socket.input = []
+                socket.frames(early)
+            }
+            socket.readAvailable()
+        }
+    }
+
+    /// Sends a message (masked; dropped once the conversation is over).
+    public func send(_ message: WebSocketMessage) {
+        onLoop { socket in
+            guard socket.phase == .open, socket.closing == nil else { return }
+            socket.write(WebSocketFrame.message(message))
+        }
+    }
+
+    /// Closes cleanly: a close frame, then the connection once the upstream answers (2 s at most).
+    public func close(code: Int, reason: String) {
+        onLoop { $0.startClosing(code: code, reason: reason) }
+    }
+
+    /// Ends it now, without a close frame (the client left before the conversation began).
+    public func abandon() {
+        onLoop { $0.end(code: nil, reason: "abandoned", by: .client) }
+    }
+
+    private func onLoop(_ work: @escaping @Sendable (UpstreamWebSocket) -> Void) {
+        if worker.mailbox.owner.isCurrent {
+            guard phase != .ended else { return }
+            work(self)
+        } else {
+            worker.mailbox.post { [self] in
+                guard phase != .ended else { return }
+                work(self)
+            }
+        }
+    }
+
+    // MARK: On the loop
+
+    fileprivate func readAvailable() {
+        let buffer = bufferevent_get_input(bev)
+        let count = evbuffer_get_length(buffer)
+        guard count > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: count)
+        _ = bytes.withUnsafeMutableBytes { evbuffer_remove(buffer, $0.baseAddress, count) }
+        switch phase {
+        case .handshake: handshake(bytes)
+        case .upgraded: input += bytes
+        case .open: frames(bytes)
+        case .ended: break
+        }
+    }
+
+    private func handshake(_ bytes: [UInt8]) {
+        input += bytes
+        if let refusal {
+            if let length = refusal.length, input.count >= min(length, Self.bodyLimit) { finishRefusal() }
+            return
+        }
+        guard let end = Self.headEnd(input) else {
+            if input.count > Self.headLimit { fail("the upstream's answer head is over \(Self.headLimit >> 10) KiB") }
+            return
+        }
+        let lines = String(decoding: input[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        input.removeFirst(end + 4)
+        let statusParts = lines[0].split(separator: " ", maxSplits: 2)
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            return fail("the upstream did not answer HTTP: \(lines[0].prefix(80))")
+        }
+        var headers: [NameValue] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append(NameValue(String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name }?.value }
+        guard status == 101 else {
+            let length = header("content-length").flatMap { Int($0) }
+            refusal = (status, headers, length)
+            if length == nil && header("transfer-encoding") != nil {
+                // A chunked refusal: the status and headers are what matters; no body.
+                input = []
+                return finishRefusal()
+            }
+            if let length, input.count >= min(length, Self.bodyLimit) { finishRefusal() }
+            return
+        }
+        guard header("sec-websocket-accept") == expectedAccept else {
+            return fail("the upstream answered 101 with a Sec-WebSocket-Accept that does not match the key")
+        }
+        guard header("sec-websocket-extensions") == nil else {
+            return fail("the upstream agreed to an extension stubd did not offer (\(header("sec-websocket-extensions") ?? ""))")
+        }
+        phase = .upgraded
+        bufferevent_set_timeouts(bev, nil, nil)
+        bufferevent_disable(bev, Int16(EV_READ))
+        complete(.upgraded(self, subprotocol: header("sec-websocket-protocol")))
+    }
+
+    private func finishRefusal() {
+        guard let refusal else { return }
+        let body = Array(input.prefix(min(refusal.length ?? input.count, Self.bodyLimit)))
+        complete(.answered(status: refusal.status, headers: refusal.headers, body: body))
+        end(code: nil, reason: "", by: .client)
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    private func frames(_ bytes: [UInt8]) {
+        for event in reader.read(bytes) {
+            guard phase == .open else { return }
+            switch event {
+            case .message(let message):
+                if closing == nil { peer?.upstreamSent(message) }
+            case .ping(let payload):
+                write(WebSocketFrame.pong(payload))
+            case .pong:
+                break
+            case .close(let code, let reason):
+                if let closing {
+                    end(code: closing.code, reason: closing.reason, by: .client)
+                } else {
+                    write(WebSocketFrame.close(code: code.map { [1005, 1006, 1015].contains($0) ? 1000 : $0 } ?? 1000, reason: ""))
+                    end(code: code, reason: reason, by: .server, afterWrite: true)
+                }
+                return
+            case .failure(let code, let reason):
+                write(WebSocketFrame.close(code: code, reason: reason))
+                end(code: code, reason: "the upstream broke the protocol: \(reason)", by: .network, afterWrite: true)
+                return
+            }
+        }
+    }
+
+    private func startClosing(code: Int, reason: String) {
+        guard phase == .open, closing == nil else {
+            if phase == .upgraded { end(code: code, reason: reason, by: .client) }
+            return
+        }
+        closing = (code, reason)
+        write(WebSocketFrame.close(code: code, reason: reason))
+        closeTimer = clev_timer_new(worker.base, onUpstreamTimer, Unmanaged.passUnretained(self).toOpaque())
+        if let closeTimer {
+            var delay = System.timeValue(seconds: 2)
+            event_add(closeTimer, &delay)
+        }
+    }
+
+    fileprivate func closeTimerFired() {
+        end(code: closing?.code, reason: closing?.reason ?? "", by: .client)
+    }
+
+    /// A client frame: masked with four random bytes.
+    private func write(_ frame: [UInt8]) {
+        guard phase == .open || phase == .upgraded else { return }
+        if evbuffer_get_length(bufferevent_get_output(bev)) + frame.count > WebSocketConnection.outputLimit {
+            return end(code: nil, reason: "the upstream stopped reading: over \(WebSocketConnection.outputLimit >> 20) MiB waited to be sent", by: .network)
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        let bytes = WebSocketFrame.masked(frame, with: mask)
+        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+    }
+
+    private var endingAfterWrite: (code: Int?, reason: String, by: WebSocketEnding)?
+
+    fileprivate func drained() {
+        if let ending = endingAfterWrite, evbuffer_get_length(bufferevent_get_output(bev)) == 0 {
+            end(code: ending.code, reason: ending.reason, by: ending.by)
+        }
+    }
+
+    fileprivate func networkEvent(_ events: Int16) {
+        if events & Int16(BEV_EVENT_CONNECTED) != 0 { return }
+        let timedOut = events & Int16(BEV_EVENT_TIMEOUT) != 0
+        let eof = events & Int16(BEV_EVENT_EOF) != 0
+        switch phase {
+        case .handshake:
+            // A refusal whose body ends with the connection (or never comes whole): what came.
+            if refusal != nil, eof || timedOut { return finishRefusal() }
+            var cause = timedOut ? "no answer within the timeout" : eof ? "the upstream closed the connection before answering" : "the connection failed"
+            if !timedOut, !eof {
+                let error = System.lastError
+                if error.rawValue != 0 { cause += ": \(error)" }
+                if isTLS, let text = stubd_ssl_last_error_text() { cause += " (TLS: \(String(cString: text)))" }
+            }
+            fail("\(host): \(cause)")
+        case .upgraded, .open:
+            if let ending = endingAfterWrite { return end(code: ending.code, reason: ending.reason, by: ending.by) }
+            if let closing { return end(code: closing.code, reason: closing.reason, by: .client) }
+            end(code: 1006, reason: eof ? "the upstream closed the connection without a close frame" : "the connection to the upstream failed", by: .network)
+        case .ended:
+            break
+        }
+    }
+
+    private func fail(_ cause: String) {
+        complete(.failed(cause))
+        end(code: nil, reason: cause, by: .network)
+    }
+
+    private func complete(_ answer: UpstreamWebSocketAnswer) {
+        guard let completion else { return }
+        self.completion = nil
+        completion(answer)
+    }
+
+    /// Ends the conversation and frees the connection — now, or once what is queued is written.
+    private func end(code: Int?, reason: String, by: WebSocketEnding, afterWrite: Bool = false) {
+        guard phase != .ended else { return }
+        if afterWrite, evbuffer_get_length(bufferevent_get_output(bev)) > 0 {
+            endingAfterWrite = (code, reason, by)
+            bufferevent_disable(bev, Int16(EV_READ))
+            return
+        }
+        phase = .ended
+        if let closeTimer { event_free(closeTimer) }
+        closeTimer = nil
+        bufferevent_setcb(bev, nil, nil, nil, nil)
+        bufferevent_free(bev)
+        worker.upstreamWebSockets[ObjectIdentifier(self)] = nil
+        complete(.failed(reason))
+        let peer = self.peer
+        self.peer = nil
+        peer?.upstreamEnded(code: code, reason: reason, by: by)
+    }
+
+    /// The server stops: the connection goes with the loop; only the peer hears.
+    func serverStopped() {
+        guard phase != .ended else { return }
+        end(code: 1001, reason: "stubd stopped", by: .serverStopped)
+    }
+}
+
+extension Worker {
+    /// Ends every upstream conversation (the server stops).
+    func endUpstreamWebSockets() {
+        for socket in Array(upstreamWebSockets.values) { socket.serverStopped() }
+        upstreamWebSockets.removeAll()
+    }
+}
+
+private func onUpstreamRead(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().readAvailable()
+}
+
+private func onUpstreamWrite(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().drained()
+}
+
+private func onUpstreamEvent(_ bev: OpaquePointer?, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().networkEvent(events)
+}
+
+private func onUpstreamTimer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().closeTimerFired()
+}
