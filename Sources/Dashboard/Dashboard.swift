@@ -69,12 +69,14 @@ public struct Dashboard: Sendable {
                                               body: PackageResources.dashboard_css)
 
     /// The journal as Server-Sent Events (`?session=` for one session; `Last-Event-ID` or
-    /// `?lastEventId=` to resume).
+    /// `?lastEventId=` to resume; `?websockets=live` adds open conversations message by message).
     static func events(_ call: AdminEndpoint.Call) -> ReplyStream {
         let sessionName = call.query.first { $0.name == "session" }?.value
         let session = sessionName.flatMap { SessionID($0) } ?? call.session
         let resume = call.request.header("Last-Event-ID") ?? call.query.first { $0.name == "lastEventId" }?.value
-        return JournalEventStream.open(journal: call.state.journal, session: session, lastEventID: resume.flatMap { Int($0) })
+        let live = call.query.contains { $0.name == "websockets" && $0.value == "live" }
+        return JournalEventStream.open(journal: call.state.journal, webSockets: live ? call.state.webSockets : nil, session: session,
+                                       lastEventID: resume.flatMap { Int($0) })
     }
 
     /// Prometheus text format, version 0.0.4.

@@ -10,6 +10,10 @@ import Synchronization
 /// `Last-Event-ID` (browsers' `EventSource` does so by itself) first gets every entry after it
 /// that the journal still holds, then the live ones, none twice and none missing.
 ///
+/// With `?websockets=live`, open WebSocket conversations too, as they go (`websocket` events,
+/// without an `id`, so resuming is untouched): `opened` (with the messages so far — every open
+/// one is sent when the stream starts), `message`, `closed`; the journal's entry follows a close.
+///
 /// The serving loop only hands each entry to the stream's own serial queue (a closure and a
 /// counter); redaction and JSON happen there, in journal order. Bounded twice: at most
 /// `pendingLimit` entries wait for the queue, and the `ReplyStream` holds at most `bufferLimit`
@@ -29,6 +33,7 @@ final class JournalEventStream: Sendable {
         var sent = 0
         var pending = 0
         var listener: Int?
+        var socketListener: Int?
         var heartbeat: Heartbeat?
     }
 
@@ -39,19 +44,21 @@ final class JournalEventStream: Sendable {
     }
 
     private let journal: RequestJournal
+    private let webSockets: WebSocketRegistry?
     private let session: SessionID?
     private let state = Mutex(State())
     private let work = DispatchQueue(label: "stubd.events")
 
-    private init(journal: RequestJournal, session: SessionID?) {
+    private init(journal: RequestJournal, webSockets: WebSocketRegistry?, session: SessionID?) {
         self.journal = journal
+        self.webSockets = webSockets
         self.session = session
     }
 
     /// Opens a stream of `journal`'s entries (one session's with `session`), after `lastEventID`
     /// when reconnecting.
-    static func open(journal: RequestJournal, session: SessionID?, lastEventID: Int?) -> ReplyStream {
-        let events = JournalEventStream(journal: journal, session: session)
+    static func open(journal: RequestJournal, webSockets: WebSocketRegistry? = nil, session: SessionID?, lastEventID: Int?) -> ReplyStream {
+        let events = JournalEventStream(journal: journal, webSockets: webSockets, session: session)
         let stream = ReplyStream(status: 200, headers: [NameValue("Content-Type", "text/event-stream; charset=utf-8"),
                                                         NameValue("Cache-Control", "no-store"),
                                                         NameValue("X-Content-Type-Options", "nosniff")],
@@ -72,6 +79,13 @@ final class JournalEventStream: Sendable {
             }
         }
         let listener = journal.listeners.add { [self] entry in enqueue(entry, to: stream) }
+        if let webSockets {
+            // The listener first, then the open ones: a message in between may come twice (the
+            // page keeps each once, by time), never be missed.
+            let socketListener = webSockets.addListener { [self] activity in enqueue(activity, to: stream) }
+            state.withLock { $0.socketListener = socketListener }
+            for entry in webSockets.everyOpen { enqueue(.opened(entry), to: stream) }
+        }
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + Self.heartbeatSeconds, repeating: Self.heartbeatSeconds)
         timer.setEventHandler { stream.write(Array(": keep-alive\n\n".utf8)) }
@@ -101,6 +115,42 @@ final class JournalEventStream: Sendable {
         }
     }
 
+    /// From any thread: queue a conversation's activity (the same bound as entries).
+    private func enqueue(_ activity: WebSocketRegistry.Activity, to stream: ReplyStream) {
+        let data: JSONValue
+        switch activity {
+        case .opened(let entry):
+            guard session == nil || entry.session == session else { return }
+            var members: [(key: String, value: JSONValue)] = [("kind", .string("opened")), ("id", .number(Double(entry.id))),
+                                                              ("route", .string(entry.route)), ("path", .string(entry.path)),
+                                                              ("opened", .string(RequestsAdmin.timestamp(entry.opened)))]
+            if let session = entry.session { members.append(("session", .string(session.rawValue))) }
+            members.append(("messages", .array(entry.messages)))
+            data = .object(members)
+        case .message(let id, let session, let message):
+            guard self.session == nil || session == self.session else { return }
+            data = .object([("kind", .string("message")), ("id", .number(Double(id))), ("message", message)])
+        case .closed(let id, let session):
+            guard self.session == nil || session == self.session else { return }
+            data = .object([("kind", .string("closed")), ("id", .number(Double(id)))])
+        }
+        let admitted = state.withLock { state -> Bool in
+            guard state.pending < Self.pendingLimit else { return false }
+            state.pending += 1
+            return true
+        }
+        guard admitted else {
+            stream.drop()
+            return
+        }
+        work.async { [self] in
+            if stream.ending == nil {
+                stream.write(Array("event: websocket\ndata: \(JSONWriter.write(data, pretty: false))\n\n".utf8))
+            }
+            state.withLock { $0.pending -= 1 }
+        }
+    }
+
     /// On the stream's queue: one event, once, in sequence order.
     private func send(_ entry: JournalEntry, to stream: ReplyStream) {
         let fresh = state.withLock { state -> Bool in
@@ -114,11 +164,12 @@ final class JournalEventStream: Sendable {
     }
 
     private func close() {
-        let (listener, timer) = state.withLock { state in
-            defer { state.listener = nil; state.heartbeat = nil }
-            return (state.listener, state.heartbeat)
+        let (listener, socketListener, timer) = state.withLock { state in
+            defer { state.listener = nil; state.socketListener = nil; state.heartbeat = nil }
+            return (state.listener, state.socketListener, state.heartbeat)
         }
         if let listener { journal.listeners.remove(listener) }
+        if let socketListener { webSockets?.removeListener(socketListener) }
         timer?.timer.cancel()
     }
 

@@ -37,6 +37,11 @@ FIXTURES = {
         {"request": {"method": "GET", "path": "/todo"}, "response": {"text": "[\"milk\"]"}, "scenario": "todo", "requiredState": "Added"},
         {"name": "flaky", "request": {"method": "GET", "path": "/flaky"}, "responses": [{"status": 500}, {"status": 200}]},
     ]},
+    "chat.json": {"routes": [
+        {"name": "chat", "request": {"method": "GET", "path": "/chat"},
+         "websocket": {"onOpen": [{"send": {"text": "welcome"}}], "template": True,
+                       "replies": [{"match": "any", "then": [{"send": {"text": "echo: {{request.body}}"}}]}]}},
+    ]},
 }
 
 
@@ -82,7 +87,7 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
 
         # The route table renders, with hit counts.
         browser.evaluate("document.querySelector('nav button[data-tab=routes]').click()")
-        browser.wait("document.querySelectorAll('#routes tbody tr').length === 7", "seven routes in the table")
+        browser.wait("document.querySelectorAll('#routes tbody tr').length === 8", "eight routes in the table")
         zen_hits = browser.evaluate("[...document.querySelectorAll('#routes tbody tr')].find(r => r.cells[1].textContent === 'zen').cells[5].textContent")
         assert zen_hits == "1", f"zen hits: {zen_hits}"
         browser.evaluate("document.querySelector('nav button[data-tab=requests]').click()")
@@ -139,6 +144,34 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
         os.makedirs(OUT, exist_ok=True)
         browser.screenshot(os.path.join(OUT, "dashboard.png"))
         print(f"  screenshot: {os.path.relpath(os.path.join(OUT, 'dashboard.png'), ROOT)}")
+    finally:
+        server.stop()
+
+
+@check
+def open_websocket_conversations_are_shown_message_by_message(browser, folder, write_dir):
+    server = Stubd(folder)
+    try:
+        browser.open(server.base + "/__stubd/ui")
+        browser.wait("document.querySelector('#status').textContent === 'live'", "the event stream")
+        assert browser.evaluate("document.querySelector('#live-sockets').hidden") is True, "no conversation: no panel"
+        # The page itself opens a conversation with the stubbed route (same origin), then talks.
+        browser.evaluate("window.chat = new WebSocket(location.origin.replace('http', 'ws') + '/chat'); "
+                         "window.chat.onopen = () => window.chat.send('first'); 'ok'")
+        browser.wait("document.querySelector('#live-list').textContent.includes('echo: first')", "the echo of the first message, live", 5)
+        text = browser.evaluate("document.querySelector('#live-list').textContent")
+        assert "/chat" in text and "welcome" in text and "→" in text, text
+        # A message after the panel is shown arrives without a reload.
+        started = time.monotonic()
+        browser.evaluate("window.chat.send('second'); 'ok'")
+        browser.wait("document.querySelector('#live-list').textContent.includes('echo: second')", "the second echo, live", 5)
+        assert time.monotonic() - started < 1.0, "a message shown within a second"
+        assert browser.evaluate("document.querySelector('#live-count').textContent") == "1"
+        # Closed: the panel goes, and the conversation is one journal entry (101) in the list.
+        browser.evaluate("window.chat.close(1000); 'ok'")
+        browser.wait("document.querySelector('#live-sockets').hidden", "the panel hidden once the conversation ends", 5)
+        browser.wait("[...document.querySelectorAll('#requests tbody tr[data-sequence]')].some(r => r.cells[2].textContent === '/chat' && r.cells[3].textContent === '101')",
+                     "the ended conversation in the journal", 5)
     finally:
         server.stop()
 

@@ -148,12 +148,26 @@ def main():
         except wsclient.WebSocketBadStatusException as refused:
             check(refused.status_code == 403 and b"forbidden" in (refused.resp_body or b""),
                   f"the upstream's refusal reaches the client as it came: {refused.status_code} {refused.resp_body!r}")
+        # A relayed conversation is an open one like any: listed, and a test's push reaches its client.
+        ws = wsclient.create_connection(proxy.base.replace("http://", "ws://") + "/chat?room=blue", subprotocols=["chat.v1"], timeout=5)
+        ws.recv()
+        with urllib.request.urlopen(proxy.base + "/__stubd/websockets", timeout=5) as answer:
+            listed = json.loads(answer.read())["open"]
+        check(len(listed) == 1 and listed[0]["route"].startswith("proxied to http://127.0.0.1:") and listed[0]["path"] == "/chat",
+              f"the relayed conversation is listed: {listed}")
+        push = urllib.request.Request(proxy.base + "/__stubd/websockets/send", data=json.dumps({"path": "/chat", "text": "from the test"}).encode(),
+                                      headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(push, timeout=5) as answer:
+            reach = json.loads(answer.read())
+        check(reach == {"count": 1} and ws.recv() == "from the test", f"a push reaches the relayed client: {reach}")
+        ws.send("bye")
+        ws.close()
         time.sleep(0.3)
         with urllib.request.urlopen(proxy.base + "/__stubd/requests", timeout=5) as answer:
             journal = json.loads(answer.read())
         entries = journal.get("requests", journal) if isinstance(journal, dict) else journal
         relayed_entries = [e for e in entries if e.get("response", {}).get("status") == 101]
-        check(len(relayed_entries) == 2, f"the journal keeps each relayed conversation ({len(relayed_entries)})")
+        check(len(relayed_entries) == 3, f"the journal keeps each relayed conversation ({len(relayed_entries)})")
         text = json.dumps(relayed_entries)
         check("authed" in text and TOKEN not in text, "the journal's transcript has the messages, not the token")
         # The recorder's files are written once the proxy stops (or as it goes): wait for them.
@@ -166,7 +180,7 @@ def main():
             time.sleep(0.1)
     finally:
         proxy.stop()
-    check(len(files) == 1, f"one fixture recorded for the two conversations on one request: {files}")
+    check(len(files) == 1, f"one fixture recorded for the three conversations on one request: {files}")
     fixture = open(os.path.join(out, files[0])).read() if files else "{}"
     route = json.loads(fixture)["routes"][0] if files else {}
     script = route.get("websocket", {})

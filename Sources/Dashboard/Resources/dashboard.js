@@ -188,7 +188,7 @@ async function stream() {
     if (state.disconnected) await resync();
     answered = true;
     const extra = state.lastId ? { 'Last-Event-ID': String(state.lastId) } : {};
-    const response = await fetch('/__stubd/events', { headers: headers(extra), cache: 'no-store' });
+    const response = await fetch('/__stubd/events?websockets=live', { headers: headers(extra), cache: 'no-store' });
     if (response.status === 401) { askForToken(); return; }
     if (response.status === 403) staleKey();
     if (!response.ok || !response.body) throw new Error('status ' + response.status);
@@ -206,8 +206,10 @@ async function stream() {
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
-        if (data) receive(JSON.parse(data));
+        const lines = block.split('\n');
+        const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+        if (!data) continue;
+        if (lines.includes('event: websocket')) conversationActivity(JSON.parse(data)); else receive(JSON.parse(data));
       }
     }
   } catch (error) {
@@ -218,6 +220,56 @@ async function stream() {
   setStatus('disconnected: reconnecting…', false, true);
   setTimeout(stream, 1000);
 }
+// ---- open WebSocket conversations, message by message ---------------------------------------------
+// The event stream's `websocket` events: `opened` (with the messages so far), `message`, `closed`
+// (the conversation's journal entry follows as an ordinary exchange).
+const conversations = new Map();
+const MESSAGES_SHOWN = 200;
+function conversationActivity(event) {
+  if (event.kind === 'opened') {
+    conversations.set(event.id, { route: event.route, path: event.path, session: event.session || '', messages: event.messages || [] });
+  } else if (event.kind === 'message') {
+    const open = conversations.get(event.id);
+    if (!open) return;
+    // An event may repeat a message the opening snapshot already held: kept once.
+    const last = open.messages[open.messages.length - 1];
+    if (last && last.at === event.message.at && last.from === event.message.from && last.text === event.message.text) return;
+    open.messages.push(event.message);
+    if (open.messages.length > MESSAGES_SHOWN) open.messages.shift();
+  } else if (event.kind === 'closed') {
+    conversations.delete(event.id);
+  }
+  renderConversations();
+}
+function messageText(message) {
+  if (message.text !== undefined) return message.text + (message.size ? ' … (' + message.size + ' bytes)' : '');
+  return '(binary, ' + message.size + ' bytes) ' + message.base64;
+}
+function renderConversations() {
+  const session = $('session').value.trim();
+  const shown = [...conversations.entries()].filter(([, c]) => !session || c.session === session);
+  $('live-sockets').hidden = shown.length === 0;
+  $('live-count').textContent = String(shown.length);
+  $('live-list').replaceChildren(...shown.map(([id, c]) => {
+    const item = document.createElement('li');
+    item.dataset.conversation = id;
+    const title = document.createElement('div');
+    title.className = 'row';
+    title.textContent = c.path + ' — ' + c.route + (c.session ? ' — session ' + c.session : '');
+    const list = document.createElement('ol');
+    list.className = 'messages';
+    for (const message of c.messages.slice(-20)) {
+      const line = document.createElement('li');
+      line.className = message.from;
+      line.textContent = (message.from === 'client' ? '→ ' : '← ') + message.at.toFixed(3) + ' s  ' + messageText(message);
+      list.append(line);
+    }
+    item.append(title, list);
+    return item;
+  }));
+}
+$('session').addEventListener('input', renderConversations);
+
 // A restarted stubd made a new page key, so this page's requests are refused (403): the page is
 // loaded again, once in ten seconds at most, and gets the new key and the new journal.
 function staleKey() {

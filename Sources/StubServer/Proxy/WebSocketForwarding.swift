@@ -12,7 +12,7 @@ enum WebSocketForwarding {
         WebSocketHandshake.asksForWebSocket(request.headers) && WebSocketHandshake.problem(method: request.method, headers: request.headers) == nil
     }
 
-    static func forward(_ exchange: Exchange, to target: Forwarding.Target, via: String, redactor: Redactor, reply: ReplyHandle) {
+    static func forward(_ exchange: Exchange, to target: Forwarding.Target, via: String, redactor: Redactor, registry: WebSocketRegistry, reply: ReplyHandle) {
         let request = exchange.request, proxy = target.upstream
         var upstream = proxy.forward(request)
         upstream.headers.removeAll { $0.name.lowercased() == "sec-websocket-extensions" }
@@ -23,7 +23,8 @@ enum WebSocketForwarding {
             let plan: ReplyPlan
             switch answer {
             case .upgraded(let socket, let subprotocol):
-                let relay = WebSocketRelay(upstream: socket, subprotocol: subprotocol, exchange: exchange, recorder: target.recorder, redactor: redactor)
+                let relay = WebSocketRelay(upstream: socket, named: proxy.description, subprotocol: subprotocol, exchange: exchange,
+                                           recorder: target.recorder, redactor: redactor, registry: registry)
                 plan = ReplyPlan(content: .upgrade(WebSocketUpgrade(accept: WebSocketHandshake.accept(key: key), subprotocol: subprotocol,
                                                                     messageLimit: WebSocketRelay.messageLimit, peer: relay)))
             case .answered(let status, let headers, let body):

@@ -1,6 +1,7 @@
 import Recording
 import StubModel
 import StubdEngine
+import Synchronization
 
 /// A forwarded WebSocket: the client's conversation (`WebSocketPeer`) and the upstream's
 /// (`UpstreamWebSocketPeer`) joined — each message passed on as it comes, each close passed on
@@ -9,21 +10,28 @@ import StubdEngine
 /// every message is kept whole with its time and the recorder gets the conversation when the
 /// client's side ends (the exchange's record carries it to `RecordingObserver`).
 ///
-/// Both sides live on the loop of the client's request, so every call comes on that thread.
-final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, @unchecked Sendable {
+/// Both sides live on the loop of the client's request, so every call comes on that thread —
+/// but a test's push or close (it is listed with the open conversations), from any thread.
+final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket, @unchecked Sendable {
     /// Bytes one message may take either way.
     static let messageLimit = 16 << 20
 
     private let upstream: UpstreamWebSocket
     private let exchange: Exchange
     private let recorder: Recorder?
-    private let transcript: WebSocketTranscript
-    private var client: WebSocketConnection?
+    let transcript: WebSocketTranscript
+    private let registry: WebSocketRegistry
+    private let upstreamName: String
+    private let clientSide = Mutex<(connection: WebSocketConnection?, id: Int?)>((nil, nil))
+    private var client: WebSocketConnection? { clientSide.withLock { $0.connection } }
     private var conversation: CapturedConversation
     private var clientEnded = false
 
-    init(upstream: UpstreamWebSocket, subprotocol: String?, exchange: Exchange, recorder: Recorder?, redactor: Redactor) {
+    init(upstream: UpstreamWebSocket, named upstreamName: String, subprotocol: String?, exchange: Exchange, recorder: Recorder?, redactor: Redactor,
+         registry: WebSocketRegistry) {
         self.upstream = upstream
+        self.upstreamName = upstreamName
+        self.registry = registry
         self.exchange = exchange
         self.recorder = recorder
         self.transcript = WebSocketTranscript(redactor: redactor)
@@ -36,7 +44,9 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, @unchecked Sen
     // MARK: The client's side
 
     func opened(_ connection: WebSocketConnection) {
-        client = connection
+        clientSide.withLock { $0.connection = connection }
+        let id = registry.add(route: "proxied to \(upstreamName)", path: exchange.request.rawPath, session: exchange.session, conversation: self)
+        clientSide.withLock { $0.id = id }
         upstream.attach(self)
     }
 
@@ -48,7 +58,11 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, @unchecked Sen
     func ended(code: Int?, reason: String, by: WebSocketEnding) {
         guard !clientEnded else { return }
         clientEnded = true
-        client = nil
+        let id = clientSide.withLock { side in
+            defer { side = (nil, nil) }
+            return side.id
+        }
+        if let id { registry.remove(id) }
         switch by {
         // The client's close (its code, or 1000) goes on to the upstream.
         case .client: upstream.close(code: code.map { [1005, 1006, 1015].contains($0) ? 1000 : $0 } ?? 1000, reason: reason)
@@ -81,6 +95,18 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, @unchecked Sen
         case .client:
             break
         }
+    }
+
+    // MARK: A test's hand (any thread)
+
+    func push(_ message: WebSocketMessage) {
+        guard let client else { return }
+        transcript.note(message, from: "server")
+        client.send(message)
+    }
+
+    func close(code: Int, reason: String) {
+        client?.close(code: code, reason: reason)
     }
 
     private func keep(_ message: WebSocketMessage, fromClient: Bool) {

@@ -52,7 +52,7 @@ package final class StubHandler: EngineHandler {
     /// as it arrives). A recording keeps the upstream's answer in the exchange for the recorder.
     private func forward(_ exchange: Exchange, to target: Forwarding.Target, reply: ReplyHandle) {
         if WebSocketForwarding.relays(exchange.request) {
-            return WebSocketForwarding.forward(exchange, to: target, via: own.via, redactor: redactor, reply: reply)
+            return WebSocketForwarding.forward(exchange, to: target, via: own.via, redactor: redactor, registry: admin.webSockets, reply: reply)
         }
         let request = exchange.request, cors = self.cors, proxy = target.upstream
         var upstream = proxy.forward(request)

@@ -7,7 +7,7 @@ import Synchronization
 /// One conversation's script played on its connection (a `WebSocketPeer`): the open steps, the
 /// replies to client messages that match, sends pushed by a test; every message both ways kept
 /// for the journal (bounded, secrets hidden), which hears of the conversation when it ends.
-final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
+final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     private let script: WebSocketScript
     private let route: Route
     private let upgradeRequest: IncomingRequest
@@ -19,6 +19,7 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
     /// What the journal keeps of it (the dashboard reads it live).
     let transcript: WebSocketTranscript
     private let registration = Mutex<Int?>(nil)
+    private let connection = Mutex<WebSocketConnection?>(nil)
 
     init(script: WebSocketScript, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
          collections: any CollectionItemsSource, registry: WebSocketRegistry, exchange: Exchange, redactor: Redactor) {
@@ -36,7 +37,8 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
     // MARK: WebSocketPeer (on the loop)
 
     func opened(_ connection: WebSocketConnection) {
-        let id = registry.add(route: route.name, path: upgradeRequest.rawPath, session: session, connection: connection, player: self)
+        self.connection.withLock { $0 = connection }
+        let id = registry.add(route: route.name, path: upgradeRequest.rawPath, session: session, conversation: self)
         registration.withLock { $0 = id }
         run(script.onOpen, on: connection, message: nil)
     }
@@ -49,15 +51,21 @@ final class WebSocketPlayer: WebSocketPeer, @unchecked Sendable {
 
     func ended(code: Int?, reason: String, by: WebSocketEnding) {
         if let id = registration.withLock({ $0 }) { registry.remove(id) }
+        connection.withLock { $0 = nil }
         exchange.recordConversation(transcript.document(code: code, reason: reason, by: by))
         exchange.replyFinished(latencySeconds: transcript.elapsed)
     }
 
     // MARK: Test pushes (any thread)
 
-    func push(_ message: WebSocketMessage, on connection: WebSocketConnection) {
+    func push(_ message: WebSocketMessage) {
+        guard let connection = connection.withLock({ $0 }) else { return }
         note(message, from: "server")
         connection.send(message)
+    }
+
+    func close(code: Int, reason: String) {
+        connection.withLock { $0 }?.close(code: code, reason: reason)
     }
 
     // MARK: Steps

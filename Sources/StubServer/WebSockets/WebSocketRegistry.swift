@@ -3,15 +3,27 @@ import StubModel
 import StubdEngine
 import Synchronization
 
+/// An open conversation as the registry holds it: a scripted one (`WebSocketPlayer`) or one the
+/// proxy relays (`WebSocketRelay`). Calls may come from any thread.
+protocol OpenWebSocket: AnyObject, Sendable {
+    /// What the journal keeps of it, so far.
+    var transcript: WebSocketTranscript { get }
+    /// Sends a test's message to the client (noted as the server's).
+    func push(_ message: WebSocketMessage)
+    /// Closes the client's side cleanly.
+    func close(code: Int, reason: String)
+}
+
 /// The open WebSocket conversations, so a test can push a message to them, list them or close
 /// them (`/__stubd/websockets`, the kit's `session.send(toWebSocket:)`) — always within the
-/// session that opened them.
+/// session that opened them — and a live view can follow them message by message
+/// (`addListener`, the dashboard's event stream).
 public final class WebSocketRegistry: Sendable {
     /// One open conversation.
     public struct Entry: Sendable {
         /// A number for this server's lifetime.
         public let id: Int
-        /// The route that accepted it.
+        /// The route that accepted it (`proxied to …` for a relayed one).
         public let route: String
         /// The upgrade request's path.
         public let path: String
@@ -19,8 +31,20 @@ public final class WebSocketRegistry: Sendable {
         public let session: SessionID?
         /// When it opened.
         public let opened: Date
-        let connection: WebSocketConnection
-        let player: WebSocketPlayer
+        let conversation: any OpenWebSocket
+
+        /// Its messages so far, as the journal will keep them.
+        public var messages: [JSONValue] { conversation.transcript.messages }
+    }
+
+    /// What a live view hears, on the thread where it happened (keep it quick).
+    public enum Activity: Sendable {
+        /// A conversation opened.
+        case opened(Entry)
+        /// A message passed (`{"from", "at", "text" | "base64", "size"}`, as the journal keeps it).
+        case message(id: Int, session: SessionID?, JSONValue)
+        /// A conversation ended (its journal entry follows).
+        case closed(id: Int, session: SessionID?)
     }
 
     private struct State {
@@ -29,21 +53,48 @@ public final class WebSocketRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    private let listeners = Mutex<(next: Int, all: [Int: @Sendable (Activity) -> Void])>((1, [:]))
 
     /// An empty registry.
     public init() {}
 
-    func add(route: String, path: String, session: SessionID?, connection: WebSocketConnection, player: WebSocketPlayer) -> Int {
-        state.withLock { state in
+    func add(route: String, path: String, session: SessionID?, conversation: any OpenWebSocket) -> Int {
+        let entry = state.withLock { state in
             let id = state.next
             state.next += 1
-            state.entries[id] = Entry(id: id, route: route, path: path, session: session, opened: Date(), connection: connection, player: player)
+            let entry = Entry(id: id, route: route, path: path, session: session, opened: Date(), conversation: conversation)
+            state.entries[id] = entry
+            return entry
+        }
+        let id = entry.id
+        conversation.transcript.onNote { [weak self] note in self?.tell(.message(id: id, session: session, note)) }
+        tell(.opened(entry))
+        return id
+    }
+
+    func remove(_ id: Int) {
+        guard let entry = state.withLock({ $0.entries.removeValue(forKey: id) }) else { return }
+        tell(.closed(id: id, session: entry.session))
+    }
+
+    /// Calls `listener` with every activity from now on, until `removeListener`.
+    public func addListener(_ listener: @escaping @Sendable (Activity) -> Void) -> Int {
+        listeners.withLock { listeners in
+            let id = listeners.next
+            listeners.next += 1
+            listeners.all[id] = listener
             return id
         }
     }
 
-    func remove(_ id: Int) {
-        state.withLock { _ = $0.entries.removeValue(forKey: id) }
+    /// Stops calling a listener.
+    public func removeListener(_ id: Int) {
+        listeners.withLock { _ = $0.all.removeValue(forKey: id) }
+    }
+
+    private func tell(_ activity: Activity) {
+        let all = listeners.withLock { Array($0.all.values) }
+        for listener in all { listener(activity) }
     }
 
     /// The session's open conversations (all of them without a session filter is never given:
@@ -55,24 +106,29 @@ public final class WebSocketRegistry: Sendable {
         }
     }
 
+    /// Every open conversation, every session's (a live view of the whole server), oldest first.
+    public var everyOpen: [Entry] {
+        state.withLock { $0.entries.values.sorted { $0.id < $1.id } }
+    }
+
     /// Sends `message` to the session's conversations (on `path`); how many.
     public func send(_ message: WebSocketMessage, session: SessionID?, path: String?) -> Int {
         let targets = open(session: session, path: path)
-        for entry in targets { entry.player.push(message, on: entry.connection) }
+        for entry in targets { entry.conversation.push(message) }
         return targets.count
     }
 
     /// Closes the session's conversations (on `path`) with `code`; how many.
     public func close(code: Int, reason: String, session: SessionID?, path: String?) -> Int {
         let targets = open(session: session, path: path)
-        for entry in targets { entry.connection.close(code: code, reason: reason) }
+        for entry in targets { entry.conversation.close(code: code, reason: reason) }
         return targets.count
     }
 
     /// Every conversation, when the server's state resets (a session's, or all).
     public func closeAll(session: SessionID?) {
         for entry in state.withLock({ Array($0.entries.values) }) where session == nil || entry.session == session {
-            entry.connection.close(code: 1001, reason: "stubd reset")
+            entry.conversation.close(code: 1001, reason: "stubd reset")
         }
     }
 

@@ -16,6 +16,8 @@ final class WebSocketTranscript: Sendable {
     private let started = DispatchTime.now().uptimeNanoseconds
     private let redactor: Redactor
     private let kept = Mutex<(entries: [JSONValue], dropped: Int)>(([], 0))
+    /// Told of each message noted (a live view), once the conversation is registered.
+    private let listener = Mutex<(@Sendable (JSONValue) -> Void)?>(nil)
 
     init(redactor: Redactor) { self.redactor = redactor }
 
@@ -38,9 +40,16 @@ final class WebSocketTranscript: Sendable {
             entry.append(("base64", .string(Data(bytes.prefix(Self.messageBytesLimit)).base64EncodedString())))
             entry.append(("size", .number(Double(bytes.count))))
         }
+        let note = JSONValue.object(entry)
         kept.withLock { kept in
-            if kept.entries.count < Self.messageLimit { kept.entries.append(.object(entry)) } else { kept.dropped += 1 }
+            if kept.entries.count < Self.messageLimit { kept.entries.append(note) } else { kept.dropped += 1 }
         }
+        listener.withLock { $0 }?(note)
+    }
+
+    /// Tells `listener` of every message noted from now on.
+    func onNote(_ listener: @escaping @Sendable (JSONValue) -> Void) {
+        self.listener.withLock { $0 = listener }
     }
 
     /// The messages so far (a live view).
