@@ -26,6 +26,8 @@ swift build -c release --product stubd >/dev/null
 cc -O2 -o bench/out/baseline bench/baseline.c $(pkg-config --cflags --libs libevent_openssl openssl)
 cc -O2 -o bench/out/delay_client bench/delay_client.c
 cc -O2 -o bench/out/stream_client bench/stream_client.c
+cc -O2 -o bench/out/ws_echo bench/ws_echo.c $(pkg-config --cflags --libs libevent openssl)
+cc -O2 -o bench/out/ws_client bench/ws_client.c
 ulimit -n 20000 2>/dev/null || true
 python3 bench/bench.py
 # WebSockets: echo round trips beside a reference echo server, 10,000 idle conversations.

@@ -1,9 +1,12 @@
 """make bench: WebSocket figures (issue 37) — echo round trips per second on one connection and on
-16 at once, stubd against a reference echo server (Python `websockets`, the same client) in the
-same run, alternating; then 10,000 idle conversations held by one loop (`--workers 1`) and the
-memory each takes (stubd's resident size before and after, divided).
+16 at once, stubd (one loop) against two reference echo servers in the same run, alternating:
+`bench/ws_echo.c` (RFC 6455 by hand on one libevent loop, the library stubd's engine uses) and
+Python `websockets`; the load comes from `bench/ws_client.c` (C, poll(2)), which costs far less
+than any of them. Then 10,000 idle conversations held by one loop (`--workers 1`) and the memory
+each takes (stubd's resident size before and after, divided).
 
-    python3 bench/websocket_bench.py [.build/release/stubd] [--idle 10000] [--seconds 3]
+    python3 bench/websocket_bench.py [.build/release/stubd] [--idle=10000] [--seconds=3]
+    (bench/out/ws_echo and bench/out/ws_client built by bench/run.sh)
 """
 import asyncio
 import json
@@ -30,20 +33,21 @@ def rss_kib(pid):
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
 
-async def round_trips(url, connections, seconds):
-    async def one(ws, deadline):
-        count = 0
-        while time.monotonic() < deadline:
-            await ws.send("ping")
-            await ws.recv()
-            count += 1
-        return count
-    sockets = [await websockets.connect(url, compression=None) for _ in range(connections)]
-    deadline = time.monotonic() + seconds
-    counts = await asyncio.gather(*(one(ws, deadline) for ws in sockets))
-    for ws in sockets:
-        await ws.close()
-    return sum(counts) / seconds
+OUT = os.path.join(HERE, "out")
+
+
+def round_trips(port, path, connections, seconds):
+    """Round trips per second by the C client."""
+    result = subprocess.run([os.path.join(OUT, "ws_client"), str(port), path, str(connections), str(seconds)],
+                            capture_output=True, text=True, timeout=seconds + 30)
+    if result.returncode != 0:
+        raise RuntimeError("ws_client: " + result.stderr.strip())
+    return float(result.stdout)
+
+
+def run_c_reference():
+    process = subprocess.Popen([os.path.join(OUT, "ws_echo"), "0"], stdout=subprocess.PIPE, text=True)
+    return process, int(process.stdout.readline())
 
 
 def run_reference():
@@ -84,24 +88,28 @@ def main():
         json.dump({"routes": [{"request": {"method": "GET", "path": "/echo"},
                                "websocket": {"replies": [{"match": "any", "then": [{"send": {"text": "{{request.body}}"}}]}], "template": True}}]}, file)
     stubd = Stubd(BINARY, folder, "--quiet", "--workers", "1")
+    c_reference, c_port = run_c_reference()
     reference, reference_port = run_reference()
     try:
-        ours, theirs = f"ws://127.0.0.1:{stubd.port}/echo", f"ws://127.0.0.1:{reference_port}/"
-        rows = {("stubd", 1): [], ("reference", 1): [], ("stubd", 16): [], ("reference", 16): []}
+        servers = [("stubd (templated echo route, one loop)", stubd.port, "/echo"),
+                   ("C echo server on one libevent loop (bench/ws_echo.c)", c_port, "/"),
+                   ("Python websockets echo server", reference_port, "/")]
+        rows = {(name, connections): [] for name, _, _ in servers for connections in (1, 16)}
         for _ in range(2):  # alternating, twice
             for connections in (1, 16):
-                rows[("stubd", connections)].append(asyncio.run(round_trips(ours, connections, SECONDS)))
-                rows[("reference", connections)].append(asyncio.run(round_trips(theirs, connections, SECONDS)))
-        print("| WebSocket echo (Python websockets client) | round trips/s |")
-        print("|---|---|")
-        for (server, connections), values in rows.items():
-            name = "stubd (template echo, one loop)" if server == "stubd" else "Python websockets echo server (reference)"
-            print(f"| {name}, {connections} connection{'s' if connections > 1 else ''} | {' / '.join(f'{v:,.0f}' for v in values)} |")
+                for name, port, path in servers:
+                    rows[(name, connections)].append(round_trips(port, path, connections, SECONDS))
+        print("| WebSocket echo, C client (bench/ws_client.c) | 1 connection, round trips/s | 16 connections |")
+        print("|---|---|---|")
+        for name, _, _ in servers:
+            print(f"| {name} | {' / '.join(f'{v:,.0f}' for v in rows[(name, 1)])} | {' / '.join(f'{v:,.0f}' for v in rows[(name, 16)])} |")
+        ours = f"ws://127.0.0.1:{stubd.port}/echo"
         before, after, opened, answered, asked = asyncio.run(idle(ours, IDLE, stubd.process.pid))
         print(f"\n{IDLE:,} idle conversations on one loop: opened in {opened:.1f} s; stubd's resident size {before / 1024:.1f} MiB → "
               f"{after / 1024:.1f} MiB, {(after - before) * 1024 / IDLE / 1024:.1f} KiB each; {answered} of {asked} sampled still answer")
     finally:
         reference.terminate()
+        c_reference.terminate()
         stubd.stop()
 
 

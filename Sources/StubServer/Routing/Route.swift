@@ -28,7 +28,7 @@ public final class Route: Sendable {
     /// Per templated action, its status and headers made once (nil when a header is templated).
     let templateHeads: [PreparedReply?]
     /// Per action, the WebSocket script it holds; empty when no action is one.
-    let webSockets: [WebSocketScript?]
+    let webSockets: [CompiledWebSocket?]
     /// For a collection's route: what it does with the session's items.
     package let collection: CollectionOperation?
     /// The request's path as listings and near-miss ranking show it, made once.
@@ -60,7 +60,7 @@ public final class Route: Sendable {
             }
         }
         if case .collection(let operation)? = fixture.outcomes.first { collection = operation } else { collection = nil }
-        let scripts = fixture.outcomes.map { outcome -> WebSocketScript? in if case .websocket(let script) = outcome { script } else { nil } }
+        let scripts = fixture.outcomes.map { outcome -> CompiledWebSocket? in if case .websocket(let script) = outcome { CompiledWebSocket(script) } else { nil } }
         self.webSockets = scripts.contains { $0 != nil } ? scripts : []
         let streams = fixture.outcomes.map(StreamComposer.init)
         self.streams = streams.contains { $0 != nil } ? streams : []
@@ -138,7 +138,7 @@ public final class Route: Sendable {
     }
 
     /// The WebSocket script answering hit number `served`, if that answer is one.
-    func webSocket(forHit served: Int) -> WebSocketScript? {
+    func webSocket(forHit served: Int) -> CompiledWebSocket? {
         webSockets.isEmpty ? nil : webSockets[index(forHit: served)]
     }
 

@@ -10,7 +10,7 @@ enum WebSocketOpening {
     static func plan(route: Route, hit: Int, exchange: Exchange, admin: StubAdmin, redactor: Redactor, headOnly: Bool) -> ReplyPlan? {
         let request = exchange.request
         let asks = WebSocketHandshake.asksForWebSocket(request.headers)
-        guard let script = route.webSocket(forHit: hit) else {
+        guard let compiled = route.webSocket(forHit: hit) else {
             guard asks else { return nil }
             let refusal = JSONReply.error("route \(route.name) answers plain HTTP: it has no WebSocket", status: 400,
                                           problems: ["add \"websocket\": {…} to the route (docs/WEBSOCKETS.md), or send the request without Upgrade: websocket"])
@@ -26,7 +26,8 @@ enum WebSocketOpening {
             return ReplyPlan(content: .response(JSONReply.error("route \(route.name): not a valid WebSocket upgrade: \(problem)", status: 400)), headOnly: headOnly)
         }
         let key = request.header("Sec-WebSocket-Key") ?? ""
-        let player = WebSocketPlayer(script: script, route: route, request: request, session: exchange.session, state: admin.templates,
+        let script = compiled.script
+        let player = WebSocketPlayer(compiled: compiled, route: route, request: request, session: exchange.session, state: admin.templates,
                                      collections: admin, registry: admin.webSockets, exchange: exchange, redactor: redactor)
         let upgrade = WebSocketUpgrade(accept: WebSocketHandshake.accept(key: key),
                                        subprotocol: WebSocketHandshake.subprotocol(offered: request.headers, supported: script.subprotocols),

@@ -9,6 +9,7 @@ import Synchronization
 /// for the journal (bounded, secrets hidden), which hears of the conversation when it ends.
 final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     private let script: WebSocketScript
+    private let compiled: CompiledWebSocket
     private let route: Route
     private let upgradeRequest: IncomingRequest
     private let session: SessionID?
@@ -21,9 +22,10 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     private let registration = Mutex<Int?>(nil)
     private let connection = Mutex<WebSocketConnection?>(nil)
 
-    init(script: WebSocketScript, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
+    init(compiled: CompiledWebSocket, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
          collections: any CollectionItemsSource, registry: WebSocketRegistry, exchange: Exchange, redactor: Redactor) {
-        self.script = script
+        self.script = compiled.script
+        self.compiled = compiled
         self.route = route
         self.upgradeRequest = request
         self.session = session
@@ -99,7 +101,7 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     /// A text send rendered as a template: the client's message is `request.body`, the upgrade
     /// request's path, query and headers are the request's.
     private func render(_ message: WebSocketMessage, message incoming: WebSocketMessage?) -> WebSocketMessage {
-        guard case .text(let text) = message, case .success(let template) = TemplateText.parse(text) else { return message }
+        guard case .text(let text) = message, let template = compiled.template(for: text) else { return message }
         var request = upgradeRequest
         request.body = incoming?.bytes ?? []
         let renderer = TemplateRenderer(request: request, route: route, session: session, state: state, collections: collections)
