@@ -51,6 +51,9 @@ public class OkHttpWebSocket {
         for (String fault : new String[] {"drop", "abrupt", "invalid-frame", "close"}) {
             System.out.println(run(client, base + "/fault/" + fault, false));
         }
+        // Pings every 300 ms: what OkHttp does when the pongs stop.
+        OkHttpClient pinging = client.newBuilder().pingInterval(300, TimeUnit.MILLISECONDS).build();
+        System.out.println(run(pinging, base + "/fault/stop-pongs", false));
         client.dispatcher().executorService().shutdown();
         client.connectionPool().evictAll();
     }

@@ -90,6 +90,21 @@ async def python_faults(url):
     return seen
 
 
+async def python_stop_pongs(url):
+    """Pings every 0.3 s, a pong awaited 0.3 s: what the keepalive does when pongs stop."""
+    try:
+        async with websockets.connect(f"{url}/fault/stop-pongs", ping_interval=0.3, ping_timeout=0.3) as ws:
+            await ws.recv()
+            await asyncio.wait_for(ws.recv(), 5)
+            return "a second message"
+    except websockets.ConnectionClosedError as closed:
+        code = closed.sent.code if closed.sent else (closed.rcvd.code if closed.rcvd else 1006)
+        reason = closed.sent.reason if closed.sent else ""
+        return f"ConnectionClosedError {code} {reason}".strip()
+    except Exception as error:
+        return type(error).__name__
+
+
 async def oversized(url):
     async with websockets.connect(url + "/chat", max_size=None) as ws:
         await ws.recv()
@@ -242,9 +257,9 @@ def okhttp(url):
     """The chat line and one line per fault, from one JVM."""
     done = subprocess.run(["java", "-cp", OKHTTP, os.path.join(HERE, "OkHttpWebSocket.java"), url], capture_output=True, text=True, timeout=120)
     lines = done.stdout.strip().splitlines()
-    if len(lines) != 5:
+    if len(lines) != 6:
         raise RuntimeError(f"OkHttpWebSocket.java: {done.stderr.strip()[:300]}")
-    return lines[0], dict(zip(("drop", "abrupt", "invalid-frame", "close"), lines[1:]))
+    return lines[0], dict(zip(("drop", "abrupt", "invalid-frame", "close", "stop-pongs"), lines[1:]))
 
 
 def main():
@@ -261,6 +276,7 @@ def main():
                 seen = asyncio.run(conversation(address, tls))
                 check(seen == EXPECTED, f"python websockets over {scheme}://: subprotocol, templated replies, delayed pair, fragments, close 4000 ({seen if seen != EXPECTED else 'as scripted'})")
             table["python websockets 17"] = asyncio.run(python_faults(url))
+            table["python websockets 17"]["stop-pongs"] = asyncio.run(python_stop_pongs(url))
             check(asyncio.run(oversized(url)) == 1009, "a message over the route's messageLimit closes the connection with 1009")
             listed, sent, got, other, closed, code = asyncio.run(push(base, url))
             check(listed == 2 and sent == 2 and got == ['{"type":"message","text":"new!"}'] * 2 and other is None,
@@ -316,13 +332,14 @@ def main():
         shutil.rmtree(folder, ignore_errors=True)
 
     print("\nfault table (what each client reports):")
-    faults = ("drop", "abrupt", "invalid-frame", "close")
+    faults = ("drop", "abrupt", "invalid-frame", "close", "stop-pongs")
     print("| client | " + " | ".join(faults) + " |")
     print("|---|" + "---|" * len(faults))
     for client, seen in table.items():
-        print(f"| {client} | " + " | ".join(str(seen.get(fault)) for fault in faults) + " |")
+        # A client that sends no pings of its own never meets stop-pongs.
+        print(f"| {client} | " + " | ".join(str(seen.get(fault, "— (sends no pings)")) for fault in faults) + " |")
     expected_python = {"drop": "ConnectionClosedError 1006", "abrupt": "ConnectionClosedError 1006", "invalid-frame": "ConnectionClosedError 1002",
-                       "close": "ConnectionClosedError 4001"}
+                       "close": "ConnectionClosedError 4001", "stop-pongs": "ConnectionClosedError 1011 keepalive ping timeout"}
     if "python websockets 17" in table:
         check(table["python websockets 17"] == expected_python, f"python websockets reports each fault as documented ({table['python websockets 17']})")
     if failures:
