@@ -6,11 +6,13 @@ import FoundationNetworking
 #endif
 import StubModel
 import StubServer
+import TargetModel
 
 /// `stubd verify`: drift between the fixtures and the real API — each concrete route's request
 /// sent to the upstream, its answer compared with the fixture's: status, media type, and the JSON
-/// shape (fields removed, added, retyped, now null). Values are never printed, only paths and
-/// kinds, so a live body's secrets stay out of the report.
+/// shape (fields removed, added, retyped, now null) — and, for a Swift target that names its
+/// `Decodable` type (`ResponseDecoding`), whether both bodies still decode with the app's decoder.
+/// Values are never printed, only paths and kinds, so a live body's secrets stay out of the report.
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -22,7 +24,9 @@ struct VerifyCommand: ParsableCommand {
                 $.id: retyped, number → string
               verify: 6 routes checked against https://api.example.com, 1 drifted, 2 skipped (not concrete or not safe)
             Only routes whose request is concrete (a literal path, exact query and body) and safe (GET,
-            HEAD) are sent unless --allow-writes; exit 1 when a kind named by --fail-on drifted.
+            HEAD) are sent unless --allow-writes; exit 1 when a kind named by --fail-on drifted. In a
+            targets package, a target adopting ResponseDecoding has both bodies decoded as its type:
+                decode Profile: fixture decodes; live body fails at $.id: expected Int, got string
             """
     )
 
@@ -34,8 +38,8 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .customLong("allow-writes"), help: "Also send routes whose method is not GET or HEAD.")
     var allowWrites = false
 
-    @Option(name: .customLong("fail-on"), help: "Kinds of drift that make the exit status 1: status, type, shape (comma-separated).")
-    var failOn: String = "status,type,shape"
+    @Option(name: .customLong("fail-on"), help: "Kinds of drift that make the exit status 1: status, type, shape, decode (comma-separated).")
+    var failOn: String = "status,type,shape,decode"
 
     @Option(help: "Seconds to wait for each answer.")
     var timeout: Double = 10
@@ -51,8 +55,8 @@ struct VerifyCommand: ParsableCommand {
             throw ValidationError("--upstream must be an http(s) URL, e.g. https://api.example.com, got \(upstream)")
         }
         let kinds = failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if let unknown = kinds.first(where: { !["status", "type", "shape", ""].contains($0) }) {
-            throw ValidationError("--fail-on: unknown kind \"\(unknown)\"; use status, type or shape")
+        if let unknown = kinds.first(where: { !["status", "type", "shape", "decode", ""].contains($0) }) {
+            throw ValidationError("--fail-on: unknown kind \"\(unknown)\"; use status, type, shape or decode")
         }
     }
 
@@ -62,6 +66,7 @@ struct VerifyCommand: ParsableCommand {
         let failing = Set(failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0, skipped = 0, drifted = 0, failed = false
         var report = VerifyReport(upstream: base)
+        let decoding = Self.decodedTargets()
         for route in table.routes {
             let fixture = route.fixture
             guard case .response(let answer) = fixture.outcome, let request = Self.request(for: fixture.request, base: base, allowWrites: allowWrites) else {
@@ -93,6 +98,11 @@ struct VerifyCommand: ParsableCommand {
                 } else if (try? JSONParser.parse(answer.body)) != nil, !live.body.isEmpty {
                     lines.append("  body: the fixture's is JSON, the live one is not")
                     if failing.contains("shape") { failed = true }
+                }
+                if let target = decoding[TargetKey(name: fixture.name, source: fixture.source)],
+                   let line = VerifyDecoding.check(target.type, decoder: target.decoder, fixture: answer.body, live: live.body) {
+                    lines.append("  \(line)")
+                    if failing.contains("decode") { failed = true }
                 }
             }
             report.routes.append(VerifyReport.Route(name: fixture.name, source: fixture.source, method: fixture.request.method,
@@ -137,6 +147,22 @@ struct VerifyCommand: ParsableCommand {
         let status: Int
         let headers: [NameValue]
         let body: [UInt8]
+    }
+
+    struct TargetKey: Hashable {
+        let name: String
+        let source: String
+    }
+
+    /// The Swift targets that name their `Decodable` type, by the fixture each compiles to (its
+    /// name and source, as `Fixture(target:)` makes them).
+    static func decodedTargets() -> [TargetKey: (type: any Decodable.Type, decoder: JSONDecoder)] {
+        var found: [TargetKey: (type: any Decodable.Type, decoder: JSONDecoder)] = [:]
+        for target in SwiftTargets.all {
+            guard let decoding = target as? any ResponseDecoding, let type = decoding.responseType else { continue }
+            found[TargetKey(name: String(describing: target), source: "swift \(Swift.type(of: target))")] = (type, decoding.responseDecoder)
+        }
+        return found
     }
 
     static func send(_ request: URLRequest, timeout: Double) -> Result<Live, VerifyProblem> {

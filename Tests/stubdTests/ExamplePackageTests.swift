@@ -120,6 +120,32 @@ import Testing
         #expect(fixtureAnswers == swiftAnswers, "the plain stubd serves the export to the same effect")
     }
 
+    /// `stubd-targets verify` decodes the fixture and the live body with the type each target names
+    /// (`ResponseDecoding`, in the package's ResponseTypes.swift): the failure the app would meet,
+    /// located by path, without the live value (issue 34).
+    @Test func verifyDecodesWithTheAppsOwnTypes() throws {
+        try Self.build()
+        let drifted = try StubdProcess.temporaryFolder(["api.json": #"""
+            {"routes": [
+              {"request": {"method": "GET", "path": "/v1/me"}, "response": {"json": {"id": "1", "name": "Ada", "token": "SECRET-LIVE-3"}}},
+              {"request": {"method": "GET", "path": "/v1/search", "anyOtherQuery": true}, "response": {"json": {"results": [1, "two"]}}}
+            ]}
+            """#])
+        let realAPI = try ServingStubd([drifted, "--port", "0"])
+        defer { _ = realAPI.stop() }
+        let report = try StubdProcess.run(["verify", "--upstream", realAPI.baseURL], program: Self.executable, directory: Self.directory)
+        #expect(report.status == 1, "\(report.stdout) \(report.stderr)")
+        for line in ["decode Profile: fixture decodes; live body fails at $.id: expected Int, got string",
+                     "decode SearchResults: fixture decodes; live body fails at $.results[0]: expected String, got number"] {
+            #expect(report.stdout.contains(line), "missing \(line) in:\n\(report.stdout)")
+        }
+        // LegacyAPI names no type: its drift is the shape's only.
+        #expect(report.stdout.components(separatedBy: "decode ").count == 3, "\(report.stdout)")
+        #expect(!report.stdout.contains("SECRET-LIVE-3"))
+        let decodeOnly = try StubdProcess.run(["verify", "--upstream", realAPI.baseURL, "--fail-on", "type"], program: Self.executable, directory: Self.directory)
+        #expect(decodeOnly.status == 0, "only the kinds --fail-on names fail the run")
+    }
+
     @Test func omitNeverLeavesThemOutAndSaysWhich() throws {
         try Self.build()
         let routes = try StubdProcess.run(["routes", "--omit-never"], program: Self.executable, directory: Self.directory)

@@ -15,6 +15,17 @@ extension MyServerType {
     var sampleResponse: EndpointSampleResponse { .networkResponse(200, sampleData) }
 }
 
+/// The app's model of a profile, decoded from `AccountAPI.profile`'s answer.
+struct Profile: Decodable {
+    let id: Int
+    let name: String
+}
+
+/// The app's model of a search's answer.
+struct SearchResults: Decodable {
+    let results: [String]
+}
+
 enum AccountAPI {
     case profile
     case updateProfile(name: String)
