@@ -13,6 +13,14 @@ struct ReadinessArguments: ParsableArguments {
     @Option(name: .customLong("pid-file"), help: "Written once stubd listens: its process id. Removed at exit.")
     var pidFile: String?
 
+    @Option(name: .customLong("parent-pid"), help: "Stop when this process ends (a test process that started stubd for itself).")
+    var parentPID: Int32?
+
+    /// Makes `termination` end when the parent process does, if one is named.
+    func watchParent(_ termination: TerminationSignal) {
+        if let parentPID { termination.stop(whenProcessEnds: parentPID) }
+    }
+
     /// Removes a ready file left by an earlier run, before anything else, so a waiter never takes
     /// an old file for this run's.
     func removeStale() {

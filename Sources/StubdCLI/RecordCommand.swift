@@ -56,6 +56,7 @@ struct RecordCommand: ParsableCommand {
         settings.recorder = recorder
         settings.upstreamTLS = upstreamTLS.tls
         let termination = TerminationSignal()
+        readiness.watchParent(termination)
         let server: StubdServer
         do {
             server = try StubdServer.start(table: .empty, settings)

@@ -190,6 +190,7 @@ struct ServeCommand: ParsableCommand {
         settings.uiWriteDirectory = uiWriteDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let recorder = settings.recorder
         let termination = TerminationSignal()
+        readiness.watchParent(termination)
         let server: StubdServer
         do {
             server = try StubdServer.start(table: table, settings)

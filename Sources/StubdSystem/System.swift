@@ -269,6 +269,12 @@ public enum System {
 
     /// The SIGPIPE number.
     public static let brokenPipeSignal: Int32 = SIGPIPE
+
+    /// Whether process `pid` still exists (`kill(pid, 0)`: no signal sent; EPERM means it exists
+    /// but belongs to someone else).
+    public static func processExists(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
+    }
 }
 
 /// A failed system call: which operation and why, e.g. `bind: Address already in use`.

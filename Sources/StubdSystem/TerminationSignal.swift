@@ -15,6 +15,7 @@ public final class TerminationSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var name = "signal"
     private var sources: [any DispatchSourceSignal] = []
+    private var watch: (any DispatchSourceTimer)?
 
     /// Takes SIGINT and SIGTERM over from their default action (ending the process).
     public init() {
@@ -32,10 +33,32 @@ public final class TerminationSignal: @unchecked Sendable {
         }
     }
 
+    /// Also ends the wait when process `pid` is gone (checked twice a second): a stubd a test
+    /// process started for itself goes with it, even when the test process was killed.
+    public func stop(whenProcessEnds pid: Int32) {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+        timer.setEventHandler { [self] in
+            guard !System.processExists(pid) else { return }
+            lock.lock()
+            name = "the end of process \(pid) (--parent-pid)"
+            watch?.cancel()
+            lock.unlock()
+            received.signal()
+        }
+        lock.lock()
+        watch = timer
+        lock.unlock()
+        timer.resume()
+    }
+
     /// Blocks until a signal arrives; returns its name (`SIGTERM`).
     public func wait() -> String {
         received.wait()
         sources.forEach { $0.cancel() }
+        lock.lock()
+        watch?.cancel()
+        lock.unlock()
         lock.lock()
         defer { lock.unlock() }
         return name

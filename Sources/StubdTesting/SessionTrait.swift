@@ -18,7 +18,8 @@ extension StubdSession {
 /// }
 /// ```
 public struct StubdSessionTrait: TestTrait, TestScoping {
-    /// Where the shared stubd is; nil for `Stubd.baseURL()` (`STUBD_BASE_URL` or 127.0.0.1:8080).
+    /// Where the shared stubd is; nil for `Stubd.serverURL()` (`STUBD_BASE_URL`, a stubd on
+    /// 127.0.0.1:8080, or one the test process starts).
     public var baseURL: URL?
     /// The server's `--admin-token`, if it has one.
     public var token: String?
@@ -30,7 +31,7 @@ public struct StubdSessionTrait: TestTrait, TestScoping {
 
     /// Opens the session, runs the test with `StubdSession.current` set, then ends the session.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        let session = try await Stubd.session(baseURL: baseURL ?? Stubd.baseURL(), token: token, options: options)
+        let session = try await Stubd.session(baseURL: baseURL, token: token, options: options)
         do {
             try await StubdSession.$current.withValue(session) { try await function() }
             if strict { try await session.verifyStrict() }
@@ -43,7 +44,8 @@ public struct StubdSessionTrait: TestTrait, TestScoping {
 }
 
 extension Trait where Self == StubdSessionTrait {
-    /// A session per test on the stubd at `STUBD_BASE_URL` (default `http://127.0.0.1:8080`).
+    /// A session per test on the tests' stubd (`Stubd.serverURL()`: `STUBD_BASE_URL`, a stubd on
+    /// `http://127.0.0.1:8080`, or one this test process starts).
     public static var stubdSession: Self { StubdSessionTrait(baseURL: nil, token: nil, options: TargetCompileOptions()) }
 
     /// A session per test on the stubd at `baseURL`; `strict`: the test fails for unused stubs

@@ -57,12 +57,27 @@ public enum Stubd {
         max(0.2, min(2, remaining))
     }
 
+    /// Where the tests' stubd is: `STUBD_BASE_URL` when set; else `http://127.0.0.1:8080` when a
+    /// stubd answers there (the one the scheme or CI started); else, on a macOS or Linux test host,
+    /// one this process starts for itself (`StubdLauncher`: a child on port 0, shared by the
+    /// process's tests, stopped at exit; `STUBD_START=no` turns that off).
+    public static func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment, token: String? = nil) async throws -> URL {
+        let url = baseURL(environment: environment)
+        if environment["STUBD_BASE_URL"] != nil { return url }
+        if (try? await StubdAdminClient(baseURL: url, token: token, timeout: 0.5).health()) != nil { return url }
+        guard (environment["STUBD_START"] ?? "").lowercased() != "no", StubdLauncher.binary(environment: environment) != nil else { return url }
+        return try StubdLauncher.sharedBaseURL(environment: environment)
+    }
+
     /// A new session on the shared stubd (after waiting for it): a fresh id unless `id` is given,
-    /// targets compiled with `options` (the server's `--match` policy should be the same).
-    public static func session(id: String? = nil, baseURL: URL = baseURL(), token: String? = nil,
+    /// targets compiled with `options` (the server's `--match` policy should be the same). Without
+    /// `baseURL`, the stubd `serverURL()` finds (or starts).
+    public static func session(id: String? = nil, baseURL: URL? = nil, token: String? = nil,
                                options: TargetCompileOptions = TargetCompileOptions(), timeout: TimeInterval = 10) async throws -> StubdSession {
-        try await waitUntilReady(baseURL: baseURL, token: token, timeout: timeout)
+        let url: URL
+        if let baseURL { url = baseURL } else { url = try await serverURL(token: token) }
+        try await waitUntilReady(baseURL: url, token: token, timeout: timeout)
         let name = id ?? "test-" + UUID().uuidString.prefix(8).lowercased()
-        return StubdSession(id: name, baseURL: baseURL, token: token, options: options)
+        return StubdSession(id: name, baseURL: url, token: token, options: options)
     }
 }

@@ -14,7 +14,7 @@ extension XCTestCase {
     /// app.launchEnvironment.merge(session.launchEnvironment) { $1 }
     /// app.launch()
     /// ```
-    public func stubdSession(baseURL: URL = Stubd.baseURL(), token: String? = nil,
+    public func stubdSession(baseURL: URL? = nil, token: String? = nil,
                              options: TargetCompileOptions = TargetCompileOptions(), timeout: TimeInterval = 10) async throws -> StubdSession {
         let session = try await Stubd.session(baseURL: baseURL, token: token, options: options, timeout: timeout)
         addTeardownBlock { try await session.end() }

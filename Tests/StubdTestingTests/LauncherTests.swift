@@ -1,0 +1,61 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StubdTesting
+import TargetModel
+import Testing
+
+/// A stubd the test process starts for itself when none runs (issue 34): the built binary as a
+/// child on port 0, shared by the process's tests, each in its own session — and a stubd started
+/// with `--parent-pid` stops when that process ends, so a killed test run leaves none behind.
+@Suite(.serialized) struct LauncherTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = root.appendingPathComponent(".build/debug/stubd").path
+
+    @Test func aTestProcessStartsOneStubdAndSharesIt() async throws {
+        let environment = ["STUBD_BINARY": Self.binary, "PATH": ""]
+        #expect(StubdLauncher.binary(environment: environment) == Self.binary)
+        #expect(StubdLauncher.binary(environment: ["PATH": ""], currentDirectory: Self.root.path) == Self.binary,
+                "a checkout's own build is found from its folder")
+        let first = try StubdLauncher.sharedBaseURL(environment: environment)
+        let second = try StubdLauncher.sharedBaseURL(environment: environment)
+        #expect(first == second && first.host == "127.0.0.1" && first.port != 8080, "\(first) \(second)")
+        // Two sessions on it, each with its own answer for one target.
+        let a = try await Stubd.session(baseURL: first), b = try await Stubd.session(baseURL: first)
+        try await a.stub(UserAPI.profile, .response(200, "a"))
+        try await b.stub(UserAPI.profile, .response(200, "b"))
+        for (session, expected) in [(a, "a"), (b, "b")] {
+            let urlSession = session.makeURLSession()
+            let (data, _) = try await urlSession.data(for: try session.request(for: UserAPI.profile))
+            urlSession.finishTasksAndInvalidate()
+            #expect(String(decoding: data, as: UTF8.self) == expected)
+            try await session.end()
+        }
+        // STUBD_BASE_URL always wins; with STUBD_START=no nothing is started.
+        #expect(try await Stubd.serverURL(environment: ["STUBD_BASE_URL": "http://127.0.0.1:9/"]) == URL(string: "http://127.0.0.1:9/"))
+        StubdLauncher.stop()
+        await #expect(throws: (any Error).self) { try await StubdAdminClient(baseURL: first, timeout: 1).health() }
+    }
+
+    @Test func aStubdWithAParentStopsWhenItEnds() throws {
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        parent.arguments = ["1"]
+        try parent.run()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-parent-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: Self.binary)
+        child.arguments = ["serve", folder, "--port", "0", "--quiet", "--parent-pid", String(parent.processIdentifier)]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        parent.waitUntilExit()
+        let started = Date()
+        while child.isRunning && Date().timeIntervalSince(started) < 5 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!child.isRunning, "stubd stopped within \(Date().timeIntervalSince(started)) s of its parent's end")
+        if child.isRunning { child.terminate() } else { #expect(child.terminationStatus == 0) }
+    }
+}
