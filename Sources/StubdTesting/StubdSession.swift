@@ -163,6 +163,20 @@ extension StubdSession {
         URLSession(configuration: configuration)
     }
 
+    /// What a `MoyaProvider`'s `endpointClosure` changes so a unit test's provider reaches this
+    /// session (with real Moya, whose `Endpoint` the kit cannot name): `url` with scheme, host and
+    /// port swapped for stubd's (base path and query kept), and the headers to add — the app's
+    /// server name as `X-Stubd-Host` (targets that differ by host alone keep their own answers)
+    /// and `X-Stubd-Session`. docs/UI-TESTS.md has the closure.
+    public func pointing(_ url: String) -> (url: String, headers: [String: String]) {
+        guard var components = URLComponents(string: url) else { return (url, [SessionID.header: id]) }
+        let server = components.host ?? ""
+        (components.scheme, components.host, components.port) = (baseURL.scheme, baseURL.host, baseURL.port)
+        var headers = [SessionID.header: id]
+        if !server.isEmpty { headers["X-Stubd-Host"] = server }
+        return (components.string ?? url, headers)
+    }
+
     /// Moya's request for `target`, pointed at this stubd as docs/MOYA.md's recipe points an app
     /// (scheme, host and port swapped; base path, query, headers and body kept), in this session.
     public func request(for target: any TargetType) throws -> URLRequest {

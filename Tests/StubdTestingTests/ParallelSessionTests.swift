@@ -40,4 +40,24 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == "mine")
         try await session.end()
     }
+
+    /// A provider's `endpointClosure` with `pointing(_:)` (what a unit test writes with real Moya;
+    /// here stubd's own `Endpoint`, whose API is Moya's): the target's request, in this session.
+    @Test func anEndpointClosurePointsAProviderAtTheSession() async throws {
+        let session = try await Stubd.session(baseURL: Self.shared.url)
+        try await session.stub(UserAPI.search(query: "swift", page: 2), .response(200, "found"))
+        let endpointClosure = { (target: UserAPI) -> Endpoint in
+            let endpoint = Endpoint(target: target)
+            let pointed = session.pointing(endpoint.url)
+            return Endpoint(url: pointed.url, sampleResponseClosure: endpoint.sampleResponseClosure, method: endpoint.method,
+                            task: endpoint.task, httpHeaderFields: endpoint.httpHeaderFields).adding(newHTTPHeaderFields: pointed.headers)
+        }
+        let request = try endpointClosure(.search(query: "swift", page: 2)).urlRequest()
+        #expect(request.url?.path == "/v2/search" && request.url?.host == Self.shared.url.host && request.url?.query?.contains("q=swift") == true)
+        #expect(request.value(forHTTPHeaderField: "X-Stubd-Host") == "api.example.com")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == "found")
+        try await session.expect(UserAPI.search(query: "swift", page: 2), count: 1)
+        try await session.end()
+    }
 }
