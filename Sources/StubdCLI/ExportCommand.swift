@@ -17,6 +17,9 @@ struct ExportCommand: ParsableCommand {
               $ swift run stubd-targets export --out ../api-fixtures
               stubd: wrote 12 routes to ../api-fixtures/GitHubAPI.json
               $ stubd serve ../api-fixtures
+            Routes are written by shape (any client's request for each endpoint reaches it: an Android \
+            client's own headers and values, curl without the app's headers); --match exact writes \
+            only the app's own requests, byte for byte.
             """
     )
 
@@ -26,8 +29,11 @@ struct ExportCommand: ParsableCommand {
     @Flag(name: .customLong("omit-never"), help: "Leave out targets whose stubBehavior is .never (default: exported, answered at once).")
     var omitNever = false
 
-    @Option(name: .customLong("match"), help: "Write exact routes (the app's own requests) or shape routes (any client's request for each endpoint).")
-    var match: MatchPolicy = .exact
+    /// Shape by default: an export is for other clients (Android, web, curl), whose requests carry
+    /// their own headers and values; the app's own requests still match (each target keeps its
+    /// exact route where targets share a shape). `--match exact` writes byte-exact routes.
+    @Option(name: .customLong("match"), help: "Write shape routes (any client's request for each endpoint; the default) or exact routes (only the app's own requests, byte for byte).")
+    var match: MatchPolicy = .shape
 
     func run() throws {
         guard !SwiftTargets.all.isEmpty else {

@@ -20,6 +20,7 @@ CASES = [
     ("sequence `[500, reset, ok]`", "/flaky", None, "500 error 200"),
     ("sequence `[500, empty, ok]`", "/flaky-empty", None, "500 error 200"),
     ("sequence `[reset, ok]` after another route", "/reset-first", "/warm", "error 200"),
+    ("sequence `[reset, ok]` as the page's first fetch", "/reset-first", None, "error 200"),
 ]
 
 

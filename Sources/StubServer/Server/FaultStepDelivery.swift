@@ -37,15 +37,19 @@ struct FaultStepDelivery {
     /// `since` is when this route, or any route, last answered the session: a connection accepted
     /// before it sat open while the client waited, and a browser treats such a socket as an idle
     /// one it may retry on — Chromium preconnects sockets and was measured re-sending on one used
-    /// 1 ms after its accept. Without such a time, a first request that came more than
-    /// `ConnectionUse.preconnectThreshold` after the accept counts as on an idle socket.
+    /// 1 ms after its accept. Also (with or without such a time), a first request that came more
+    /// than `ConnectionUse.preconnectThreshold` after the accept counts as on an idle socket.
     static func expectsResend(_ request: IncomingRequest, since: UInt64?) -> Bool {
         let agent = request.header("User-Agent") ?? ""
         if isJava(request) { return request.method == "GET" || request.method == "HEAD" }
         guard !reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
         guard connection.request == 1 else { return true }
+        // Idle by either sign: accepted before the session's last answer, or its first request
+        // came long after the accept. (The first alone missed a socket Chromium preconnected just
+        // after the page's answer and used 51 ms later: 1 run in 20 read the step as 200.)
+        if !connection.isFresh { return true }
         if let since, connection.acceptedAt != 0 { return connection.acceptedAt < since }
-        return !connection.isFresh
+        return false
     }
 
     static func isJava(_ request: IncomingRequest) -> Bool {
