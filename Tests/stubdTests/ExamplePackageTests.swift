@@ -116,8 +116,20 @@ import Testing
 
         let plain = try ServingStubd([first, "--port", "0"])
         let fixtureAnswers = Self.answers(from: plain.baseURL)
+        // Exports are by shape by default: an Android teammate's own requests reach them too.
+        let teammateAnswers = Self.answers(from: plain.baseURL, for: Self.androidRequests)
         _ = plain.stop()
         #expect(fixtureAnswers == swiftAnswers, "the plain stubd serves the export to the same effect")
+        #expect(teammateAnswers == Self.androidAnswers, "the default export answers another platform's requests")
+        // --match exact keeps byte-exact routes: only the app's own requests.
+        let exact = first + "-exact"
+        defer { try? FileManager.default.removeItem(atPath: exact) }
+        #expect(try StubdProcess.run(["export", "--match", "exact", "--out", exact], program: Self.executable, directory: Self.directory).status == 0)
+        let exactServed = try ServingStubd([exact, "--port", "0"])
+        let exactApp = Self.answers(from: exactServed.baseURL), exactAndroid = Self.answers(from: exactServed.baseURL, for: Self.androidRequests)
+        _ = exactServed.stop()
+        #expect(exactApp == swiftAnswers)
+        #expect(exactAndroid.filter { $0.hasSuffix(" 404") }.count >= 4, "\(exactAndroid)")
     }
 
     /// `stubd-targets verify` decodes the fixture and the live body with the type each target names
