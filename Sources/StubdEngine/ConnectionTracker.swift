@@ -126,7 +126,7 @@ final class ConnectionTracker {
         acceptsSinceYield += 1
         if acceptsSinceYield >= Self.acceptsPerTurn { yieldTurn() }
         let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds,
-                                input: NewcomerInput(bev))
+                                input: NewcomerInput(bev, bodyLimit: worker.configuration.maxBodyBytes, onEvent: worker.configuration.onEvent))
         // Admitted before it is listed, so making room never picks the connection being made
         // (evhttp has not taken its bufferevent yet, so it would look already dropped).
         budget.admitted()
@@ -437,19 +437,48 @@ final class ConnectionTracker {
 /// stops being a newcomer (evhttp consumes a head line by line, so a half-sent head leaves the
 /// buffer empty — only this says bytes came).
 private final class NewcomerInput {
+    private let bev: OpaquePointer
     private let buffer: OpaquePointer?
     private var entry: OpaquePointer?
+    private let bodyLimit: Int
+    private let onEvent: (@Sendable (String) -> Void)?
     private(set) var sent = false
+    /// The first bytes were answered here (`FirstBytes`): whatever else comes is dropped before
+    /// evhttp reads it, until the client closes or the head deadline ends the connection.
+    private var answered = false
 
-    init(_ bev: OpaquePointer) {
+    init(_ bev: OpaquePointer, bodyLimit: Int, onEvent: (@Sendable (String) -> Void)?) {
+        self.bev = bev
+        self.bodyLimit = bodyLimit
+        self.onEvent = onEvent
         buffer = bufferevent_get_input(bev)
         if let buffer { entry = evbuffer_add_cb(buffer, onNewcomerInput, Unmanaged.passUnretained(self).toOpaque()) }
     }
 
-    /// Bytes were added: noted, and the callback disabled (one call is enough).
+    /// Bytes were added (before evhttp's read callback sees them): noted, looked at once
+    /// (`FirstBytes`), and the callback disabled unless they were answered here.
     fileprivate func added() {
+        guard let buffer else { return }
+        if answered {
+            evbuffer_drain(buffer, evbuffer_get_length(buffer))
+            return
+        }
         sent = true
-        if let buffer, let entry { evbuffer_cb_clear_flags(buffer, entry, UInt32(EVBUFFER_CB_ENABLED)) }
+        let count = min(evbuffer_get_length(buffer), 8192)
+        var first = [UInt8](repeating: 0, count: count)
+        _ = first.withUnsafeMutableBytes { evbuffer_copyout(buffer, $0.baseAddress, count) }
+        let kind = FirstBytes.classify(first, bodyLimit: bodyLimit)
+        guard kind != .ordinary else {
+            if let entry { evbuffer_cb_clear_flags(buffer, entry, UInt32(EVBUFFER_CB_ENABLED)) }
+            return
+        }
+        answered = true
+        evbuffer_drain(buffer, evbuffer_get_length(buffer))
+        let answer = kind.answer(bodyLimit: bodyLimit)
+        _ = answer.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        // evhttp keeps writing off while it waits for a head.
+        bufferevent_enable(bev, Int16(EV_WRITE))
+        if let line = kind.logLine { onEvent?(line) }
     }
 
     /// Removes the callback (before this object can go away).
@@ -460,6 +489,7 @@ private final class NewcomerInput {
 }
 
 private func onNewcomerInput(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ arg: UnsafeMutableRawPointer?) {
+    // Only additions (our own drain calls back with n_deleted).
     guard let arg, let info, info.pointee.n_added > 0 else { return }
     Unmanaged<NewcomerInput>.fromOpaque(arg).takeUnretainedValue().added()
 }

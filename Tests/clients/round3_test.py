@@ -1,7 +1,9 @@
 """What clients nobody here wrote send, matched as a real server would (issue 33): a multipart file
 part (the client names its type; the fixture does not), a HEAD while debugging a sequence (it must
 not use up a step), a request body compressed with gzip or deflate, and the `[::1]` spelling of
-the default loopback address — each sent by curl, Python requests and Node over a real socket.
+the default loopback address — each sent by curl, Python requests and Node over a real socket;
+an over-limit body announced with `Expect: 100-continue` (413 at once, curl and a raw socket), and
+HTTP/2 with prior knowledge (curl, a raw socket: SETTINGS then GOAWAY HTTP_1_1_REQUIRED).
 
 Usage: python3 Tests/clients/round3_test.py [STUBD_BINARY]   (make test)
 """
@@ -9,9 +11,11 @@ import gzip
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
@@ -143,6 +147,34 @@ def main():
         check("If-Range with another ETag: the whole body", f"{r.status_code} {r.text}", "200 0123456789abcdefghij")
         r = requests.get(f"{base}/tone.bin", headers={"Range": "bytes=0-1,5-6"})
         check("several ranges: the whole body", f"{r.status_code} {len(r.content)}", "200 20")
+        # 7. A body over the limit announced with Expect: 100-continue: the 413 at once, not after
+        # the client's wait (curl waits 1 s for a 100 before sending anyway).
+        big = os.path.join(work, "big.bin")
+        with open(big, "wb") as file:
+            file.truncate(40 << 20)
+        started = time.monotonic()
+        got = curl("-H", "Expect: 100-continue", "--data-binary", f"@{big}", f"{base}/events")
+        waited = time.monotonic() - started
+        check(f"curl Expect: 100-continue with 40 MiB: 413 at once ({waited:.2f} s)", got if waited < 0.8 else f"{got} after {waited:.2f} s", "413")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            raw.sendall(b"POST /events HTTP/1.1\r\nHost: x\r\nContent-Length: 41943040\r\nExpect: 100-continue\r\n\r\n")
+            started = time.monotonic()
+            head = raw.recv(4096).decode(errors="replace").split("\r\n")[0]
+            check(f"a raw Expect: 100-continue head over the limit: answered in {time.monotonic() - started:.3f} s", head, "HTTP/1.1 413")
+        # 6. HTTP/2 with prior knowledge: an HTTP/2 answer the client can read, and a log line.
+        done = subprocess.run(["curl", "-sS", "--http2-prior-knowledge", f"{base}/flaky"], capture_output=True, text=True, timeout=20)
+        check("curl --http2-prior-knowledge: an HTTP/2 error, not an empty reply", f"{done.returncode} {done.stderr.strip()}", "16 curl: (16) Error in the HTTP2 framing layer")
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            raw.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+            frames = b""
+            while len(frames) < 17:
+                chunk = raw.recv(4096)
+                if not chunk:
+                    break
+                frames += chunk
+            kinds = f"type {frames[3]} then type {frames[12]}, error {int.from_bytes(frames[22:26], 'big')}" if len(frames) >= 26 else repr(frames)
+            check("a raw HTTP/2 preface: SETTINGS (4), then GOAWAY (7) with HTTP_1_1_REQUIRED (13)", kinds, "type 4 then type 7, error 13")
+        check("  …and HTTP/1.1 still answers after it", curl(f"{base}/flaky"), "200")
         # 7. The [::1] spelling of the default loopback address.
         check("curl http://[::1]:P", curl("-g", f"http://[::1]:{server.port}/flaky"), "200")
     finally:

@@ -1,0 +1,91 @@
+import StubModel
+
+/// What a connection's first bytes call for before evhttp reads them — two things evhttp 2.1
+/// cannot answer well by itself, both seen by a peek at the first bytes the client sends (the
+/// connection tracker's one-shot input callback, so a connection that is neither pays one copy):
+///
+/// - **HTTP/2 with prior knowledge** (`curl --http2-prior-knowledge`, OkHttp's
+///   `H2_PRIOR_KNOWLEDGE`): evhttp drops the connection without a byte, so the client reports an
+///   empty reply. stubd answers in HTTP/2 — an empty SETTINGS frame, then GOAWAY with
+///   `HTTP_1_1_REQUIRED` and a sentence saying what to do — which such a client can read.
+/// - **A body over the limit announced with `Expect: 100-continue`**: evhttp's lingering close
+///   waits for the body the client holds back until its own timeout (curl: 1 s) before its 413.
+///   stubd sends the 413 at once with `Connection: close`, as nginx does. (Only a connection's
+///   first request, whose head came whole in the first bytes: later ones on a kept-alive
+///   connection still wait, as before.)
+enum FirstBytes: Equatable {
+    case http2Preface
+    case expectTooLarge(length: Int)
+    case ordinary
+
+    /// The HTTP/2 connection preface's first line (RFC 9113 §3.4).
+    static let preface = Array("PRI * HTTP/2.0".utf8)
+
+    static func classify(_ bytes: [UInt8], bodyLimit: Int) -> FirstBytes {
+        if bytes.count >= preface.count, Array(bytes.prefix(preface.count)) == preface { return .http2Preface }
+        // Most connections: no "…ontinue" anywhere in the head, so nothing is parsed.
+        guard contains(bytes, Self.continueTail), let end = headEnd(bytes) else { return .ordinary }
+        var expectsContinue = false, length: Int?, chunked = false
+        for line in String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces).lowercased()
+            switch name {
+            case "expect": expectsContinue = value == "100-continue"
+            case "content-length": length = Int(value)
+            case "transfer-encoding": chunked = true
+            default: break
+            }
+        }
+        guard expectsContinue, !chunked, let length, length > bodyLimit else { return .ordinary }
+        return .expectTooLarge(length: length)
+    }
+
+    private static let continueTail = Array("ontinue".utf8)
+
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] && Array(bytes[index..<(index + needle.count)]) == needle {
+            return true
+        }
+        return false
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// What goes on the wire for it (nothing for an ordinary connection).
+    func answer(bodyLimit: Int) -> [UInt8] {
+        switch self {
+        case .ordinary:
+            return []
+        case .http2Preface:
+            let debug = Array("stubd speaks HTTP/1.1: send HTTP/1.1 (drop --http2-prior-knowledge, or OkHttp's H2_PRIOR_KNOWLEDGE)".utf8)
+            let settings: [UInt8] = [0, 0, 0, 0x4, 0, 0, 0, 0, 0]
+            let length = 8 + debug.count
+            // GOAWAY: last stream 0, error HTTP_1_1_REQUIRED (0xd).
+            let goaway: [UInt8] = [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), 0x7, 0, 0, 0, 0, 0,
+                                   0, 0, 0, 0, 0, 0, 0, 0x0D] + debug
+            return settings + goaway
+        case .expectTooLarge(let length):
+            let body = JSONWriter.write(.object([("error", .string("request body of \(length) bytes is over the \(bodyLimit)-byte limit")),
+                                                 ("limit", .number(Double(bodyLimit)))]), pretty: false)
+            return Array(("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                          + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
+        }
+    }
+
+    /// The log line for it.
+    var logLine: String? {
+        switch self {
+        case .ordinary: return nil
+        case .http2Preface: return "a client spoke HTTP/2 with prior knowledge: answered GOAWAY HTTP_1_1_REQUIRED (stubd speaks HTTP/1.1)"
+        case .expectTooLarge(let length): return "a request announced a \(length)-byte body with Expect: 100-continue: answered 413 at once"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Testing
+@testable import StubdEngine
+
+/// A connection's first bytes, without sockets (issue 33): the HTTP/2 preface and an over-limit
+/// `Expect: 100-continue` head are answered before evhttp reads them; anything else is left alone.
+@Suite struct FirstBytesTests {
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func theHTTP2PrefaceGetsSettingsThenGoaway() {
+        let kind = FirstBytes.classify(Self.bytes("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), bodyLimit: 100)
+        #expect(kind == .http2Preface)
+        let answer = kind.answer(bodyLimit: 100)
+        #expect(Array(answer.prefix(9)) == [0, 0, 0, 4, 0, 0, 0, 0, 0], "an empty SETTINGS frame first")
+        #expect(answer[12] == 7 && Array(answer[22..<26]) == [0, 0, 0, 0x0D], "then GOAWAY with HTTP_1_1_REQUIRED")
+        #expect(String(decoding: answer[26...], as: UTF8.self).contains("stubd speaks HTTP/1.1"))
+    }
+
+    @Test func onlyAnOverLimitExpectIsAnsweredEarly() {
+        let head = "POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nExpect: 100-Continue\r\n\r\n"
+        #expect(FirstBytes.classify(Self.bytes(head), bodyLimit: 1000) == .expectTooLarge(length: 5000))
+        #expect(FirstBytes.classify(Self.bytes(head), bodyLimit: 5000) == .ordinary, "at the limit")
+        #expect(FirstBytes.classify(Self.bytes(head.replacingOccurrences(of: "Expect: 100-Continue\r\n", with: "")), bodyLimit: 1000) == .ordinary,
+                "without Expect evhttp's lingering 413 stays")
+        #expect(FirstBytes.classify(Self.bytes(String(head.dropLast(4))), bodyLimit: 1000) == .ordinary, "a head not yet whole")
+        #expect(FirstBytes.classify(Self.bytes("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), bodyLimit: 1) == .ordinary)
+        let answer = String(decoding: FirstBytes.expectTooLarge(length: 5000).answer(bodyLimit: 1000), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 413 Payload Too Large\r\n") && answer.contains("Connection: close\r\n") && answer.hasSuffix(#""limit":1000}"#))
+    }
+}
