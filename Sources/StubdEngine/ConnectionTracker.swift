@@ -475,17 +475,40 @@ private final class NewcomerInput {
         answered = true
         evbuffer_drain(buffer, evbuffer_get_length(buffer))
         let answer = kind.answer(bodyLimit: bodyLimit)
+        let output = bufferevent_get_output(bev)
         _ = answer.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        // Once it is sent, a FIN (the answer says `Connection: close`; a client waiting for its
+        // request's end — Java's HttpClient after an Expect — hears it), still reading and
+        // dropping what comes until the client closes.
+        if let output { outputEntry = evbuffer_add_cb(output, onAnswerOutput, Unmanaged.passUnretained(self).toOpaque()) }
         // evhttp keeps writing off while it waits for a head.
         bufferevent_enable(bev, Int16(EV_WRITE))
         if let line = kind.logLine { onEvent?(line) }
     }
 
-    /// Removes the callback (before this object can go away).
+    private var outputEntry: OpaquePointer?
+
+    /// Bytes of the answer left the output buffer: when none are left, the FIN.
+    fileprivate func answerOutputChanged() {
+        guard let output = bufferevent_get_output(bev), evbuffer_get_length(output) == 0, let outputEntry else { return }
+        evbuffer_remove_cb_entry(output, outputEntry)
+        self.outputEntry = nil
+        let fd = bufferevent_getfd(bev)
+        if fd >= 0 { System.shutdownWrites(fd) }
+    }
+
+    /// Removes the callbacks (before this object can go away).
     func stopWatching() {
         if let buffer, let entry { evbuffer_remove_cb_entry(buffer, entry) }
         entry = nil
+        if let output = bufferevent_get_output(bev), let outputEntry { evbuffer_remove_cb_entry(output, outputEntry) }
+        outputEntry = nil
     }
+}
+
+private func onAnswerOutput(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg, let info, info.pointee.n_deleted > 0 else { return }
+    Unmanaged<NewcomerInput>.fromOpaque(arg).takeUnretainedValue().answerOutputChanged()
 }
 
 private func onNewcomerInput(_ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?, _ arg: UnsafeMutableRawPointer?) {
