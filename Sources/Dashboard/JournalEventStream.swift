@@ -100,6 +100,11 @@ final class JournalEventStream: Sendable {
     /// On the serving loop: queue the entry, or drop a tab whose queue is full.
     private func enqueue(_ entry: JournalEntry, to stream: ReplyStream) {
         if let session, entry.session != session { return }
+        queue(to: stream) { [self] in send(entry, to: stream) }
+    }
+
+    /// Runs `write` on the stream's queue, or drops a tab whose queue is full (`pendingLimit`).
+    private func queue(to stream: ReplyStream, _ write: @escaping @Sendable () -> Void) {
         let admitted = state.withLock { state -> Bool in
             guard state.pending < Self.pendingLimit else { return false }
             state.pending += 1
@@ -110,7 +115,7 @@ final class JournalEventStream: Sendable {
             return
         }
         work.async { [self] in
-            send(entry, to: stream)
+            write()
             state.withLock { $0.pending -= 1 }
         }
     }
@@ -134,20 +139,10 @@ final class JournalEventStream: Sendable {
             guard self.session == nil || session == self.session else { return }
             data = .object([("kind", .string("closed")), ("id", .number(Double(id)))])
         }
-        let admitted = state.withLock { state -> Bool in
-            guard state.pending < Self.pendingLimit else { return false }
-            state.pending += 1
-            return true
-        }
-        guard admitted else {
-            stream.drop()
-            return
-        }
-        work.async { [self] in
+        queue(to: stream) {
             if stream.ending == nil {
                 stream.write(Array("event: websocket\ndata: \(JSONWriter.write(data, pretty: false))\n\n".utf8))
             }
-            state.withLock { $0.pending -= 1 }
         }
     }
 

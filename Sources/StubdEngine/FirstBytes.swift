@@ -51,7 +51,8 @@ enum FirstBytes: Equatable {
         return false
     }
 
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+    /// Where an HTTP head's blank line starts (the `\r\n\r\n`), if it has come.
+    static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index

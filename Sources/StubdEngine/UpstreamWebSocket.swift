@@ -178,7 +178,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
             if let length = refusal.length, input.count >= min(length, Self.bodyLimit) { finishRefusal() }
             return
         }
-        guard let end = Self.headEnd(input) else {
+        guard let end = FirstBytes.headEnd(input) else {
             if input.count > Self.headLimit { fail("the upstream's answer head is over \(Self.headLimit >> 10) KiB") }
             return
         }
@@ -222,14 +222,6 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         let body = Array(input.prefix(min(refusal.length ?? input.count, Self.bodyLimit)))
         complete(.answered(status: refusal.status, headers: refusal.headers, body: body))
         end(code: nil, reason: "", by: .client)
-    }
-
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
     }
 
     private func frames(_ bytes: [UInt8]) {

@@ -162,11 +162,16 @@ def main():
         check(reach == {"count": 1} and ws.recv() == "from the test", f"a push reaches the relayed client: {reach}")
         ws.send("bye")
         ws.close()
-        time.sleep(0.3)
-        with urllib.request.urlopen(proxy.base + "/__stubd/requests", timeout=5) as answer:
-            journal = json.loads(answer.read())
-        entries = journal.get("requests", journal) if isinstance(journal, dict) else journal
-        relayed_entries = [e for e in entries if e.get("response", {}).get("status") == 101]
+        # Each conversation is journaled when it ends: wait for the third (bounded).
+        deadline = time.time() + 10
+        relayed_entries = []
+        while time.time() < deadline:
+            with urllib.request.urlopen(proxy.base + "/__stubd/requests", timeout=5) as answer:
+                entries = json.loads(answer.read())["requests"]
+            relayed_entries = [e for e in entries if e.get("response", {}).get("status") == 101]
+            if len(relayed_entries) >= 3:
+                break
+            time.sleep(0.05)
         check(len(relayed_entries) == 3, f"the journal keeps each relayed conversation ({len(relayed_entries)})")
         text = json.dumps(relayed_entries)
         check("authed" in text and TOKEN not in text, "the journal's transcript has the messages, not the token")
