@@ -22,7 +22,7 @@ enum FirstBytes: Equatable {
     static let preface = Array("PRI * HTTP/2.0".utf8)
 
     static func classify(_ bytes: [UInt8], bodyLimit: Int) -> FirstBytes {
-        if bytes.count >= preface.count, Array(bytes.prefix(preface.count)) == preface { return .http2Preface }
+        if bytes.starts(with: preface) { return .http2Preface }
         // Most connections: no "…ontinue" anywhere in the head, so nothing is parsed.
         guard contains(bytes, Self.continueTail), let end = headEnd(bytes) else { return .ordinary }
         var expectsContinue = false, length: Int?, chunked = false
@@ -45,7 +45,7 @@ enum FirstBytes: Equatable {
 
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
-        for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] && Array(bytes[index..<(index + needle.count)]) == needle {
+        for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) {
             return true
         }
         return false
