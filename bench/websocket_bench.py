@@ -53,7 +53,8 @@ def run_c_reference():
 def run_reference():
     """The reference echo server in a process of its own (so it has its own core, as stubd has)."""
     code = ("import asyncio, websockets\n"
-            "async def echo(ws):\n    async for m in ws: await ws.send(m)\n"
+            "async def echo(ws):\n    try:\n        async for m in ws: await ws.send(m)\n"
+            "    except websockets.ConnectionClosed:\n        pass\n"
             "async def main():\n    async with websockets.serve(echo, '127.0.0.1', 0, compression=None) as s:\n"
             "        print(s.sockets[0].getsockname()[1], flush=True)\n        await asyncio.Future()\n"
             "asyncio.run(main())\n")
