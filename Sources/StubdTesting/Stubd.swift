@@ -64,6 +64,8 @@ public enum Stubd {
     public static func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment, token: String? = nil) async throws -> URL {
         let url = baseURL(environment: environment)
         if environment["STUBD_BASE_URL"] != nil { return url }
+        // Once this process started one, its tests keep to it (no look at 8080 per session).
+        if let started = StubdLauncher.startedBaseURL { return started }
         if (try? await StubdAdminClient(baseURL: url, token: token, timeout: 0.5).health()) != nil { return url }
         guard (environment["STUBD_START"] ?? "").lowercased() != "no", StubdLauncher.binary(environment: environment) != nil else { return url }
         return try StubdLauncher.sharedBaseURL(environment: environment)

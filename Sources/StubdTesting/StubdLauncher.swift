@@ -49,6 +49,15 @@ public enum StubdLauncher {
         return nil
     }
 
+    /// The base URL of the stubd this process has started, if it has.
+    public static var startedBaseURL: URL? {
+        #if os(macOS) || os(Linux)
+        return started.withLock { $0?.baseURL }
+        #else
+        return nil
+        #endif
+    }
+
     /// The base URL of the stubd this process started, starting it on first use.
     public static func sharedBaseURL(environment: [String: String] = ProcessInfo.processInfo.environment, timeout: TimeInterval = 15) throws -> URL {
         #if os(macOS) || os(Linux)

@@ -32,9 +32,12 @@ import Testing
             #expect(String(decoding: data, as: UTF8.self) == expected)
             try await session.end()
         }
-        // STUBD_BASE_URL always wins; with STUBD_START=no nothing is started.
+        #expect(StubdLauncher.startedBaseURL == first)
+        #expect(try await Stubd.serverURL(environment: environment) == first, "once started, the process's tests keep to it")
+        // STUBD_BASE_URL always wins.
         #expect(try await Stubd.serverURL(environment: ["STUBD_BASE_URL": "http://127.0.0.1:9/"]) == URL(string: "http://127.0.0.1:9/"))
         StubdLauncher.stop()
+        #expect(StubdLauncher.startedBaseURL == nil)
         await #expect(throws: (any Error).self) { try await StubdAdminClient(baseURL: first, timeout: 1).health() }
     }
 
