@@ -38,10 +38,14 @@ import FixtureFiles
             {"routes": [{"request": {"method": "GET", "path": "/warm"}, "response": {"text": "w"}},
                         {"request": {"method": "GET", "path": "/down"}, "fault": "reset"}]}
             """#.utf8))
-        let server = try TestServer(fixtures: fixtures)
+        let probe = ArrivalProbe()
+        let server = try TestServer(fixtures: fixtures, observers: [probe])
         defer { server.stop() }
         let result = try Curl.run(["-v", server.url("/warm"), server.url("/down")])
         #expect(result.stderr.contains("retrying a fresh connect"), "curl did not re-send: \(result.stderr)")
+        // curl may exit (on the re-send's reset) before the loop has ended that exchange: wait
+        // for both ends (the journal observes before the probe, which is added last).
+        #expect(probe.waitForEnd(of: "/down", count: 2, timeout: 10))
         let entries = server.server.requests()
         #expect(entries.map(\.path) == ["/warm", "/down", "/down"] && entries.map(\.isResend) == [false, false, true], "\(entries.map { ($0.path, $0.isResend) })")
     }
