@@ -238,7 +238,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
                 if let closing {
                     end(code: closing.code, reason: closing.reason, by: .client)
                 } else {
-                    write(WebSocketFrame.close(code: code.map { [1005, 1006, 1015].contains($0) ? 1000 : $0 } ?? 1000, reason: ""))
+                    write(WebSocketFrame.close(code: WebSocketFrame.sendableCloseCode(code), reason: ""))
                     end(code: code, reason: reason, by: .server, afterWrite: true)
                 }
                 return

@@ -143,7 +143,7 @@ public final class WebSocketConnection: @unchecked Sendable {
                     end(code: closing.code, reason: closing.reason, by: .server, reset: false)
                 } else {
                     // Echo its code (1000 when it gave none), then close the connection once written.
-                    let echoed = code.map { [1005, 1006, 1015].contains($0) ? 1000 : $0 } ?? 1000
+                    let echoed = WebSocketFrame.sendableCloseCode(code)
                     write(WebSocketFrame.close(code: echoed, reason: ""))
                     finishAfterWrite(code: code, reason: reason, by: .client)
                 }

@@ -145,6 +145,14 @@ public enum WebSocketFrame {
         frame(opcode: 0x8, [UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(123)))
     }
 
+    /// The code to send for a close seen with `code`: 1005 (none given), 1006 (abnormal) and 1015
+    /// (TLS) describe a close and may never be sent (RFC 6455 §7.4.1), so they and a missing code
+    /// become 1000.
+    public static func sendableCloseCode(_ code: Int?) -> Int {
+        guard let code, ![1005, 1006, 1015].contains(code) else { return 1000 }
+        return code
+    }
+
     /// A pong echoing a ping's payload.
     public static func pong(_ payload: [UInt8]) -> [UInt8] { frame(opcode: 0xA, payload) }
 

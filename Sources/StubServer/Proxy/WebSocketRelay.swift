@@ -65,7 +65,7 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket,
         if let id { registry.remove(id) }
         switch by {
         // The client's close (its code, or 1000) goes on to the upstream.
-        case .client: upstream.close(code: code.map { [1005, 1006, 1015].contains($0) ? 1000 : $0 } ?? 1000, reason: reason)
+        case .client: upstream.close(code: WebSocketFrame.sendableCloseCode(code), reason: reason)
         case .network: upstream.close(code: 1001, reason: "the client went away")
         case .serverStopped: upstream.close(code: 1001, reason: "stubd stopped")
         // Closed for the upstream (its close passed on): nothing left to tell it.
@@ -88,7 +88,7 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket,
         switch by {
         case .server:
             conversation.upstreamClose = CapturedConversation.UpstreamClose(code: code ?? 1000, reason: reason, at: transcript.elapsed)
-            client.close(code: code.map { [1005, 1006, 1015].contains($0) ? 1000 : $0 } ?? 1000, reason: reason)
+            client.close(code: WebSocketFrame.sendableCloseCode(code), reason: reason)
         case .network, .serverStopped:
             // The upstream vanished: so does the connection, as a client of the upstream would see.
             client.fault(.abrupt)

@@ -91,4 +91,8 @@ import Testing
         var strict = WebSocketFrameReader(messageLimit: 1024, fromServer: true)
         #expect(strict.read(Self.clientFrame(0x1, Array("x".utf8))) == [.failure(code: 1002, reason: "a server frame must not be masked")])
     }
+
+    @Test func closeCodesThatDescribeACloseAreNeverSent() {
+        #expect([nil, 1005, 1006, 1015, 1000, 1001, 4000].map(WebSocketFrame.sendableCloseCode) == [1000, 1000, 1000, 1000, 1000, 1001, 4000])
+    }
 }
