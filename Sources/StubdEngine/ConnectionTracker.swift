@@ -301,7 +301,10 @@ final class ConnectionTracker {
             if let bev = evhttp_connection_get_bufferevent(connection), let newcomer = newcomers.removeValue(forKey: bev) {
                 newcomer.input.stopWatching()
                 bufferevent_decref(bev)
-                firstRequestWait = Double(DispatchTime.now().uptimeNanoseconds &- newcomer.acceptedAt) / 1e9
+                // Ready from the accept, or over HTTPS from the handshake's end (`HandshakeClock`).
+                var ready = newcomer.acceptedAt
+                if tls != nil, let ssl = bufferevent_openssl_get_ssl(bev) { ready = max(ready, HandshakeClock.finishedAt(ssl)) }
+                firstRequestWait = Double(DispatchTime.now().uptimeNanoseconds &- ready) / 1e9
                 acceptedAt = newcomer.acceptedAt
             } else {
                 // Counted out already (its head deadline ended it, but evhttp had the request

@@ -10,7 +10,8 @@ public struct ConnectionUse: Sendable, Equatable {
     /// connection, and so on.
     public var request: Int
 
-    /// For a first request: seconds from the accept to the request's arrival (0 otherwise).
+    /// For a first request: seconds from the accept (over HTTPS, from the handshake's end) to the
+    /// request's arrival (0 otherwise).
     public var idleBeforeFirstRequest: Double
     /// When the connection was accepted (monotonic nanoseconds, `DispatchTime`); 0 when unknown.
     public var acceptedAt: UInt64

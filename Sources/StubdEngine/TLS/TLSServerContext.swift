@@ -35,6 +35,7 @@ final class TLSServerContext: @unchecked Sendable {
             SSL_CTX_free(context)
             throw .tls(flag: "--tls-key \(settings.keyFile)", problem: mismatch)
         }
+        HandshakeClock.install(on: context)
         self.context = context
     }
 
