@@ -1,7 +1,8 @@
 """Sequence steps that fail without a byte, as headless Chromium's fetch sees them from a page of
 stubd's own origin and from another origin: every run must read each step as authored
-(500 → error → 200; error → 200 after another route), although Chromium re-sends a failed
-request on its idle and preconnected sockets. A fresh browser per run, as a page load is.
+(500 → error → 200; error → 200 after another route, as the page's first fetch, or fetched by
+the page's own script as it loads), although Chromium re-sends a failed request on its idle and
+preconnected sockets. A fresh browser per run, as a page load is.
 
 Usage: python3 Tests/ui/fault_steps_test.py [STUBD_BINARY] [RUNS=5] [--page docs/FAULTS.md]
 (make test-ui; make conformance writes the table into docs/FAULTS.md between the fault-steps markers)
@@ -10,17 +11,28 @@ import json
 import os
 import sys
 import tempfile
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 import dashboard_test  # noqa: E402
 from dashboard_test import Stubd, curl  # noqa: E402
 
+# The page fetches the steps itself from an inline script, milliseconds after its answer, while
+# a slow request holds the page's own connection: the first attempt takes the socket Chromium
+# opened when the page's answer arrived, which has sat idle only those milliseconds.
+ONLOAD = "onload"
+ONLOAD_SCRIPT = ("<script>window.out = (async () => { const base = decodeURIComponent(location.hash.slice(1));"
+                 " const slow = fetch(base + '/slow'); const out = [];"
+                 " for (let i = 0; i < 2; i++) { try { const r = await fetch(base + '/reset-load'); out.push(String(r.status)); }"
+                 " catch (e) { out.push('error'); } } await slow; return out.join(' '); })();</script>")
+
 CASES = [
     ("sequence `[500, reset, ok]`", "/flaky", None, "500 error 200"),
     ("sequence `[500, empty, ok]`", "/flaky-empty", None, "500 error 200"),
     ("sequence `[reset, ok]` after another route", "/reset-first", "/warm", "error 200"),
     ("sequence `[reset, ok]` as the page's first fetch", "/reset-first", None, "error 200"),
+    ("sequence `[reset, ok]` fetched by the page's script as it loads", "/reset-load", ONLOAD, "error 200"),
 ]
 
 
@@ -31,9 +43,13 @@ def fixtures(folder):
         {"name": "flaky-empty", "request": {"method": "GET", "path": "/flaky-empty"},
          "responses": [{"status": 500, "text": "first"}, {"fault": "empty"}, {"text": "ok"}]},
         {"name": "reset-first", "request": {"method": "GET", "path": "/reset-first"}, "responses": [{"fault": "reset"}, {"text": "ok"}]},
+        {"name": "reset-load", "request": {"method": "GET", "path": "/reset-load"}, "responses": [{"fault": "reset"}, {"text": "ok"}]},
         {"name": "warm", "request": {"method": "GET", "path": "/warm"}, "response": {"text": "warm"}},
+        {"name": "slow", "request": {"method": "GET", "path": "/slow"}, "response": {"text": "slow"}, "delay": 0.3},
         {"name": "page", "request": {"method": "GET", "path": "/page.html"},
          "response": {"headers": {"Content-Type": "text/html"}, "text": "<!doctype html><title>steps</title>"}},
+        {"name": "loading-page", "request": {"method": "GET", "path": "/load.html"},
+         "response": {"headers": {"Content-Type": "text/html"}, "text": "<!doctype html><title>steps</title>" + ONLOAD_SCRIPT}},
     ]
     with open(os.path.join(folder, "steps.json"), "w") as file:
         json.dump({"routes": routes}, file)
@@ -45,14 +61,23 @@ def run(server, origin, path, before, expected):
     browser = cdp.Browser()
     try:
         page = server.base if origin == "same" else f"http://localhost:{server.port}"
-        browser.open(page + "/page.html")
-        warm = f"await fetch({json.dumps(server.base + before)});" if before else ""
-        steps = len(expected.split())
-        read = browser.evaluate(
-            "(async () => { %s const out = []; for (let i = 0; i < %d; i++) { try { const r = await fetch(%s); out.push(String(r.status)); }"
-            " catch (e) { out.push('error'); } } return out.join(' '); })()" % (warm, steps, json.dumps(server.base + path)))
+        if before == ONLOAD:
+            browser.open(page + "/load.html#" + urllib.parse.quote(server.base, safe=""))
+            read = browser.evaluate("window.out")
+        else:
+            browser.open(page + "/page.html")
+            warm = f"await fetch({json.dumps(server.base + before)});" if before else ""
+            steps = len(expected.split())
+            read = browser.evaluate(
+                "(async () => { %s const out = []; for (let i = 0; i < %d; i++) { try { const r = await fetch(%s); out.push(String(r.status)); }"
+                " catch (e) { out.push('error'); } } return out.join(' '); })()" % (warm, steps, json.dumps(server.base + path)))
     finally:
         browser.close()
+    return finish(server, path, expected, read)
+
+
+def finish(server, path, expected, read):
+    """What the page read (with what stubd saw when it is wrong), and the attempts that reached stubd."""
     entries = json.loads(curl(server.base + "/__stubd/requests?path=" + path)[1])["requests"]
     if read != expected:
         # What stubd saw, for the report: outcome@connection#request-on-it, arrival second.

@@ -15,10 +15,9 @@ import StubdEngine
 ///    keep their connections alive (an earlier rule closed every reply of the session while
 ///    such a step was next: a `[reset, …]` sequence turned keep-alive off for the whole folder).
 /// 2. When the step meets a request the client will re-send — from Java's HttpClient (GET or
-///    HEAD), or on a reused connection, or on a preconnected one (accepted more than
-///    `ConnectionUse.preconnectThreshold` before its first request: Chromium opens sockets while
-///    a page loads and retries on them as on reused ones), from any client not known to report
-///    such failures without re-sending — it is delivered without being consumed: once for Java,
+///    HEAD), or on a reused connection, or on one the client opened ahead of need (Chromium
+///    retries on those as on reused ones; see `expectsResend`), from any client not known to
+///    report such failures without re-sending — it is delivered without being consumed: once for Java,
 ///    whose re-send then consumes it; for the others every time, until the attempt on a
 ///    connection opened for the request consumes it (Chromium was measured going through two idle
 ///    sockets before connecting anew).
@@ -28,32 +27,41 @@ import StubdEngine
 /// Steps that send bytes (`truncated`, `badChunk`, `garbage`) are never re-sent and need neither.
 struct FaultStepDelivery {
     let scenarios: ScenarioBook
+    /// The last page load, which tells the socket a browser preconnected after it.
+    let pageLoads = PageLoads()
 
     /// User-Agent prefixes of clients measured to report a failed reused connection without
     /// re-sending the request: holding a step for them would fail their next request too.
     static let reportingAgents = ["python-requests/", "node", "undici"]
 
     /// Whether the client will re-send this request if it fails before the first response byte.
-    /// `since` is when this route, or any route, last answered the session: a connection accepted
-    /// before it sat open while the client waited, and a browser treats such a socket as an idle
-    /// one it may retry on — Chromium preconnects sockets and was measured re-sending on one used
-    /// 1 ms after its accept. Also (with or without such a time), a first request that came more
-    /// than `ConnectionUse.preconnectThreshold` after the accept counts as on an idle socket.
-    static func expectsResend(_ request: IncomingRequest, since: UInt64?) -> Bool {
+    /// On a connection's first request, three signs tell a socket the client opened ahead of need
+    /// (Chromium re-sends on one as on a reused connection) from one it opened for this request:
+    /// it was accepted before `since`, when this route last answered or delivered a held step
+    /// (the client had it while it waited: the next socket Chromium tries after a held step);
+    /// its first request came more than `ConnectionUse.preconnectThreshold` after the accept;
+    /// or it is the socket a browser opened when a page's answer arrived (`PageLoads`).
+    /// (When any route of the session last answered was a sign too, until a page that fetched
+    /// while a slow request was open was read as re-sending on the fetch's own fresh socket.)
+    func expectsResend(_ request: IncomingRequest, since: UInt64?) -> Bool {
         let agent = request.header("User-Agent") ?? ""
-        if isJava(request) { return request.method == "GET" || request.method == "HEAD" }
-        guard !reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
+        if Self.isJava(request) { return request.method == "GET" || request.method == "HEAD" }
+        guard !Self.reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
         guard connection.request == 1 else { return true }
-        // Idle by either sign: accepted before the session's last answer, or its first request
-        // came long after the accept. (The first alone missed a socket Chromium preconnected just
-        // after the page's answer and used 51 ms later: 1 run in 20 read the step as 200.)
         if !connection.isFresh { return true }
-        if let since, connection.acceptedAt != 0 { return connection.acceptedAt < since }
-        return false
+        if let since, connection.acceptedAt != 0, connection.acceptedAt < since { return true }
+        // Opened when a page's answer arrived, and used however soon after (by timing alone, a
+        // page that fetched 49 ms after its load read the step as 200 in 1 run of 40).
+        return pageLoads.isPreconnect(request)
     }
 
     static func isJava(_ request: IncomingRequest) -> Bool {
         (request.header("User-Agent") ?? "").hasPrefix("Java-http-client/")
+    }
+
+    /// Notes that a page load is being answered (while fault steps are loaded).
+    func answering(_ request: IncomingRequest) {
+        if PageLoads.isPageLoad(request) { pageLoads.note(request) }
     }
 
     /// The fault to deliver without consuming the step (rule 2), or nil to serve as usual.
@@ -62,7 +70,7 @@ struct FaultStepDelivery {
         // The step first (most are not no-byte faults), then, only for one that is, the client.
         let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
         guard case .fault(let fault) = route.content(forHit: hit), fault.sendsNoResponse,
-              Self.expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
+              expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
         if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
         // Any other client re-sends for as long as it has an idle socket to try (Chromium went

@@ -165,9 +165,9 @@ package final class StubHandler: EngineHandler {
             case .hit(let route):
                 exchange.resolve(.route(route))
                 if scenarios.isResend(route: route.id, session: session, signature: { exchange.resendSignature }) { exchange.markResend() }
-                // While fault steps are loaded, when the session was last answered tells a socket
-                // opened for a request from one that sat idle meanwhile (`FaultStepDelivery`).
-                defer { if snapshot.hasFaultSteps { scenarios.noteSessionAnswered(session) } }
+                // While fault steps are loaded, a page load tells the socket its browser opens
+                // when the answer arrives (`FaultStepDelivery`, `PageLoads`).
+                defer { if snapshot.hasFaultSteps { faultSteps.answering(request) } }
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
                     scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
                     route.hitCounter.wrappingIncrement(ordering: .relaxed)

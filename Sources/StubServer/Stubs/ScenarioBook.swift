@@ -19,8 +19,6 @@ final class ScenarioBook: Sendable {
         /// connection accepted before it existed while the client waited, so the client may
         /// treat it as an idle socket and re-send on failure (`FaultStepDelivery`).
         var answeredAt: [SessionID?: [RouteID: UInt64]] = [:]
-        /// session → when any of its routes last answered, while fault steps are loaded.
-        var sessionAnsweredAt: [SessionID?: UInt64] = [:]
         /// session → the last request answered with a fault that sends no byte: its route, what
         /// it sent (a hash of method, target and body) and when — a client's silent re-send of it
         /// is marked in the journal.
@@ -124,24 +122,9 @@ final class ScenarioBook: Sendable {
         state.answeredAt[session, default: [:]][route] = now
     }
 
-    /// Notes that some route answered `session` now (kept only while fault steps are loaded).
-    func noteSessionAnswered(_ session: SessionID?) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { state in
-            if state.sessionAnsweredAt[session] == nil {
-                guard (try? state.charge(0, session: session, budget: budget)) != nil else { return }
-            }
-            state.sessionAnsweredAt[session] = now
-        }
-    }
-
-    /// The later of when the route and when any route last answered `session` (monotonic ns),
-    /// or nil when neither has.
+    /// When the route last answered `session` or delivered a held step (monotonic ns), or nil.
     func answeredAt(route: RouteID, session: SessionID?) -> UInt64? {
-        state.withLock { state in
-            let times = [state.answeredAt[session]?[route], state.sessionAnsweredAt[session]].compactMap { $0 }
-            return times.max()
-        }
+        state.withLock { $0.answeredAt[session]?[route] }
     }
 
     /// Hits served so far on a route, without counting one.
@@ -206,7 +189,6 @@ final class ScenarioBook: Sendable {
                 state.scenarios[session] = nil
                 state.hits[session] = nil
                 state.answeredAt[session] = nil
-                state.sessionAnsweredAt[session] = nil
                 if state.noByteFaults.removeValue(forKey: session) != nil { noByteFaultCount.subtract(1, ordering: .relaxed) }
                 state.held = state.held.filter { $0.session != session }
                 budget.release(state.bytes.removeValue(forKey: session) ?? 0, session: session)
