@@ -30,7 +30,11 @@ import AdminContract
             process.standardOutput = pipe
             pipe.fileHandleForReading.readabilityHandler = { [self] handle in
                 let data = handle.availableData
-                guard !data.isEmpty else { return }
+                // At the end of curl's output the handler would be called again and again: stop it.
+                if data.isEmpty {
+                    handle.readabilityHandler = nil
+                    return
+                }
                 lock.withLock { text += String(decoding: data, as: UTF8.self) }
                 arrived.signal()
             }

@@ -47,8 +47,7 @@ import AdminContract
         _ = try Curl.run([server.url("/zen")])
         #expect(witness.count == 1, "the exchange is emitted before its reply leaves the loop")
         let seen = collector.seen.withLock { $0 }
-        #expect(seen.count == 4, "the request before subscribing and the one after leaving are not seen: \(seen.map(\.path))")
-        guard seen.count == 4 else { return }
+        try #require(seen.count == 4, "the request before subscribing and the one after leaving are not seen: \(seen.map(\.path))")
         #expect(seen[0].status == 200 && String(decoding: seen[0].body, as: UTF8.self) == "Design for failure.")
         #expect(seen[0].headers.contains(NameValue("X-Kind", "zen")))
         #expect(seen[0].headers.contains(NameValue("Access-Control-Allow-Origin", "http://page.test")), "headers added on the way are there too")
