@@ -213,21 +213,21 @@ public enum System {
     /// Shuts a connected socket down in both directions: the peer sees the end of the stream and
     /// whoever reads the descriptor next sees EOF (how a connection owned by libevent is ended
     /// from outside it).
+    public static func shutdown(_ fd: Int32) {
+        shutdown(fd, how: SHUT_RDWR)
+    }
+
     /// Ends the sending half of a socket (a FIN), still reading: a lingering close, so bytes the
     /// client is still sending do not turn the close into a reset that destroys the answer.
     public static func shutdownWrites(_ fd: Int32) {
-        #if canImport(Darwin)
-        _ = Darwin.shutdown(fd, SHUT_WR)
-        #else
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
-        #endif
+        shutdown(fd, how: SHUT_WR)
     }
 
-    public static func shutdown(_ fd: Int32) {
+    private static func shutdown(_ fd: Int32, how: some BinaryInteger) {
         #if canImport(Darwin)
-        _ = Darwin.shutdown(fd, SHUT_RDWR)
+        _ = Darwin.shutdown(fd, Int32(how))
         #else
-        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        _ = Glibc.shutdown(fd, Int32(how))
         #endif
     }
 
