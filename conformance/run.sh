@@ -26,7 +26,7 @@ python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build
 # The same steps over HTTPS (every client but URLSession on Linux).
 python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --page docs/FAULTS.md \
     --https --clients curl,requests,node,chromium,java,okhttp
-# Chromium pages of stubd's own origin and of another, five page loads per sequence row.
+# Chromium pages of stubd's own origin and of another, twenty page loads per sequence row.
 python3 Tests/ui/fault_steps_test.py .build/release/stubd 20 --page docs/FAULTS.md
 # Streams: every client's report of every fault inside a stream (Tests/streams/clients_test.py).
 python3 -c 'import openai, anthropic, httpx' 2>/dev/null || python3 -m pip install -q openai anthropic httpx 2>/dev/null \

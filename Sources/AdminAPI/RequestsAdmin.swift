@@ -54,7 +54,8 @@ public struct RequestsAdmin {
             headers: entry.headers, body: text, bodyBase64: text == nil ? Data(body).base64EncodedString() : nil, bodySize: entry.bodySize,
             bodyNote: note, matched: entry.matched, routeID: entry.routeID?.description, route: entry.routeName, nearMiss: entry.nearMiss,
             status: entry.status, fault: entry.fault?.rawValue, latencyMs: (entry.latency * 100_000).rounded() / 100,
-            response: entry.response.map { json($0, entry: entry, bodyLimit: bodyLimit) }, resend: entry.isResend)
+            response: entry.response.map { json($0, entry: entry, bodyLimit: bodyLimit) }, resend: entry.isResend,
+            faultSentAs: entry.faultAsBrokenFraming ? RequestRecord.brokenFraming : nil)
     }
 
     /// Body bytes a miss's 404 shows however small the journal's body limit: enough for the

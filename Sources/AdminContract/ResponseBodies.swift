@@ -246,12 +246,18 @@ public struct RequestRecord: AdminBody {
     /// True when it is the client's silent re-send of the previous request on its route, which
     /// got a fault that sends no byte (`"resend": true`; absent otherwise).
     public let resend: Bool
+    /// How a fault that sends no byte was sent when not as written: `"brokenFraming"` for a
+    /// browser's sequence or scenario step — a head with two different lengths, which a browser
+    /// reports without re-sending (absent otherwise).
+    public let faultSentAs: String?
+    /// The `faultSentAs` of a fault sent as a head with broken framing.
+    public static let brokenFraming = "brokenFraming"
 
     /// A record of these values.
     public init(sequence: Int, time: String, method: String, url: String, path: String, session: String?, connection: Int?,
                 connectionRequest: Int?, headers: [NameValue], body: String?, bodyBase64: String?, bodySize: Int, bodyNote: String?,
                 matched: Bool, routeID: String?, route: String?, nearMiss: String?, status: Int?, fault: String?, latencyMs: Double,
-                response: JSONValue?, resend: Bool = false) {
+                response: JSONValue?, resend: Bool = false, faultSentAs: String? = nil) {
         self.sequence = sequence
         self.time = time
         self.method = method
@@ -274,6 +280,7 @@ public struct RequestRecord: AdminBody {
         self.latencyMs = latencyMs
         self.response = response
         self.resend = resend
+        self.faultSentAs = faultSentAs
     }
 
     public init(json: JSONValue) throws(AdminBodyProblem) {
@@ -305,6 +312,7 @@ public struct RequestRecord: AdminBody {
         latencyMs = try fields.double("latencyMs")
         response = fields.raw("response")
         if case .bool(let flag)? = fields.raw("resend") { resend = flag } else { resend = false }
+        faultSentAs = try fields.optionalString("faultSentAs")
     }
 
     public var json: JSONValue {
@@ -325,6 +333,7 @@ public struct RequestRecord: AdminBody {
         if let nearMiss { members.append(("nearMiss", .string(nearMiss))) }
         if let status { members.append(("status", .int(status))) }
         if let fault { members.append(("fault", .string(fault))) }
+        if let faultSentAs { members.append(("faultSentAs", .string(faultSentAs))) }
         members.append(("latencyMs", .number(latencyMs)))
         if let response { members.append(("response", response)) }
         if resend { members.append(("resend", .bool(true))) }

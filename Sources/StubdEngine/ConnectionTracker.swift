@@ -126,7 +126,6 @@ final class ConnectionTracker {
         acceptsSinceYield += 1
         if acceptsSinceYield >= Self.acceptsPerTurn { yieldTurn() }
         let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds,
-                                acceptOrder: numbers.accepted(),
                                 input: NewcomerInput(bev, bodyLimit: worker.configuration.maxBodyBytes, onEvent: worker.configuration.onEvent))
         // Admitted before it is listed, so making room never picks the connection being made
         // (evhttp has not taken its bufferevent yet, so it would look already dropped).
@@ -272,7 +271,6 @@ final class ConnectionTracker {
     /// The head deadline of a connection that has sent nothing whole yet.
     fileprivate func newcomerDeadline(_ newcomer: Newcomer) {
         newcomers[newcomer.bev] = nil
-        numbers.used()
         newcomer.input.stopWatching()
         if Self.evhttpHolds(newcomer.bev) {
             // Still evhttp's: end it from below; evhttp sees EOF and frees it, which closes the
@@ -293,8 +291,6 @@ final class ConnectionTracker {
     func requestArrived(_ req: OpaquePointer) -> (use: ConnectionUse, peer: String)? {
         guard let connection = evhttp_request_get_connection(req) else { return nil }
         let state: KnownConnection
-        var firstRequestWait: Double?
-        var acceptedAt: UInt64 = 0, acceptOrder = 0
         if let existing = known[connection] {
             state = existing
             state.idleSince = nil
@@ -303,27 +299,18 @@ final class ConnectionTracker {
             if let bev = evhttp_connection_get_bufferevent(connection), let newcomer = newcomers.removeValue(forKey: bev) {
                 newcomer.input.stopWatching()
                 bufferevent_decref(bev)
-                numbers.used()
-                // Ready from the accept, or over HTTPS from the handshake's end (`HandshakeClock`).
-                var ready = newcomer.acceptedAt
-                if tls != nil, let ssl = bufferevent_openssl_get_ssl(bev) { ready = max(ready, HandshakeClock.finishedAt(ssl)) }
-                firstRequestWait = Double(DispatchTime.now().uptimeNanoseconds &- ready) / 1e9
-                acceptedAt = newcomer.acceptedAt
-                acceptOrder = newcomer.acceptOrder
             } else {
                 // Counted out already (its head deadline ended it, but evhttp had the request
                 // read): counted in again, so its close is not counted out twice.
                 budget.admitted()
             }
-            state = KnownConnection(connection: connection, tracker: self, number: numbers.next(), acceptedAt: acceptedAt, acceptOrder: acceptOrder)
+            state = KnownConnection(connection: connection, tracker: self, number: numbers.next())
             known[connection] = state
             evhttp_connection_set_closecb(connection, onConnectionClosed, Unmanaged.passUnretained(state).toOpaque())
         }
         evhttp_request_set_on_complete_cb(req, onReplyWritten, Unmanaged.passUnretained(state).toOpaque())
         state.requests += 1
-        return (ConnectionUse(number: state.number, request: state.requests, idleBeforeFirstRequest: firstRequestWait ?? 0,
-                              acceptedAt: state.acceptedAt, acceptOrder: state.acceptOrder, acceptedSoFar: numbers.acceptedSoFar,
-                              unusedAtArrival: numbers.unusedNow), state.peer)
+        return (ConnectionUse(number: state.number, request: state.requests), state.peer)
     }
 
     fileprivate func replyWritten(_ state: KnownConnection) {
@@ -420,7 +407,6 @@ final class ConnectionTracker {
         for newcomer in newcomers.values {
             newcomer.input.stopWatching()
             bufferevent_decref(newcomer.bev)
-            numbers.used()
         }
         newcomers.removeAll()
         for state in known.values { evhttp_connection_set_closecb(state.connection, nil, nil) }
@@ -532,11 +518,9 @@ private struct Newcomer {
     /// When it connected: on the tracker's clock (ordering) and in sweeps (deadline).
     let since: UInt64
     let sinceTick: UInt64
-    /// When it was accepted (monotonic nanoseconds): how long a connection waited before its
-    /// first request tells a preconnected socket from one opened for the request.
+    /// When it was accepted (monotonic nanoseconds): a connection gets a moment to send its
+    /// first bytes before it can give way (`releaseGone`).
     let acceptedAt: UInt64
-    /// Its place in accept order (`ConnectionUse.acceptOrder`).
-    let acceptOrder: Int
     /// Whether its client has sent bytes.
     let input: NewcomerInput
 }
@@ -553,10 +537,6 @@ private final class KnownConnection {
     let number: Int
     @exclusivity(unchecked) var requests = 0
 
-    /// When it was accepted (monotonic ns; 0 when not seen as a newcomer).
-    let acceptedAt: UInt64
-    /// Its place in accept order (0 when not seen as a newcomer).
-    let acceptOrder: Int
     /// The client's numeric address, the same for every request on it.
     private(set) lazy var peer: String = {
         var host: UnsafeMutablePointer<CChar>?
@@ -565,9 +545,7 @@ private final class KnownConnection {
         return host.map { String(cString: $0) } ?? ""
     }()
 
-    init(connection: OpaquePointer, tracker: ConnectionTracker, number: Int, acceptedAt: UInt64, acceptOrder: Int) {
-        self.acceptedAt = acceptedAt
-        self.acceptOrder = acceptOrder
+    init(connection: OpaquePointer, tracker: ConnectionTracker, number: Int) {
         self.connection = connection
         self.tracker = tracker
         self.number = number

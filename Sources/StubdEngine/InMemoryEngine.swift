@@ -286,6 +286,9 @@ public struct InMemoryReply: Sendable {
     public let body: [UInt8]
     /// The fault carried out instead of a reply.
     public let fault: Fault?
+    /// Whether a fault that sends no byte went out as a head with broken framing instead
+    /// (`ReplyPlan.faultAsBrokenFraming`: a browser's request to a route with steps).
+    public var faultAsBrokenFraming = false
     /// The stream, for a streamed reply.
     public let stream: InMemoryStream?
     /// The delay the reply was sent after (virtual).
@@ -305,6 +308,7 @@ public struct InMemoryReply: Sendable {
     init(fault: Fault, plan: ReplyPlan) {
         (status, headers, body) = (nil, plan.extraHeaders, [])
         (self.fault, stream, delay, dribble) = (fault, nil, plan.delay, nil)
+        faultAsBrokenFraming = plan.faultAsBrokenFraming && fault.sendsNoResponse
     }
 
     init(script: StreamScript, plan: ReplyPlan) {

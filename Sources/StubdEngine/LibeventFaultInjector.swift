@@ -4,7 +4,8 @@ import StubdSystem
 
 /// The one place `Fault`s become socket behaviour on a live evhttp connection
 /// (libevent-notes §4): reset, empty, bytes then close (truncated, badChunk, garbage), and hang
-/// (a capped timer held by the worker).
+/// (a capped timer held by the worker) — or, for a browser, a head with broken framing in place
+/// of a reset, an empty reply or a hang's end (`ReplyPlan.faultAsBrokenFraming`).
 ///
 /// Every path frees the connection (and with it the request) or hands it to a timer that will;
 /// nothing touches `req` afterwards.
@@ -17,6 +18,10 @@ enum LibeventFaultInjector {
     static let truncatedBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 64\r\n\r\n".utf8)
     /// A chunked body whose chunk size is not hexadecimal.
     static let badChunkBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz stubd bad chunk\r\n".utf8)
+    /// In place of a fault that sends no byte, for a browser: two different lengths, an
+    /// unrecoverable framing error (RFC 9112 §6.3) that Chromium reports as
+    /// `ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH` and never re-sends, on any socket.
+    static let brokenFramingBytes: [UInt8] = Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n".utf8)
     /// For HEAD, whose reply has no body to cut: a status line cut short. (A head cut inside the
     /// header lines is accepted as complete by curl and Python.)
     static let cutHeadBytes: [UInt8] = Array("HTTP/1.1 2".utf8)
@@ -30,14 +35,19 @@ enum LibeventFaultInjector {
         return Array(bytes[...lineEnd]) + Array(lines.utf8) + Array(bytes[(lineEnd + 1)...])
     }
 
-    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker, extraHeaders: [NameValue] = []) {
+    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker, extraHeaders: [NameValue] = [], brokenFraming: Bool = false) {
         if fault == .hang {
-            worker.schedule(PendingExchange(request: req, plan: ReplyPlan(content: .fault(.hang)), start: 0, listener: nil,
-                                            kind: .closeAfterHang),
+            var plan = ReplyPlan(content: .fault(.hang), extraHeaders: extraHeaders)
+            plan.faultAsBrokenFraming = brokenFraming
+            worker.schedule(PendingExchange(request: req, plan: plan, start: 0, listener: nil, kind: .closeAfterHang),
                             after: worker.configuration.hangCapSeconds)
             return
         }
         guard let connection = evhttp_request_get_connection(req) else { return }
+        if brokenFraming, fault.sendsNoResponse {
+            write(withHeaders(brokenFramingBytes, extraHeaders), thenClose: connection)
+            return
+        }
         switch fault {
         case .reset:
             reset(connection)
@@ -66,6 +76,15 @@ enum LibeventFaultInjector {
             System.close(placeholder)
         }
         evhttp_connection_free(connection)
+    }
+
+    /// A hang's end at its cap: a close, or for a browser the broken-framing head.
+    static func endHang(_ connection: OpaquePointer, plan: ReplyPlan) {
+        if plan.faultAsBrokenFraming {
+            write(withHeaders(brokenFramingBytes, plan.extraHeaders), thenClose: connection)
+        } else {
+            evhttp_connection_free(connection)
+        }
     }
 
     /// Takes the bufferevent away from evhttp, writes `bytes`, and frees the connection (a FIN)

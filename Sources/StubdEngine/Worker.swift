@@ -229,7 +229,7 @@ final class Worker {
             ScriptPlayer.start(script, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self, start: start, listener: listener)
             return
         case .fault(let fault):
-            LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders)
+            LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders, brokenFraming: plan.faultAsBrokenFraming)
         case .upgrade(let upgrade):
             // The listener hears when the conversation ends (the peer tells it).
             WebSocketConnection.start(upgrade, on: req, worker: self)
@@ -302,7 +302,7 @@ final class Worker {
             execute(exchange.request, exchange.plan, start: exchange.start, listener: exchange.listener)
         case .closeAfterHang:
             if let connection = evhttp_request_get_connection(exchange.request) {
-                evhttp_connection_free(connection)
+                LibeventFaultInjector.endHang(connection, plan: exchange.plan)
             }
         }
     }

@@ -1,12 +1,13 @@
-"""Fault steps over HTTPS: a connection is placed by how long it sat ready before its first request,
-counted from the TLS handshake's end, not from the accept — a slow handshake (OkHttp on the JVM
-took about 55 ms) is not idle time. Python's ssl over a raw socket makes the timings exact:
+"""Fault steps over HTTPS, with Python's ssl over a raw socket so the timings and connections are
+exact. A `[reset, ok]` step:
 
-- a handshake that starts 150 ms after the connect, the request at once after it: a connection
-  opened for the request, so a `[reset, ok]` step is consumed (reset, then 200);
-- a handshake at once, the request 150 ms after it: a socket opened ahead of need (a browser's
-  preconnect), so the step is delivered without being consumed (reset, reset on a connection
-  opened for the request, then 200).
+- on a client's first request on a connection is consumed whatever the timing — a slow handshake
+  (OkHttp on the JVM takes about 55 ms) or a quiet socket: such clients open no socket ahead of
+  need and never re-send on a fresh one (reset, then 200);
+- on a reused connection is delivered without being consumed (the client re-sends), and the
+  attempt on a new connection consumes it (reset, reset, then 200);
+- reaches a browser (`Sec-Fetch-Mode`) on a reused connection as a head with two different
+  lengths, through TLS, and is consumed (broken framing, then 200).
 
 Usage: python3 Tests/clients/tls_fault_steps_test.py [STUBD_BINARY]   (make test)
 """
@@ -25,50 +26,93 @@ STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stub
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
 import stubd_server  # noqa: E402
 
-ROUTE = {"name": "reset-first", "request": {"method": "GET", "path": "/reset-first"},
-         "responses": [{"fault": "reset"}, {"text": "ok"}]}
+ROUTES = [{"name": "reset-first", "request": {"method": "GET", "path": "/reset-first"},
+           "responses": [{"fault": "reset"}, {"text": "ok"}]},
+          {"name": "warm", "request": {"method": "GET", "path": "/warm"}, "response": {"text": "warm"}}]
 
 
-def attempt(port, context, before_handshake=0.0, before_request=0.0):
-    """One GET /reset-first on a new TLS connection: the status line, or 'reset' when the
-    connection ended without a byte."""
+BROWSER = "Sec-Fetch-Mode: cors\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0\r\n"
+CLIENT = "User-Agent: tls-fault-steps-test\r\n"
+BROKEN = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n"
+
+
+def connect(port, context, before_handshake=0.0):
     raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    time.sleep(before_handshake)
+    return context.wrap_socket(raw, server_hostname="localhost")
+
+
+def ask(secure, path, headers, before_request=0.0):
+    """One GET on `secure`: the whole head (and body) read until the server closes or the body
+    is complete, or 'reset' when the connection ended without a byte."""
+    time.sleep(before_request)
+    secure.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}\r\n".encode())
+    received = b""
     try:
-        time.sleep(before_handshake)
-        secure = context.wrap_socket(raw, server_hostname="localhost")
-        time.sleep(before_request)
-        secure.sendall(b"GET /reset-first HTTP/1.1\r\nHost: localhost\r\nUser-Agent: tls-fault-steps-test\r\n\r\n")
-        try:
-            head = secure.recv(4096)
-        except (ConnectionResetError, ssl.SSLError, OSError):
-            return "reset"
-        return head.split(b"\r\n", 1)[0].decode() if head else "reset"
+        while True:
+            chunk = secure.recv(4096)
+            if not chunk:
+                break
+            received += chunk
+            head, _, rest = received.partition(b"\r\n\r\n")
+            lengths = [int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+            if _ and lengths and len(rest) >= lengths[0] and len(set(lengths)) == 1:
+                break
+    except (ConnectionResetError, ssl.SSLError, OSError):
+        pass
+    if not received:
+        return "reset"
+    text = received.decode("latin-1")
+    return "broken framing" if text == BROKEN else text.split("\r\n", 1)[0] + (" " + text.rsplit("\r\n", 1)[-1] if text.endswith("ok") else "")
+
+
+def fresh(port, context, headers=CLIENT, **timing):
+    """One GET /reset-first on a new connection."""
+    secure = connect(port, context, timing.get("before_handshake", 0.0))
+    try:
+        return ask(secure, "/reset-first", headers, timing.get("before_request", 0.0))
     finally:
-        raw.close()
+        secure.close()
+
+
+def reused(port, context, headers):
+    """GET /warm, then GET /reset-first on the same connection."""
+    secure = connect(port, context)
+    try:
+        warm = ask(secure, "/warm", headers)
+        return ask(secure, "/reset-first", headers) if warm.startswith("HTTP/1.1 200") else f"warm-up read {warm}"
+    finally:
+        secure.close()
 
 
 def main():
     work = tempfile.mkdtemp(prefix="stubd-tls-steps-")
     failures = []
+    cases = [
+        ("slow handshake, request at once", lambda p, c: [fresh(p, c, before_handshake=0.15), fresh(p, c)],
+         ["reset", "HTTP/1.1 200 OK ok"]),
+        ("handshake at once, request 150 ms later", lambda p, c: [fresh(p, c, before_request=0.15), fresh(p, c)],
+         ["reset", "HTTP/1.1 200 OK ok"]),
+        ("a reused connection, then a new one", lambda p, c: [reused(p, c, CLIENT), fresh(p, c), fresh(p, c)],
+         ["reset", "reset", "HTTP/1.1 200 OK ok"]),
+        ("a browser on a reused connection", lambda p, c: [reused(p, c, BROWSER), fresh(p, c, BROWSER)],
+         ["broken framing", "HTTP/1.1 200 OK ok"]),
+    ]
     try:
         os.mkdir(os.path.join(work, "stubs"))
         with open(os.path.join(work, "stubs", "steps.json"), "w") as file:
-            json.dump({"routes": [ROUTE]}, file)
+            json.dump({"routes": ROUTES}, file)
         server = stubd_server.Stubd(STUBD, os.path.join(work, "stubs"), "--https-port", "0", "--ca-dir", os.path.join(work, "ca"))
         try:
             line = next(line for line in server.banner if "https://127.0.0.1:" in line)
             port = int(line.split("https://127.0.0.1:")[1].split("/")[0].split()[0])
             context = ssl.create_default_context(cafile=os.path.join(work, "ca", "stubd-ca.pem"))
-            cases = [
-                ("slow handshake, request at once", {"before_handshake": 0.15}, ["reset", "HTTP/1.1 200 OK"]),
-                ("handshake at once, request 150 ms later", {"before_request": 0.15}, ["reset", "reset", "HTTP/1.1 200 OK"]),
-            ]
-            for label, first, expected in cases:
+            for label, run, expected in cases:
                 status = reset_steps(server)
                 if status != 200:
                     failures.append(f"{label}: POST /__stubd/reset answered {status}")
                     continue
-                read = [attempt(port, context, **first)] + [attempt(port, context) for _ in expected[1:]]
+                read = run(port, context)
                 verdict = "ok  " if read == expected else "FAIL"
                 print(f"{verdict} {label}: {' → '.join(read)}", flush=True)
                 if read != expected:
@@ -79,7 +123,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     for failure in failures:
         print("FAIL", failure)
-    print(f"tls-fault-steps: {2 - len(failures)} of 2 checks passed")
+    print(f"tls-fault-steps: {len(cases) - len(failures)} of {len(cases)} checks passed")
     sys.exit(1 if failures else 0)
 
 

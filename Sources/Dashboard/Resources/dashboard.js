@@ -53,6 +53,12 @@ function answeredBy(entry) {
   if (k === 'route') return entry.route || entry.routeId;
   return k === 'proxied' ? (state.recording ? 'RECORDED' : 'PROXY') : 'MISS';
 }
+// A browser's no-byte fault step goes out as a head with broken framing (docs/FAULTS.md).
+function faultLine(entry) {
+  return 'fault: ' + entry.fault + (entry.faultSentAs === 'brokenFraming'
+    ? ' (sent to a browser as a head with two different Content-Lengths, which it reports without re-sending)'
+    : ' (no response)');
+}
 function outcome(entry) { return entry.fault ? 'fault:' + entry.fault : String(entry.status); }
 function add(entry) {
   if (state.bySequence.has(entry.sequence)) return;
@@ -336,7 +342,7 @@ function select(sequence) {
   showBody('request-body', entry);
   const response = entry.response;
   $('response-head').textContent = response ? head(['HTTP ' + response.status].concat(response.headers.map((h) => h[0] + ': ' + h[1])))
-                                            : (entry.fault ? 'fault: ' + entry.fault + ' (no response)' : '');
+                                            : (entry.fault ? faultLine(entry) : '');
   if (response) showBody('response-body', response); else $('response-body').hidden = true;
   renderMiss(entry);
 }

@@ -53,6 +53,9 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     @exclusivity(unchecked) public private(set) var response: ExchangeResponse?
     /// The fault produced instead of a response, if any.
     @exclusivity(unchecked) public private(set) var fault: Fault?
+    /// Whether that fault (one that sends no byte) went to a browser as a head with broken framing
+    /// instead, so it could not be silently re-sent (`ReplyPlan.faultAsBrokenFraming`).
+    @exclusivity(unchecked) public private(set) var faultAsBrokenFraming = false
     /// Seconds from arrival to the reply (or fault), delays included.
     @exclusivity(unchecked) public private(set) var latencySeconds: Double = 0
     /// Whether the route's own answer was served (a sequence or scenario step taken): not a step
@@ -101,6 +104,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
         self.resolution = exchange.resolution
         self.response = response
         self.fault = exchange.fault
+        self.faultAsBrokenFraming = exchange.faultAsBrokenFraming
         self.latencySeconds = exchange.latencySeconds
         self.answeredByRoute = exchange.answeredByRoute
         self.isResend = exchange.isResend
@@ -171,6 +175,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
                                         extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.body.count)
         case .fault(let fault):
             self.fault = fault
+            faultAsBrokenFraming = plan.faultAsBrokenFraming && fault.sendsNoResponse
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
             response = ExchangeResponse(reply: PreparedReply(status: 101, headers: [NameValue("Upgrade", "websocket"), NameValue("Connection", "Upgrade"),

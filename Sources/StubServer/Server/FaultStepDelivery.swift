@@ -6,77 +6,73 @@ import StubdEngine
 ///
 /// Measured (docs/CONFORMANCE.md): curl, URLSession, Chromium and OkHttp re-send a request once
 /// when a *reused* keep-alive connection fails before the first response byte, and the re-send
-/// would take the next step. Java's HttpClient re-sends a GET or HEAD that got no byte even on a
-/// *fresh* connection. Python requests and Node fetch never re-send. So:
+/// would take the next step. Chromium also re-sends on a socket it opened ahead of need (a
+/// preconnect as a page's answer arrives, a connect that lost the race to a freed socket) — which
+/// no server can tell from one it opened for the request: judged by timing and accept order,
+/// a page's first fetch still lost its step in 1 of 40 to 1 of 6 runs. Java's HttpClient
+/// re-sends a GET or HEAD that got no byte even on a *fresh* connection. Python requests and
+/// Node fetch never re-send. So:
 ///
 /// 1. A reply from a route whose own next step — the next answer of its sequence, or a route
 ///    of its scenario in the state it leaves — is such a fault carries `Connection: close`, so
 ///    the client's next request to it usually opens a fresh connection. Replies of other routes
-///    keep their connections alive (an earlier rule closed every reply of the session while
-///    such a step was next: a `[reset, …]` sequence turned keep-alive off for the whole folder).
-/// 2. When the step meets a request the client will re-send — from Java's HttpClient (GET or
-///    HEAD), or on a reused connection, or on one the client opened ahead of need (Chromium
-///    retries on those as on reused ones; see `expectsResend`), from any client not known to
-///    report such failures without re-sending — it is delivered without being consumed: once for Java,
-///    whose re-send then consumes it; for the others every time, until the attempt on a
-///    connection opened for the request consumes it (Chromium was measured going through two idle
-///    sockets before connecting anew).
+///    keep their connections alive.
+/// 2. A browser gets the step as a head with broken framing (`ReplyPlan.faultAsBrokenFraming`:
+///    two different `Content-Length`s, an unrecoverable error for a user agent by RFC 9112 §6.3),
+///    which it reports without re-sending on whatever socket it used, and the step is consumed:
+///    the page's fetch fails exactly as on a reset (`TypeError`); DevTools names
+///    `ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH`.
+/// 3. Any other client that will re-send — Java's HttpClient (GET or HEAD), or one on a reused
+///    connection, unless known to report such failures without re-sending — gets the fault
+///    without the step being consumed: once for Java, whose re-send then consumes it; for the
+///    others every time, until an attempt on a connection's first request consumes it (these
+///    clients open no socket ahead of need).
 ///
 /// Closing other idle connections when a step becomes next was tried and dropped: Node's fetch
 /// picks a pooled connection without noticing the server closed it, and fails the request.
 /// Steps that send bytes (`truncated`, `badChunk`, `garbage`) are never re-sent and need neither.
 struct FaultStepDelivery {
     let scenarios: ScenarioBook
-    /// The last page load, which tells the socket a browser preconnected after it.
-    let pageLoads = PageLoads()
 
     /// User-Agent prefixes of clients measured to report a failed reused connection without
     /// re-sending the request: holding a step for them would fail their next request too.
     static let reportingAgents = ["python-requests/", "node", "undici"]
 
-    /// Whether the client will re-send this request if it fails before the first response byte.
-    /// On a connection's first request, three signs tell a socket the client opened ahead of need
-    /// (Chromium re-sends on one as on a reused connection) from one it opened for this request:
-    /// it was accepted before `since`, when this route last answered or delivered a held step
-    /// (the client had it while it waited: the next socket Chromium tries after a held step);
-    /// its first request came more than `ConnectionUse.preconnectThreshold` after the accept;
-    /// or it is the socket a browser opened when a page's answer arrived (`PageLoads`).
-    /// (When any route of the session last answered was a sign too, until a page that fetched
-    /// while a slow request was open was read as re-sending on the fetch's own fresh socket.)
-    func expectsResend(_ request: IncomingRequest, since: UInt64?) -> Bool {
+    /// Whether the request comes from a browser: it sends `Sec-Fetch-Mode` (to a loopback or
+    /// HTTPS origin) or, to any origin, a `Mozilla/` User-Agent (every browser's, and WebViews').
+    static func isBrowser(_ request: IncomingRequest) -> Bool {
+        request.header("Sec-Fetch-Mode") != nil || (request.header("User-Agent") ?? "").hasPrefix("Mozilla/")
+    }
+
+    /// Whether a client other than a browser will re-send this request if it fails before the
+    /// first response byte: Java's HttpClient for a GET or HEAD on any connection; any client not
+    /// known to report such failures, on a reused connection.
+    static func expectsResend(_ request: IncomingRequest) -> Bool {
+        if isJava(request) { return request.method == "GET" || request.method == "HEAD" }
         let agent = request.header("User-Agent") ?? ""
-        if Self.isJava(request) { return request.method == "GET" || request.method == "HEAD" }
-        guard !Self.reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
-        guard connection.request == 1 else { return true }
-        if !connection.isFresh { return true }
-        if let since, connection.acceptedAt != 0, connection.acceptedAt < since { return true }
-        // Opened when a page's answer arrived, and used however soon after (by timing alone, a
-        // page that fetched 49 ms after its load read the step as 200 in 1 run of 40).
-        return pageLoads.isPreconnect(request)
+        guard !reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
+        return connection.request > 1
     }
 
     static func isJava(_ request: IncomingRequest) -> Bool {
         (request.header("User-Agent") ?? "").hasPrefix("Java-http-client/")
     }
 
-    /// Notes that a page load is being answered (while fault steps are loaded).
-    func answering(_ request: IncomingRequest) {
-        if PageLoads.isPageLoad(request) { pageLoads.note(request) }
+    /// Whether a route with steps answers a browser's request with a no-byte fault as broken
+    /// framing (rule 2). Plain fault routes keep the authored failure: no step can be lost there.
+    static func breaksFraming(_ route: Route, for request: IncomingRequest) -> Bool {
+        (route.contents.count > 1 || route.fixture.scenario != nil) && isBrowser(request)
     }
 
-    /// The fault to deliver without consuming the step (rule 2), or nil to serve as usual.
+    /// The fault to deliver without consuming the step (rule 3), or nil to serve as usual.
     func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
-        guard route.contents.count > 1 || route.fixture.scenario != nil else { return nil }
+        guard route.contents.count > 1 || route.fixture.scenario != nil, !Self.isBrowser(request) else { return nil }
         // The step first (most are not no-byte faults), then, only for one that is, the client.
         let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.content(forHit: hit), fault.sendsNoResponse,
-              expectsResend(request, since: scenarios.answeredAt(route: route.id, session: session)) else { return nil }
+        guard case .fault(let fault) = route.content(forHit: hit), fault.sendsNoResponse, Self.expectsResend(request) else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
         if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
-        // Any other client re-sends for as long as it has an idle socket to try (Chromium went
-        // through two): held each time, and the time noted, so only a connection opened after
-        // this attempt — one the client cannot retry from — consumes the step.
-        scenarios.noteAnswered(route: route.id, session: session)
+        // Any other client re-sends from reused connections until it opens one for the request.
         return fault
     }
 

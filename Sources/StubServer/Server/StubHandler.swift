@@ -165,9 +165,6 @@ package final class StubHandler: EngineHandler {
             case .hit(let route):
                 exchange.resolve(.route(route))
                 if scenarios.isResend(route: route.id, session: session, signature: { exchange.resendSignature }) { exchange.markResend() }
-                // While fault steps are loaded, a page load tells the socket its browser opens
-                // when the answer arrives (`FaultStepDelivery`, `PageLoads`).
-                defer { if snapshot.hasFaultSteps { faultSteps.answering(request) } }
                 if let fault = faultSteps.heldFault(route, for: request, session: session) {
                     scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
                     route.hitCounter.wrappingIncrement(ordering: .relaxed)
@@ -198,6 +195,8 @@ package final class StubHandler: EngineHandler {
                                      delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)
                 if case .fault(let fault) = plan.content, fault.sendsNoResponse {
                     scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
+                    // A browser re-sends after a no-byte failure on any socket it had idle.
+                    plan.faultAsBrokenFraming = FaultStepDelivery.breaksFraming(route, for: request)
                 }
                 // The next step of this route's sequence or scenario fails without a byte: close
                 // this connection, so the client's next request to it comes on a fresh one.

@@ -6,7 +6,7 @@ import StubModel
 /// depends on; every read-and-advance happens under one lock, so concurrent requests on any
 /// number of event loops never see a half-made transition. Each entry is charged to the
 /// `StateBudget`: a transition or a sequence step past a bound is refused (the request gets a
-/// 507); the timing notes of `FaultStepDelivery` are simply not kept past one.
+/// 507); the re-send notes (`noteNoByteFault`, `holdForResend`) are simply not kept past one.
 final class ScenarioBook: Sendable {
     private struct State {
         /// session (nil: global) → scenario → state (absent means `Started`).
@@ -15,10 +15,6 @@ final class ScenarioBook: Sendable {
         var hits: [SessionID?: [RouteID: Int]] = [:]
         /// Steps delivered once without being consumed, waiting for the client's re-send.
         var held: Set<HeldStep> = []
-        /// session → route → when it last answered or delivered a held step (monotonic ns): a
-        /// connection accepted before it existed while the client waited, so the client may
-        /// treat it as an idle socket and re-send on failure (`FaultStepDelivery`).
-        var answeredAt: [SessionID?: [RouteID: UInt64]] = [:]
         /// session → the last request answered with a fault that sends no byte: its route, what
         /// it sent (a hash of method, target and body) and when — a client's silent re-send of it
         /// is marked in the journal.
@@ -92,12 +88,10 @@ final class ScenarioBook: Sendable {
 
     /// Counts a hit on a route and returns how many came before it.
     func nextHit(route: RouteID, session: SessionID?) throws(StateBudget.Refusal) -> Int {
-        let now = DispatchTime.now().uptimeNanoseconds
-        return try state.withLock { (state: inout State) throws(StateBudget.Refusal) -> Int in
+        try state.withLock { (state: inout State) throws(StateBudget.Refusal) -> Int in
             let served = state.hits[session]?[route]
             if served == nil { try state.charge(0, session: session, budget: budget) }
             state.hits[session, default: [:]][route] = (served ?? 0) + 1
-            Self.note(&state, route: route, session: session, at: now, budget: budget)
             return served ?? 0
         }
     }
@@ -106,25 +100,6 @@ final class ScenarioBook: Sendable {
     /// route (`curl -I` while debugging) must not use up a sequence step.
     func currentHit(route: RouteID, session: SessionID?) -> Int {
         state.withLock { $0.hits[session]?[route] ?? 0 }
-    }
-
-    /// Notes that a route answered now (a held step, a scenario step), without counting a hit.
-    func noteAnswered(route: RouteID, session: SessionID?) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        state.withLock { Self.note(&$0, route: route, session: session, at: now, budget: budget) }
-    }
-
-    /// A timing note, kept when the budget has room (it only sharpens `FaultStepDelivery`).
-    private static func note(_ state: inout State, route: RouteID, session: SessionID?, at now: UInt64, budget: StateBudget) {
-        if state.answeredAt[session]?[route] == nil {
-            guard (try? state.charge(0, session: session, budget: budget)) != nil else { return }
-        }
-        state.answeredAt[session, default: [:]][route] = now
-    }
-
-    /// When the route last answered `session` or delivered a held step (monotonic ns), or nil.
-    func answeredAt(route: RouteID, session: SessionID?) -> UInt64? {
-        state.withLock { $0.answeredAt[session]?[route] }
     }
 
     /// Hits served so far on a route, without counting one.
@@ -188,7 +163,6 @@ final class ScenarioBook: Sendable {
             if let session {
                 state.scenarios[session] = nil
                 state.hits[session] = nil
-                state.answeredAt[session] = nil
                 if state.noByteFaults.removeValue(forKey: session) != nil { noByteFaultCount.subtract(1, ordering: .relaxed) }
                 state.held = state.held.filter { $0.session != session }
                 budget.release(state.bytes.removeValue(forKey: session) ?? 0, session: session)

@@ -35,7 +35,6 @@ final class TLSServerContext: @unchecked Sendable {
             SSL_CTX_free(context)
             throw .tls(flag: "--tls-key \(settings.keyFile)", problem: mismatch)
         }
-        HandshakeClock.install(on: context)
         self.context = context
     }
 

@@ -24,6 +24,7 @@ import AdminContract
                     outcomes: [ok("first", status: 500), .fault(.empty), ok("ok")]),
             Fixture(name: "reset-first", source: "test", request: RequestPattern(method: "GET", path: "/reset-first"),
                     outcomes: [.fault(.reset), ok("ok")]),
+            route("/always-reset", outcome: .fault(.reset)),
         ]
     }
 
@@ -97,6 +98,53 @@ import AdminContract
             seen.append(String(decoding: reply, as: UTF8.self))
         }
         #expect(seen.map { $0.hasSuffix("\r\n\r\nok") ? "ok" : $0 } == expected)
+    }
+
+    /// A browser re-sends after a reset on any socket it had idle — reused, or opened ahead of
+    /// need, which no server can tell from one opened for the request — so its request gets the
+    /// step as a head with two different lengths (an error it never re-sends), on a reused
+    /// connection as on a first request, and the step is consumed: the next request reads ok.
+    /// A route without steps keeps its authored reset (nothing can be skipped there).
+    @Test(arguments: ["Sec-Fetch-Mode: cors\r\n", "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0\r\n"])
+    func aBrowserGetsTheStepAsBrokenFramingAndItIsConsumed(browserHeader: String) throws {
+        let server = try TestServer(fixtures: Self.fixtures())
+        defer { server.stop() }
+        let broken = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n"
+        for path in ["/reset-first", "/flaky"] {
+            let kept = RawHTTP.connectLoopback(port: server.port)
+            defer { close(kept) }
+            #expect(RawHTTP.roundTrip(kept, "GET /warm HTTP/1.1\r\nHost: x\r\n\(browserHeader)\r\n").hasSuffix("warm"))
+            if path == "/flaky" {
+                let first = RawHTTP.exchange(port: server.port, bytes: Array("GET /flaky HTTP/1.1\r\nHost: x\r\n\(browserHeader)\r\n".utf8))
+                #expect(String(decoding: first, as: UTF8.self).hasSuffix("first"))
+            }
+            #expect(RawHTTP.roundTrip(kept, "GET \(path) HTTP/1.1\r\nHost: x\r\n\(browserHeader)\r\n") == broken, "\(path) on a reused connection")
+            let next = RawHTTP.exchange(port: server.port, bytes: Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\(browserHeader)Connection: close\r\n\r\n".utf8))
+            #expect(String(decoding: next, as: UTF8.self).hasSuffix("\r\n\r\nok"), "\(path): the step was consumed")
+        }
+        let plain = RawHTTP.exchange(port: server.port, bytes: Array("GET /always-reset HTTP/1.1\r\nHost: x\r\n\(browserHeader)\r\n".utf8))
+        #expect(plain.isEmpty, "a route without steps resets: \(String(decoding: plain, as: UTF8.self))")
+        // The journal says how each fault went.
+        let journal = try Curl.run([server.url("/__stubd/requests")]).stdout
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(journal.utf8)) as? [String: Any])["requests"] as? [[String: Any]] ?? []
+        let faults = entries.compactMap { entry in (entry["fault"] as? String).map { "\(entry["path"] ?? "?") \($0) \(entry["faultSentAs"] ?? "as written")" } }
+        #expect(faults == ["/reset-first reset brokenFraming", "/flaky reset brokenFraming", "/always-reset reset as written"])
+    }
+
+    /// A `hang` step still hangs for a browser; at the cap its connection ends with the
+    /// broken-framing head (a bare close would be re-sent on an idle socket), and the step is used.
+    @Test func aBrowsersHangStepEndsWithBrokenFramingAtTheCap() throws {
+        let hang = Fixture(name: "hang-first", source: "test", request: RequestPattern(method: "GET", path: "/hang-first"),
+                           outcomes: [.fault(.hang), ok("ok")])
+        let server = try TestServer(fixtures: [hang]) { $0.hangCapSeconds = 0.3 }
+        defer { server.stop() }
+        let start = Date()
+        let request = "GET /hang-first HTTP/1.1\r\nHost: x\r\nSec-Fetch-Mode: cors\r\n\r\n"
+        let reply = RawHTTP.exchange(port: server.port, bytes: Array(request.utf8))
+        #expect(Date().timeIntervalSince(start) >= 0.3)
+        #expect(String(decoding: reply, as: UTF8.self) == "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n")
+        let next = RawHTTP.exchange(port: server.port, bytes: Array("GET /hang-first HTTP/1.1\r\nHost: x\r\nSec-Fetch-Mode: cors\r\nConnection: close\r\n\r\n".utf8))
+        #expect(String(decoding: next, as: UTF8.self).hasSuffix("\r\n\r\nok"))
     }
 
     /// Only the replies of the route whose next step sends no byte close their connection; an

@@ -140,4 +140,25 @@ import StubdRuntime
         #expect(reply.status == 501 && reply.header("Connection") == "close")
         #expect(stubd.server.count() == 0)
     }
+
+    /// A no-byte step reaches a browser as broken framing (it would re-send a reset on an idle
+    /// socket) and is consumed; curl on a connection's first request gets the reset itself; a
+    /// route without steps resets a browser too.
+    @Test func aBrowserGetsANoByteStepAsBrokenFraming() throws {
+        let stubd = try InMemoryStubd(#"""
+        {"routes": [
+          {"name": "steps", "request": {"method": "GET", "path": "/steps"}, "responses": [{"fault": "reset"}, {"fault": "empty"}, {"text": "ok"}]},
+          {"name": "down", "request": {"method": "GET", "path": "/down"}, "fault": "reset"}
+        ]}
+        """#)
+        defer { stubd.stop() }
+        let browser = [("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0"), ("Sec-Fetch-Mode", "cors")]
+        let first = try #require(stubd.get("/steps", headers: browser))
+        #expect(first.fault == .reset && first.faultAsBrokenFraming)
+        let second = try #require(stubd.get("/steps", headers: [("User-Agent", "curl/8.5.0")]))
+        #expect(second.fault == .empty && !second.faultAsBrokenFraming)
+        #expect(try #require(stubd.get("/steps", headers: browser)).text == "ok")
+        let plain = try #require(stubd.get("/down", headers: browser))
+        #expect(plain.fault == .reset && !plain.faultAsBrokenFraming)
+    }
 }
