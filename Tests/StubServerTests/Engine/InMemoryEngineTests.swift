@@ -38,12 +38,14 @@ import StubdEngine
 
     @Test func aLaterCompletionFromAnotherThreadIsCarriedOutOnceWithItsDelay() throws {
         let listener = Listener()
+        let bothCompleted = DispatchSemaphore(value: 0)
         let (network, engine) = try Self.started(Handler { _, reply in
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
                 var plan = Self.text(200, "later")
                 plan.delay = 1.5
                 reply.complete(plan, listener: listener)
                 reply.complete(Self.text(500, "second"), listener: listener)
+                bothCompleted.signal()
             }
             return .later
         })
@@ -51,7 +53,7 @@ import StubdEngine
         let reply = try #require(network.send(IncomingRequest(method: "GET", target: "/x")))
         #expect(reply.status == 200 && reply.text == "later" && reply.delay == 1.5)
         #expect(reply.header("Content-Length") == "5")
-        Thread.sleep(forTimeInterval: 0.1)
+        #expect(bothCompleted.wait(timeout: .now() + 5) == .success)
         #expect(listener.latencies.withLock { $0 } == [1.5], "the second completion is ignored; latency is the virtual delay")
     }
 
@@ -85,9 +87,11 @@ import StubdEngine
     @Test func aStreamIsReadAsItIsWrittenAndEndsAsTheProducerSays() throws {
         let endings = Mutex<[ReplyStream.Ending]>([])
         let streams = Mutex<[ReplyStream]>([])
+        let ended = DispatchSemaphore(value: 0)
         let (network, engine) = try Self.started(Handler { _, _ in
             let stream = ReplyStream(status: 200, headers: [NameValue("Content-Type", "text/event-stream")]) { ending in
                 endings.withLock { $0.append(ending) }
+                ended.signal()
             }
             stream.write(Array("data: one\n\n".utf8))
             streams.withLock { $0.append(stream) }
@@ -104,7 +108,7 @@ import StubdEngine
             producer.finish()
         }
         #expect(reader.wait(for: "data: two"))
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(ended.wait(timeout: .now() + 5) == .success, "the stream's end was told")
         #expect(endings.withLock { $0 } == [.finished])
         #expect(producer.write(Array("late".utf8)) == false, "a finished stream takes nothing more")
         let second = try #require(network.send(IncomingRequest(method: "GET", target: "/events")))
