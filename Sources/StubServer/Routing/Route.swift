@@ -92,6 +92,17 @@ public final class Route: Sendable {
     /// Whether a path-pattern (regex) route's path matches.
     func matchesPath(_ view: RequestView) -> Bool { matchers.path.matches(view) }
 
+    /// Whether it answers in steps a client's re-send could skip: a sequence, or a scenario step.
+    var hasSteps: Bool { contents.count > 1 || fixture.scenario != nil }
+
+    /// Whether one of its steps is a fault that sends no byte, which `FaultStepDelivery` places.
+    var hasFaultStep: Bool {
+        hasSteps && contents.contains { action in
+            if case .fault(let fault) = action { return fault.sendsNoResponse }
+            return false
+        }
+    }
+
     /// The action for the `served`-th hit (0-based) of a sequence.
     public func content(forHit served: Int) -> ReplyContent {
         contents[index(forHit: served)]

@@ -91,12 +91,7 @@ public final class RouteTable: Sendable {
         self.patterns = patterns.mapValues { positions in positions.sorted { routes[$0].precedence < routes[$1].precedence } }
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
         self.hosts = Set(routes.compactMap(\.fixture.request.host))
-        self.faultSteps = routes.filter { route in
-            (route.contents.count > 1 || route.fixture.scenario != nil) && route.contents.contains { action in
-                if case .fault(let fault) = action { return fault.sendsNoResponse }
-                return false
-            }
-        }
+        self.faultSteps = routes.filter(\.hasFaultStep)
         self.byPath = routes.enumerated().map { ($0.element.pathText, $0.offset) }.sorted { $0.path < $1.path }
         self.warnings = warnings
     }

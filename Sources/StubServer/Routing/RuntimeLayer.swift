@@ -136,7 +136,7 @@ final class RuntimeLayer: Sendable {
         return RuntimeLayer(routes: routes.setting(route.id, route), slots: slots.setting(RouteSlot(fixture), route.id),
                             exact: exact, templates: templates, patterns: patterns,
                             neighbourhoods: neighbourhoods.setting(first, (neighbourhoods[first] ?? PersistentMap()).setting(route.id, route)),
-                            faultSteps: Self.hasFaultStep(route) ? faultSteps.setting(route.id, route) : faultSteps,
+                            faultSteps: route.hasFaultStep ? faultSteps.setting(route.id, route) : faultSteps,
                             scenarioRoutes: scenarioRoutes + (fixture.scenario != nil ? 1 : 0), hostCounts: hosts)
     }
 
@@ -145,13 +145,6 @@ final class RuntimeLayer: Sendable {
         var list = list
         list.insert(route, at: list.firstIndex { route.precedence < $0.precedence } ?? list.count)
         return list
-    }
-
-    private static func hasFaultStep(_ route: Route) -> Bool {
-        (route.contents.count > 1 || route.fixture.scenario != nil) && route.contents.contains { action in
-            if case .fault(let fault) = action { return fault.sendsNoResponse }
-            return false
-        }
     }
 
     /// The first segment of a route's path as written (`users` of `/users/{id}`), for neighbourhoods.

@@ -61,12 +61,12 @@ struct FaultStepDelivery {
     /// Whether a route with steps answers a browser's request with a no-byte fault as broken
     /// framing (rule 2). Plain fault routes keep the authored failure: no step can be lost there.
     static func breaksFraming(_ route: Route, for request: IncomingRequest) -> Bool {
-        (route.contents.count > 1 || route.fixture.scenario != nil) && isBrowser(request)
+        route.hasSteps && isBrowser(request)
     }
 
     /// The fault to deliver without consuming the step (rule 3), or nil to serve as usual.
     func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
-        guard route.contents.count > 1 || route.fixture.scenario != nil, !Self.isBrowser(request) else { return nil }
+        guard route.hasSteps, !Self.isBrowser(request) else { return nil }
         // The step first (most are not no-byte faults), then, only for one that is, the client.
         let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
         guard case .fault(let fault) = route.content(forHit: hit), fault.sendsNoResponse, Self.expectsResend(request) else { return nil }
