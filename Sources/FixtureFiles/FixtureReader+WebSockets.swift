@@ -64,13 +64,13 @@ extension FixtureReader {
                 steps.append(WebSocketStep(.send(message, template: template), delay: delay))
             case "close":
                 let close = try object(parts["close"]!, at: join(at, "close"), allowed: ["code", "reason"])
-                guard case .number(let code)? = close["code"], code == code.rounded(),
-                      [1000, 1001, 1003, 1007, 1008, 1009, 1010, 1011].contains(Int(code)) || (3000...4999).contains(Int(code)) else {
+                guard case .number(let number)? = close["code"], let code = CheckedNumber.exactInt(number),
+                      [1000, 1001, 1003, 1007, 1008, 1009, 1010, 1011].contains(code) || (3000...4999).contains(code) else {
                     throw fail(join(at, "close.code"), "expected a close code a server may send: 1000, 1001, 1003, 1007–1011, or 3000–4999")
                 }
                 let reason = try string(close["reason"], at: join(at, "close.reason")) ?? ""
                 guard reason.utf8.count <= 123 else { throw fail(join(at, "close.reason"), "at most 123 bytes (a close frame's payload is 125)") }
-                steps.append(WebSocketStep(.close(code: Int(code), reason: reason), delay: delay))
+                steps.append(WebSocketStep(.close(code: code, reason: reason), delay: delay))
             default:
                 let name = try string(parts["fault"], at: join(at, "fault")) ?? ""
                 guard let fault = WebSocketFault(rawValue: name) else {

@@ -750,9 +750,9 @@ public struct FixtureReader {
     private func readNetworkError(_ value: JSONValue, at field: String) throws(FixtureError) -> StubOutcome {
         let error = try object(value, at: field, allowed: ["domain", "code"])
         let domain = try string(error["domain"], at: join(field, "domain")) ?? "NSURLErrorDomain"
-        guard case .number(let code)? = error["code"], code == code.rounded() else {
+        guard case .number(let number)? = error["code"], let code = CheckedNumber.exactInt(number), Int32(exactly: code) != nil else {
             throw fail(join(field, "code"), "expected the integer error code, e.g. -1001 (NSURLErrorTimedOut)")
         }
-        return .networkError(domain: domain, code: Int(code))
+        return .networkError(domain: domain, code: code)
     }
 }

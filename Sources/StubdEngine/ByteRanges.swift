@@ -42,7 +42,9 @@ public enum ByteRanges {
         case range(Range<Int>)
     }
 
-    /// `bytes=0-99`, `bytes=500-`, `bytes=-200` against a body of `length` bytes.
+    /// `bytes=0-99`, `bytes=500-`, `bytes=-200` against a body of `length` bytes. Positions are
+    /// RFC 9110's `1*DIGIT` (no sign); one past `Int.max` reads as "more than there is", so
+    /// `bytes=0-9223372036854775807` is the whole body from 0, as the RFC means it.
     public static func parse(_ header: String, length: Int) -> Parsed {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes=") else { return .none }
@@ -50,15 +52,16 @@ public enum ByteRanges {
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .none }
         let first = spec[..<dash].trimmingCharacters(in: .whitespaces), last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
         if first.isEmpty {
-            guard let suffix = Int(last), suffix >= 0 else { return .none }
+            guard let suffix = CheckedNumber.decimalDigits(last) else { return .none }
             guard suffix > 0 else { return .unsatisfiable }
-            return .range(max(0, length - suffix)..<length)
+            return .range(max(0, length - min(suffix, length))..<length)
         }
-        guard let start = Int(first), start >= 0 else { return .none }
+        guard let start = CheckedNumber.decimalDigits(first) else { return .none }
+        if last.isEmpty { return start < length ? .range(start..<length) : .unsatisfiable }
+        guard let end = CheckedNumber.decimalDigits(last), end >= start else { return .none }
         guard start < length else { return .unsatisfiable }
-        if last.isEmpty { return .range(start..<length) }
-        guard let end = Int(last), end >= start else { return .none }
-        return .range(start..<min(end + 1, length))
+        // `end` may be Int.max: clamp before the + 1.
+        return .range(start..<(min(end, length - 1) + 1))
     }
 
     /// Whether `If-Range`'s validator is the answer's strong `ETag` or its `Last-Modified`.

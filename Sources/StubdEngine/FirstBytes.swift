@@ -12,10 +12,13 @@ import StubModel
 ///   waits for the body the client holds back until its own timeout (curl: 1 s) before its 413.
 ///   stubd sends the 413 at once with `Connection: close`, as nginx does. (Only a connection's
 ///   first request, whose head came whole in the first bytes: later ones on a kept-alive
-///   connection still wait, as before.)
+///   connection still wait, as before.) A length past `Int.max` is over any limit; one that is
+///   not `1*DIGIT` (`+5`, `0x10`) is answered 400 at once — evhttp would read it as a number and
+///   send `100 Continue` before `ProtocolChecks` refuses it.
 enum FirstBytes: Equatable {
     case http2Preface
     case expectTooLarge(length: Int)
+    case expectBadLength
     case ordinary
 
     /// The HTTP/2 connection preface's first line (RFC 9113 §3.4).
@@ -25,19 +28,23 @@ enum FirstBytes: Equatable {
         if bytes.starts(with: preface) { return .http2Preface }
         // Most connections: no "…ontinue" anywhere in the head, so nothing is parsed.
         guard contains(bytes, Self.continueTail), let end = headEnd(bytes) else { return .ordinary }
-        var expectsContinue = false, length: Int?, chunked = false
+        var expectsContinue = false, length: Int?, badLength = false, chunked = false
         for line in String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces).lowercased()
             switch name {
             case "expect": expectsContinue = value == "100-continue"
-            case "content-length": length = Int(value)
+            case "content-length":
+                length = ProtocolChecks.decimal(value).flatMap(CheckedNumber.decimalDigits)
+                badLength = badLength || length == nil
             case "transfer-encoding": chunked = true
             default: break
             }
         }
-        guard expectsContinue, !chunked, let length, length > bodyLimit else { return .ordinary }
+        guard expectsContinue, !chunked else { return .ordinary }
+        if badLength { return .expectBadLength }
+        guard let length, length > bodyLimit else { return .ordinary }
         return .expectTooLarge(length: length)
     }
 
@@ -73,8 +80,13 @@ enum FirstBytes: Equatable {
             let goaway: [UInt8] = [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), 0x7, 0, 0, 0, 0, 0,
                                    0, 0, 0, 0, 0, 0, 0, 0x0D] + debug
             return settings + goaway
+        case .expectBadLength:
+            let body = JSONWriter.write(.object([("error", .string("Content-Length is not a decimal number of bytes (RFC 9110 §8.6: digits only); fix the client"))]), pretty: false)
+            return Array(("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                          + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
         case .expectTooLarge(let length):
-            let body = JSONWriter.write(.object([("error", .string("request body of \(length) bytes is over the \(bodyLimit)-byte limit")),
+            let size = length == Int.max ? "\(Int.max) or more" : "\(length)"
+            let body = JSONWriter.write(.object([("error", .string("request body of \(size) bytes is over the \(bodyLimit)-byte limit")),
                                                  ("limit", .number(Double(bodyLimit)))]), pretty: false)
             return Array(("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\n"
                           + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
@@ -87,6 +99,7 @@ enum FirstBytes: Equatable {
         case .ordinary: return nil
         case .http2Preface: return "a client spoke HTTP/2 with prior knowledge: answered GOAWAY HTTP_1_1_REQUIRED (stubd speaks HTTP/1.1)"
         case .expectTooLarge(let length): return "a request announced a \(length)-byte body with Expect: 100-continue: answered 413 at once"
+        case .expectBadLength: return "a request announced a Content-Length that is not digits with Expect: 100-continue: answered 400 at once"
         }
     }
 }

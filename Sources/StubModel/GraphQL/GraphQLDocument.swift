@@ -43,7 +43,16 @@ public struct GraphQLDocument: Sendable, Hashable {
         public var description: String { "line \(line), column \(column): \(message)" }
     }
 
-    /// Reads `text`.
+    /// Selection sets (and lists and objects in arguments) nest at most this deep, and a fragment
+    /// spread inside fragments at most this many hops: deeper is refused, never recursed into (a
+    /// 125 KB body nested 25,000 deep overflowed the stack).
+    public static let maxDepth = 128
+    /// A document expands to at most this many fields once fragments are followed: fragments that
+    /// spread each other twice over double at every level, so the expansion, not the text, is
+    /// bounded.
+    public static let maxFields = 100_000
+
+    /// Reads `text`, in time linear in its length and in the fields it expands to.
     public static func parse(_ text: String) -> Result<GraphQLDocument, Problem> {
         var lexer = GraphQLLexer(text)
         let tokens: [GraphQLLexer.Token]
@@ -193,6 +202,8 @@ struct GraphQLReader {
     private var index = 0
     /// Fragment bodies by name, for following spreads once the document is read.
     private var fragmentBodies: [String: [RawSelection]] = [:]
+    /// Selection sets open now.
+    private var depth = 0
 
     init(tokens: [GraphQLLexer.Token]) { self.tokens = tokens }
 
@@ -278,36 +289,93 @@ struct GraphQLReader {
                 return .failure(problem("\"\(keyword)\" does not start a definition; expected query, mutation, subscription or fragment"))
             }
         }
-        let operations = raw.map { kind, name, variables, selections in
-            GraphQLDocument.Operation(kind: kind, name: name, variables: variables, selections: resolve(selections, seen: []))
+        var expansion = Expansion(fragmentBodies: fragmentBodies)
+        var operations: [GraphQLDocument.Operation] = []
+        for (kind, name, variables, selections) in raw {
+            switch expansion.fields([(selections, [])], depth: 0) {
+            case .success(let fields): operations.append(GraphQLDocument.Operation(kind: kind, name: name, variables: variables, selections: fields))
+            case .failure(let bound): return .failure(GraphQLDocument.Problem(line: 1, column: 1, message: bound.message))
+            }
         }
         return .success(GraphQLDocument(operations: operations, fragments: fragments))
     }
 
-    private func resolve(_ selections: [RawSelection], seen: Set<String>) -> [GraphQLDocument.Field] {
-        var fields: [GraphQLDocument.Field] = []
-        func add(_ field: GraphQLDocument.Field) {
-            if let existing = fields.firstIndex(where: { $0.responseName == field.responseName }) {
-                let merged = fields[existing].selections + field.selections.filter { new in !fields[existing].selections.contains { $0.responseName == new.responseName } }
-                fields[existing] = GraphQLDocument.Field(responseName: field.responseName, selections: merged)
-            } else {
-                fields.append(field)
+    /// Fragments followed and fields of one response name merged (as GraphQL's field merging
+    /// does, at every depth), in one pass over what the document expands to: each field occurrence
+    /// is counted against `GraphQLDocument.maxFields` as it is reached, and fragment hops and
+    /// field nesting together against `maxDepth`.
+    private struct Expansion {
+        let fragmentBodies: [String: [RawSelection]]
+        var produced = 0
+
+        /// A bound the expansion passed, in words.
+        struct Bound: Error { let message: String }
+
+        /// Selection sets written for one place, each with the fragments it was reached through
+        /// (a fragment that spreads itself, directly or not, is not followed again).
+        typealias Sets = [(selections: [RawSelection], seen: Set<String>)]
+
+        /// The merged fields of `sets`; a message when a bound is passed.
+        mutating func fields(_ sets: Sets, depth: Int) -> Result<[GraphQLDocument.Field], Bound> {
+            guard depth <= GraphQLDocument.maxDepth else {
+                return .failure(Bound(message: "fields and fragment spreads nested deeper than \(GraphQLDocument.maxDepth) levels"))
             }
-        }
-        for selection in selections {
-            switch selection {
-            case .field(let name, let inner): add(GraphQLDocument.Field(responseName: name, selections: resolve(inner, seen: seen)))
-            case .inline(let inner): resolve(inner, seen: seen).forEach(add)
-            case .spread(let fragment):
-                guard !seen.contains(fragment), let body = fragmentBodies[fragment] else { continue }
-                resolve(body, seen: seen.union([fragment])).forEach(add)
+            // Response names in first-seen order, each with every selection set written for it.
+            var order: [String] = []
+            var children: [String: Sets] = [:]
+            for set in sets {
+                if let message = collect(set.selections, seen: set.seen, hops: 0, depth: depth, order: &order, children: &children) {
+                    return .failure(Bound(message: message))
+                }
             }
+            var fields: [GraphQLDocument.Field] = []
+            fields.reserveCapacity(order.count)
+            for name in order {
+                switch self.fields(children[name]!, depth: depth + 1) {
+                case .success(let inner): fields.append(GraphQLDocument.Field(responseName: name, selections: inner))
+                case .failure(let message): return .failure(message)
+                }
+            }
+            return .success(fields)
         }
-        return fields
+
+        /// Adds the fields `selections` puts at this level — a spread's and an inline fragment's
+        /// in the place they stand — to `order` and `children`; a message when a bound is passed.
+        /// Recursion is bounded: inline fragments by the reader's depth, spreads by `hops`.
+        private mutating func collect(_ selections: [RawSelection], seen: Set<String>, hops: Int, depth: Int,
+                                      order: inout [String], children: inout [String: Sets]) -> String? {
+            for selection in selections {
+                switch selection {
+                case .field(let name, let inner):
+                    produced += 1
+                    guard produced <= GraphQLDocument.maxFields else {
+                        return "the document expands to more than \(GraphQLDocument.maxFields) fields once fragments are followed"
+                    }
+                    if children[name] == nil { order.append(name); children[name] = [] }
+                    if !inner.isEmpty { children[name]!.append((inner, seen)) }
+                case .inline(let inner):
+                    if let message = collect(inner, seen: seen, hops: hops, depth: depth, order: &order, children: &children) { return message }
+                case .spread(let fragment):
+                    guard !seen.contains(fragment), let body = fragmentBodies[fragment] else { continue }
+                    guard hops + depth < GraphQLDocument.maxDepth else {
+                        return "fragments spread inside fragments deeper than \(GraphQLDocument.maxDepth) levels"
+                    }
+                    if let message = collect(body, seen: seen.union([fragment]), hops: hops + 1, depth: depth, order: &order, children: &children) {
+                        return message
+                    }
+                }
+            }
+            return nil
+        }
     }
 
     private mutating func selectionSet() -> Result<[RawSelection], GraphQLDocument.Problem> {
         guard take("{") else { return .failure(problem("expected { and a selection set")) }
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= GraphQLDocument.maxDepth else {
+            return .failure(problem("selection sets nested deeper than \(GraphQLDocument.maxDepth) levels"))
+        }
         var selections: [RawSelection] = []
         while !take("}") {
             guard index < tokens.count else { return .failure(problem("a selection set is never closed; expected }")) }

@@ -100,9 +100,14 @@ public struct JSONParser {
         }
     }
 
+    /// Arrays and objects nest at most this deep: deeper is refused, never recursed into.
+    public static let maxDepth = 512
+    /// Objects with fewer members look a key up by scanning them (cheaper than hashing).
+    private static let linearKeys = 16
+
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > 512 { throw error("nesting deeper than 512 levels") }
+        if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
     }
 
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
@@ -110,6 +115,9 @@ public struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Past a few members, keys are found by hash: a linear search per key made an object of
+        // 200,000 keys quadratic (a request body held a loop for a minute).
+        var positions: [String: Int] = [:]
         skipSpace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -117,7 +125,11 @@ public struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let keyStart = index
             let key = try parseString()
-            let earlier = members.firstIndex { $0.key == key }
+            if members.count == Self.linearKeys {
+                positions.reserveCapacity(2 * Self.linearKeys)
+                for (position, member) in members.enumerated() { positions[member.key] = position }
+            }
+            let earlier = members.count < Self.linearKeys ? members.firstIndex { $0.key == key } : positions[key]
             if earlier != nil && !lenient {
                 index = keyStart
                 throw error("duplicate key \"\(key)\"")
@@ -127,7 +139,12 @@ public struct JSONParser {
             index += 1
             skipSpace()
             let value = try parseValue()
-            if let earlier { members[earlier].value = value } else { members.append((key, value)) }
+            if let earlier {
+                members[earlier].value = value
+            } else {
+                if members.count >= Self.linearKeys { positions[key] = members.count }
+                members.append((key, value))
+            }
             skipSpace()
             switch current {
             case UInt8(ascii: ","): index += 1

@@ -190,10 +190,14 @@ public struct NowFormat: Sendable, Hashable {
     /// The default: ISO 8601, now, UTC.
     public init() {}
 
+    /// Calendar months an offset may move, either way (10,000 years).
+    static let monthBound = 120_000
+
     /// `'-1 days'`, `'3 hours'`, `'1 years'`: seconds and calendar months to add, or nil.
     public static func parse(offset text: String) -> (seconds: Double, months: Int)? { parseOffset(text) }
 
-    /// `'-1 days'`, `'3 hours'`, `'1 years'`.
+    /// `'-1 days'`, `'3 hours'`, `'1 years'`. The amount may come from a request: months are held
+    /// within ±10,000 years, never converted raw.
     static func parseOffset(_ text: String) -> (seconds: Double, months: Int)? {
         let parts = text.split(separator: " ")
         guard parts.count == 2, let amount = Double(parts[0]) else { return nil }
@@ -204,8 +208,8 @@ public struct NowFormat: Sendable, Hashable {
         case "hour": return (amount * 3600, 0)
         case "day": return (amount * 86400, 0)
         case "week": return (amount * 604_800, 0)
-        case "month": return (0, Int(amount))
-        case "year": return (0, Int(amount) * 12)
+        case "month": return (0, CheckedNumber.clamped(amount, to: -Self.monthBound...Self.monthBound))
+        case "year": return (0, CheckedNumber.clamped(amount, to: -Self.monthBound / 12...Self.monthBound / 12) * 12)
         default: return nil
         }
     }

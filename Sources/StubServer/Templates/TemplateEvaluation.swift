@@ -140,8 +140,15 @@ enum TemplateEvaluation {
         }
     }
 
-    /// A helper applied to evaluated arguments and options.
-    static func apply(_ helper: TemplateHelper, _ arguments: [JSONValue], _ options: [String: JSONValue], now: Date) -> JSONValue {
+    /// A helper's result would pass the bytes the rendering may still produce: found while the
+    /// helper builds it, so no helper ever holds more than the bound (`replace` with the request
+    /// body as its replacement once asked for 32 GB).
+    struct OverBudget: Error {}
+
+    /// A helper applied to evaluated arguments and options. `budget`: the bytes a result that
+    /// grows past its arguments (`replace`, `join`) may reach.
+    static func apply(_ helper: TemplateHelper, _ arguments: [JSONValue], _ options: [String: JSONValue], now: Date,
+                      budget: Int) throws(OverBudget) -> JSONValue {
         let first = arguments.first ?? .null
         let second = arguments.count > 1 ? arguments[1] : .null
         switch helper {
@@ -170,17 +177,27 @@ enum TemplateEvaluation {
         case .trim: return .string(text(of: first).trimmingCharacters(in: .whitespacesAndNewlines))
         case .substring:
             let characters = Array(text(of: first))
-            let start = max(0, min(characters.count, Int(number(second) ?? 0)))
-            let end = arguments.count > 2 ? max(start, min(characters.count, Int(number(arguments[2]) ?? Double(characters.count)))) : characters.count
+            // Positions may come from the request (`1e30`, NaN): clamped, never converted raw.
+            let start = CheckedNumber.clamped(number(second) ?? 0, to: 0...characters.count)
+            let end = arguments.count > 2 ? CheckedNumber.clamped(number(arguments[2]) ?? Double(characters.count), to: start...characters.count)
+                : characters.count
             return .string(String(characters[start..<end]))
         case .replace:
             let find = text(of: second)
             guard !find.isEmpty else { return .string(text(of: first)) }
-            return .string(text(of: first).replacingOccurrences(of: find, with: text(of: arguments[2])))
+            return .string(try TextReplacement.replacing(find, with: text(of: arguments[2]), in: text(of: first), budget: budget))
         case .join:
             // `join LIST ', '` (Handlebars) or `join ', ' LIST` (WireMock 3).
             let (list, separator): (JSONValue, JSONValue) = { if case .array = second { return (second, first) } else { return (first, second) } }()
-            return .string(items(of: list).map { text(of: $0.value) }.joined(separator: text(of: separator)))
+            let glue = text(of: separator)
+            var out = ""
+            for (index, item) in items(of: list).enumerated() {
+                let piece = text(of: item.value)
+                guard out.utf8.count + piece.utf8.count + (index > 0 ? glue.utf8.count : 0) <= budget else { throw OverBudget() }
+                if index > 0 { out += glue }
+                out += piece
+            }
+            return .string(out)
         case .split:
             let separator = text(of: second)
             guard !separator.isEmpty else { return .array([.string(text(of: first))]) }

@@ -176,7 +176,8 @@ struct TemplateRenderer {
                     append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
                 case .expression(let expression, let escaped):
                     var inserted = TemplateEvaluation.text(of: evaluate(expression))
-                    if escaped { inserted = TemplateEvaluation.escapeHTML(inserted) }
+                    // Escaping only lengthens: past what may still be written, stop before it grows.
+                    if escaped, inserted.utf8.count <= remaining { inserted = TemplateEvaluation.escapeHTML(inserted) }
                     append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
                 case .block(let block):
                     render(block, into: &out)
@@ -238,7 +239,12 @@ struct TemplateRenderer {
                 let values = arguments.map { evaluate($0) }
                 var named: [String: JSONValue] = [:]
                 for option in options { named[option.name] = evaluate(option.value) }
-                return TemplateEvaluation.apply(helper, values, named, now: state.now(session: session))
+                do {
+                    return try TemplateEvaluation.apply(helper, values, named, now: state.now(session: session), budget: max(0, remaining))
+                } catch {
+                    failure = .outputBound(bound)
+                    return .null
+                }
             }
         }
 
@@ -395,8 +401,9 @@ enum Clock {
             date = calendar.date(byAdding: .month, value: format.offsetMonths, to: date) ?? date
         }
         switch format.pattern {
-        case "epoch"?: return String(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
-        case "unix"?: return String(Int64(date.timeIntervalSince1970.rounded(.down)))
+        // A date may come from the request (`epoch` of 1e300): clamped, never converted raw.
+        case "epoch"?: return String(CheckedNumber.clamped((date.timeIntervalSince1970 * 1000).rounded(.down), to: Int.min...Int.max))
+        case "unix"?: return String(CheckedNumber.clamped(date.timeIntervalSince1970.rounded(.down), to: Int.min...Int.max))
         default: break
         }
         let pattern = format.pattern ?? "yyyy-MM-dd'T'HH:mm:ss'Z'"

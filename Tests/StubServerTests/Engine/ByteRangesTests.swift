@@ -17,6 +17,23 @@ import StubdEngine
         }
     }
 
+    /// Positions from the wire at every numeric edge: none traps (2^63−1 + 1 killed the process),
+    /// a position past Int.max means "more than there is", a sign or a space inside is not a range.
+    @Test func positionsAtNumericEdgesAreReadWithoutATrap() {
+        let huge = "9223372036854775807", past = "9223372036854775808", pastMore = String(repeating: "9", count: 400)
+        #expect(ByteRanges.parse("bytes=0-\(huge)", length: 1000) == .range(0..<1000))
+        #expect(ByteRanges.parse("bytes=0-\(past)", length: 1000) == .range(0..<1000))
+        #expect(ByteRanges.parse("bytes=0-\(pastMore)", length: 1000) == .range(0..<1000))
+        #expect(ByteRanges.parse("bytes=\(huge)-\(huge)", length: 1000) == .unsatisfiable)
+        #expect(ByteRanges.parse("bytes=\(huge)-", length: 1000) == .unsatisfiable)
+        #expect(ByteRanges.parse("bytes=-\(huge)", length: 1000) == .range(0..<1000))
+        #expect(ByteRanges.parse("bytes=-\(pastMore)", length: 1000) == .range(0..<1000))
+        #expect(ByteRanges.parse("bytes=999-\(huge)", length: 1000) == .range(999..<1000))
+        for malformed in ["bytes=+5-9", "bytes=0-+9", "bytes=-+5", "bytes=0x1-2", "bytes=1 2-3", "bytes=-", "bytes=--1"] {
+            #expect(ByteRanges.parse(malformed, length: 1000) == .none, "\(malformed)")
+        }
+    }
+
     @Test func aRangeBecomesA206AndOnlyFor200AnswersWithABody() throws {
         let reply = PreparedReply(status: 200, headers: [NameValue("ETag", "\"v1\"")], body: Array("0123456789".utf8))
         let plan = ReplyPlan(content: .response(reply), delay: 0.5, dribble: Dribble(chunks: 2, seconds: 1))

@@ -26,4 +26,19 @@ import Testing
         let answer = String(decoding: FirstBytes.expectTooLarge(length: 5000).answer(bodyLimit: 1000), as: UTF8.self)
         #expect(answer.hasPrefix("HTTP/1.1 413 Payload Too Large\r\n") && answer.contains("Connection: close\r\n") && answer.hasSuffix(#""limit":1000}"#))
     }
+
+    /// An impossible length with `Expect` is answered at once, never with `100 Continue` (2^63 and
+    /// more waited for the head timeout; `+5` got `100 Continue`).
+    @Test func anImpossibleLengthWithExpectIsAnsweredAtOnce() {
+        func head(_ length: String) -> [UInt8] { Self.bytes("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\nExpect: 100-continue\r\n\r\n") }
+        #expect(FirstBytes.classify(head("9223372036854775808"), bodyLimit: 1000) == .expectTooLarge(length: Int.max))
+        #expect(FirstBytes.classify(head(String(repeating: "9", count: 300)), bodyLimit: 1000) == .expectTooLarge(length: Int.max))
+        #expect(FirstBytes.classify(head("9223372036854775807"), bodyLimit: 1000) == .expectTooLarge(length: Int.max))
+        for bad in ["+5", "-1", "0x10", "1 2", "5,5", ""] {
+            #expect(FirstBytes.classify(head(bad), bodyLimit: 1000) == .expectBadLength, "\(bad)")
+        }
+        #expect(FirstBytes.classify(head("5"), bodyLimit: 1000) == .ordinary)
+        let answer = String(decoding: FirstBytes.expectBadLength.answer(bodyLimit: 1000), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n") && answer.contains("Connection: close\r\n"))
+    }
 }
