@@ -18,6 +18,13 @@ Rows:
              the same worker meanwhile
   template   a 30 MB body echoed 8 times by a text template: status, reply size, RSS; four at once: peak RSS
   webhooks   a request carrying X-Stubd-Webhook-Depth: -1000 to a route whose webhook calls itself
+  numbers    Range, Content-Length with Expect and substring positions at their numeric edges (2^63−1, 2^63, +5, NaN)
+  nesting    GraphQL nested 25,000 deep (selections, inline fragments, fragment chains), 2^40 fields by fan-out, 200,000
+             flat fields; JSON objects of 200,000 keys on exact, partial, jsonPath and template routes; JSON 10^6 deep
+  helpers    replace with the request body as replacement, a 64-byte replacement on 30 MB, a catastrophic regex
+  held       250 held WebSockets, then 250 held event-stream readers, under ulimit -n 256: normal GETs and admin calls
+  streams    40 clients that never read a 16 MB stream: RSS
+  (each survivor row: alive, answer, time, a normal GET's wait on the same loop, peak RSS)
 
 Usage: bench/hostile.py path/to/stubd [path/to/baseline-stubd] [row …]
 """
@@ -30,6 +37,23 @@ ROUTES = {"routes": [
      "response": {"text": "{{request.body}}" * 8, "template": True}},
     {"name": "loop", "request": {"method": "POST", "path": "/loop"}, "response": {"status": 200},
      "webhooks": [{"url": "http://{{request.headers.Host}}/loop"}]},
+    {"name": "blob", "request": {"method": "GET", "path": "/blob"}, "response": {"text": "0123456789" * 100}},
+    {"name": "graphql", "request": {"method": "POST", "path": "/graphql", "graphql": "Q"}, "response": {"json": {"data": {}}}},
+    {"name": "exact", "request": {"method": "POST", "path": "/exact", "body": {"json": {"a": 1}}}, "response": {"text": "exact"}},
+    {"name": "partial", "request": {"method": "POST", "path": "/partial", "body": {"json": {"a": 1}, "ignoreExtraElements": True}}, "response": {"text": "partial"}},
+    {"name": "tjson", "request": {"method": "POST", "path": "/tjson"}, "response": {"template": True, "text": "{{jsonPath request.body '$.k1'}}"}},
+    {"name": "substring", "request": {"method": "POST", "path": "/substring"},
+     "response": {"template": True, "text": "{{substring 'abcdef' request.headers.a request.headers.b}}"}},
+    {"name": "replace", "request": {"method": "POST", "path": "/replace"},
+     "response": {"template": True, "text": "{{replace request.body 'a' request.body}}"}},
+    {"name": "replace64", "request": {"method": "POST", "path": "/replace64"},
+     "response": {"template": True, "text": "{{replace request.body 'a' '" + "b" * 64 + "'}}"}},
+    {"name": "regex", "request": {"method": "POST", "path": "/regex", "body": {"matches": "(a+)+$"}}, "response": {"text": "regex"}},
+    {"name": "ws", "request": {"method": "GET", "path": "/ws"}, "websocket": {"replies": [{"match": "any", "then": [{"send": {"text": "ok"}}]}]}},
+    {"name": "sse", "request": {"method": "GET", "path": "/sse"},
+     "stream": {"events": [{"data": "first"}, {"data": "late", "delay": 600}]}},
+    {"name": "bigstream", "request": {"method": "GET", "path": "/bigstream"},
+     "stream": {"events": [{"data": "x" * 65536} for _ in range(256)]}},
 ], "collections": [{"name": "todos", "path": "/todos"}]}
 
 
@@ -339,12 +363,178 @@ def webhooks(binary):
         server.stop()
 
 
+def survivor(server, label, send, timeout=60):
+    """Sends one hostile request (send() returns a status or raises) while a normal GET waits on
+    the same loop; prints whether the server lived, the answer, its time, the GET's wait, peak RSS."""
+    waited = []
+    thread = threading.Thread(target=timed_get, args=(server, "/zen", waited, 0.02))
+    thread.start()
+    started = time.time()
+    try:
+        answer = send()
+    except Exception as error:
+        answer = type(error).__name__
+    took = time.time() - started
+    thread.join()
+    alive = server.process.poll() is None
+    return (f"{label}: {'alive' if alive else f'DEAD (exit {server.process.returncode})'}, {answer} in {took * 1000:.0f} ms, "
+            f"GET waited {waited[0] * 1000 if waited else float('nan'):.0f} ms, peak RSS {server.rss('VmHWM') if alive else 0:.0f} MB")
+
+
+def raw(server, head, body=b"", read=65536, timeout=10):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as sock:
+        sock.sendall(head + body)
+        data = b""
+        try:
+            while len(data) < read:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+                if b"\r\n\r\n" in data and not head.startswith(b"HEAD"):
+                    break
+        except socket.timeout:
+            return "no answer"
+        return data.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
+
+
+def numbers(binary):
+    """Numbers at their edges from the wire and from template values (Range, Content-Length with
+    Expect, substring positions)."""
+    server = Server(binary)
+    rows = []
+    try:
+        for value in ["0-9223372036854775807", "9223372036854775807-", "-9223372036854775808", "0-99999999999999999999999", "+0-5"]:
+            for method in ("GET", "HEAD"):
+                rows.append(survivor(server, f"{method} Range: bytes={value}", lambda: raw(
+                    server, f"{method} /blob HTTP/1.1\r\nHost: x\r\nRange: bytes={value}\r\nConnection: close\r\n\r\n".encode())))
+        for length in ["9223372036854775808", "+5", "99999999999999999999999"]:
+            rows.append(survivor(server, f"Expect with Content-Length: {length}", lambda: raw(
+                server, f"POST /zen HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\nExpect: 100-continue\r\n\r\n".encode(), timeout=5)))
+        for a, b in [("1e30", "2"), ("0", "9223372036854775807"), ("NaN", "-1e300")]:
+            rows.append(survivor(server, f"substring {a} {b}", lambda: server.call("/substring", b"", {"a": a, "b": b})[0]))
+        return "\n  ".join([""] + rows)
+    finally:
+        server.stop()
+
+
+def nesting(binary):
+    """Deep and wide documents: GraphQL selections, inline fragments, fragment chains and fan-out,
+    flat fields; JSON objects with many keys on exact, partial, jsonPath and template routes; a
+    deep JSON array; to the GraphQL route and to a path no route has (the near miss reads them)."""
+    server = Server(binary)
+    rows = []
+    try:
+        def gql(path, query):
+            return lambda: server.call(path, json.dumps({"query": query}).encode(), {"Content-Type": "text/plain"})[0]
+        deep = "query Q " + "{ a " * 25000 + "}" * 25000
+        inline = "query Q { a " + "{ ... on T " * 25000 + "}" * 25001
+        chain = "query Q { ...F0 }\n" + "\n".join(f"fragment F{i} on T {{ f{i} ...F{i + 1} }}" for i in range(20000))
+        fan = "query Q { ...F0 }\n" + "\n".join(f"fragment F{i} on T {{ x {{ ...F{i + 1} }} y {{ ...F{i + 1} }} }}" for i in range(40)) + "\nfragment F40 on T { leaf }"
+        flat = "query Q { " + " ".join(f"f{i}" for i in range(200000)) + " }"
+        for label, query in [("25,000-deep selections", deep), ("25,000-deep inline fragments", inline), ("20,000-fragment chain", chain),
+                             ("2^40 fields by fan-out", fan), ("200,000 flat fields", flat)]:
+            for path in ("/graphql", "/nowhere"):
+                rows.append(survivor(server, f"GraphQL {label} to {path}", gql(path, query)))
+        keys = ("{" + ",".join(f'"k{i}": {i}' for i in range(200000)) + "}").encode()
+        for path in ("/exact", "/partial", "/tjson", "/nowhere"):
+            rows.append(survivor(server, f"200,000-key JSON object to {path}", lambda: server.call(path, keys, {"Content-Type": "text/plain"})[0]))
+        deep_json = b"[" * 1000000 + b"]" * 1000000
+        rows.append(survivor(server, "JSON nested 1,000,000 deep to /exact", lambda: server.call("/exact", deep_json, {"Content-Type": "application/json"})[0]))
+        return "\n  ".join([""] + rows)
+    finally:
+        server.stop()
+
+
+def helpers(binary):
+    """Template helpers that grow their output from request values, and a catastrophic regex."""
+    server = Server(binary)
+    rows = []
+    try:
+        for size in (100_000, 1_000_000):
+            body = b"a" * size
+            rows.append(survivor(server, f"replace with the body as replacement ({size:,} B)", lambda: server.call("/replace", body)[0]))
+        big = b"a" * 30_000_000
+        rows.append(survivor(server, "replace with 64 bytes on a 30 MB body", lambda: server.call("/replace64", big)[0]))
+        evil = b"a" * 40 + b"!"
+        rows.append(survivor(server, "regex (a+)+$ on 40 a's and !", lambda: server.call("/regex", evil)[0]))
+        return "\n  ".join([""] + rows)
+    finally:
+        server.stop()
+
+
+def held(binary):
+    """250 held WebSockets, then 250 held event-stream readers, under ulimit -n 256: how many of 200
+    normal GETs (and 50 admin calls) are answered within 1 s."""
+    import base64
+    rows = []
+    for kind in ("websockets", "event streams"):
+        server = Server(binary, nofile=256)
+        sockets = []
+        try:
+            for index in range(250):
+                try:
+                    sock = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+                    if kind == "websockets":
+                        key = base64.b64encode(os.urandom(16)).decode()
+                        sock.sendall(f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                     f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+                    else:
+                        sock.sendall(b"GET /sse HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                    sock.recv(1024)
+                    sockets.append(sock)
+                except OSError:
+                    pass
+            opened = len(sockets)
+            good = answered(server.base + "/zen", 200)
+            admin = answered(server.base + "/__stubd/health", 50)
+            closed = 0
+            for sock in sockets:
+                sock.setblocking(False)
+                try:
+                    if sock.recv(4096) == b"":
+                        closed += 1
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed += 1
+            rows.append(f"{opened} held {kind}: {good}/200 GETs and {admin}/50 admin calls answered within 1 s; {closed} held ones made room")
+        finally:
+            for sock in sockets:
+                sock.close()
+            server.stop()
+    return "ulimit -n 256: " + "; ".join(rows)
+
+
+def streams(binary):
+    """Clients that open a 16 MB stream and never read: RSS after 40 of them."""
+    server = Server(binary)
+    sockets = []
+    try:
+        before = server.rss()
+        for _ in range(40):
+            sock = socket.create_connection(("127.0.0.1", server.port))
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(b"GET /bigstream HTTP/1.1\r\nHost: x\r\n\r\n")
+            sockets.append(sock)
+        time.sleep(2)
+        waited = []
+        timed_get(server, "/zen", waited, 0)
+        return (f"40 readers that never read a 16 MB stream: RSS {before:.0f} -> {server.rss():.0f} MB (peak {server.rss('VmHWM'):.0f}), "
+                f"a GET meanwhile waited {waited[0] * 1000:.0f} ms")
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
+
+
 def supports(binary, flag):
     return flag in subprocess.run([binary, "serve", "--help"], capture_output=True, text=True).stdout
 
 
 ROWS = {"bodies": bodies, "miss": miss, "flood": flood, "tls-idle": tls_idle, "admin": admin, "saved": saved,
-        "sessions": sessions, "items": items, "template": template, "webhooks": webhooks}
+        "sessions": sessions, "items": items, "template": template, "webhooks": webhooks, "numbers": numbers, "nesting": nesting,
+        "helpers": helpers, "held": held, "streams": streams}
 
 
 if __name__ == "__main__":

@@ -14,6 +14,10 @@ final class ConnectionBudget {
     private var trackers: [ConnectionTracker] = []
     /// Whether the fronts stopped accepting because every connection is busy.
     private(set) var paused = false
+    /// Connections a WebSocket conversation or a streamed answer holds after its request was
+    /// answered: in the budget like every other (250 held WebSockets under `ulimit -n 256` once let
+    /// no other request in), and the first to give way once no silent connection is left.
+    private var held: [ObjectIdentifier: HeldConnection] = [:]
 
     init(cap: Int) {
         self.cap = max(1, cap)
@@ -48,9 +52,10 @@ final class ConnectionBudget {
 
     /// Makes room: first lets go of every connection whose client has closed it (their
     /// descriptors close at once), else ends the connection, of any front, that has been silent
-    /// longest (sent nothing for 25 ms, or idle between requests), else the oldest still sending
-    /// its head after 50 ms; false when every connection is being answered or has just started
-    /// sending — those are never closed to make room.
+    /// longest (sent nothing for 25 ms, or idle between requests), else the WebSocket or stream
+    /// that carried nothing for longest, else the oldest still sending its head after 50 ms;
+    /// false when every connection is being answered or has just started sending — those are
+    /// never closed to make room.
     /// `urgent` (accept failed for lack of descriptors) gives no grace to new connections.
     @discardableResult
     func evictOldestIdle(urgent: Bool = false) -> Bool {
@@ -62,11 +67,41 @@ final class ConnectionBudget {
             if let since = tracker.oldestSilentSince(), since < (silent?.since ?? .max) { silent = (since, tracker) }
         }
         if let silent { return silent.tracker.evictOldestSilent() }
+        if evictLeastRecentlyHeld() { return true }
         var sending: (since: UInt64, tracker: ConnectionTracker)?
         for tracker in trackers {
             if let since = tracker.oldestSendingSince(), since < (sending?.since ?? .max) { sending = (since, tracker) }
         }
         return sending?.tracker.evictOldestSending() ?? false
+    }
+
+    // MARK: - Held connections
+
+    /// A WebSocket conversation or a stream now holds its connection; `leave` ends it to make
+    /// room (a WebSocket with a close frame 1001, a stream as if its client had left).
+    func hold(_ key: ObjectIdentifier, leave: @escaping () -> Void) {
+        held[key] = HeldConnection(lastActive: tick(), leave: leave)
+    }
+
+    /// The held connection carried something (a client's frame, a stream's bytes).
+    func heldActive(_ key: ObjectIdentifier) {
+        held[key]?.lastActive = tick()
+    }
+
+    /// It ended by itself.
+    func letGo(_ key: ObjectIdentifier) {
+        held[key] = nil
+    }
+
+    /// How many connections WebSockets and streams hold now.
+    var heldCount: Int { held.count }
+
+    /// Ends the held connection that carried nothing for longest; false when none is held.
+    private func evictLeastRecentlyHeld() -> Bool {
+        guard let oldest = held.min(by: { $0.value.lastActive < $1.value.lastActive }) else { return false }
+        held[oldest.key] = nil
+        oldest.value.leave()
+        return true
     }
 
     /// Stops every front accepting, and looks again for room once a new connection's grace
@@ -88,5 +123,16 @@ final class ConnectionBudget {
                 return
             }
         }
+    }
+}
+
+/// A connection held by a WebSocket or a stream, on the budget's clock.
+private final class HeldConnection {
+    var lastActive: UInt64
+    let leave: () -> Void
+
+    init(lastActive: UInt64, leave: @escaping () -> Void) {
+        self.lastActive = lastActive
+        self.leave = leave
     }
 }

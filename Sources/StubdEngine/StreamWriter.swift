@@ -103,6 +103,7 @@ final class StreamWriter {
             return
         }
         if !work.pieces.isEmpty, let buffer = evbuffer_new() {
+            worker.budget.heldActive(ObjectIdentifier(self))
             for piece in work.pieces {
                 piece.withUnsafeBytes { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
             }
@@ -154,11 +155,13 @@ extension Worker {
     fileprivate func register(_ writer: StreamWriter) {
         streams[ObjectIdentifier(writer.stream)] = writer
         streamConnections[writer.connection] = ObjectIdentifier(writer.stream)
+        budget.hold(ObjectIdentifier(writer)) { [unowned writer] in writer.abort(reset: false) }
     }
 
     fileprivate func unregister(_ writer: StreamWriter) {
         streams[ObjectIdentifier(writer.stream)] = nil
         streamConnections[writer.connection] = nil
+        budget.letGo(ObjectIdentifier(writer))
     }
 
     /// The client took a stream's batch (`onStreamDrained`).

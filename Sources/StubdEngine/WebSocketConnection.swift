@@ -49,6 +49,7 @@ public final class WebSocketConnection: @unchecked Sendable {
         }
         let socket = WebSocketConnection(connection: connection, bev: bev, worker: worker, upgrade: upgrade)
         worker.webSockets[ObjectIdentifier(socket)] = socket
+        worker.budget.hold(ObjectIdentifier(socket)) { [unowned socket] in socket.leaveForRoom() }
         let argument = Unmanaged.passUnretained(socket).toOpaque()
         bufferevent_setcb(bev, onSocketRead, onSocketWrite, onSocketEvent, argument)
         // A conversation may stay idle as long as the client keeps it: no evhttp timeouts.
@@ -127,6 +128,7 @@ public final class WebSocketConnection: @unchecked Sendable {
         let input = bufferevent_get_input(bev)
         let count = evbuffer_get_length(input)
         guard count > 0 else { return }
+        worker.budget.heldActive(ObjectIdentifier(self))
         var bytes = [UInt8](repeating: 0, count: count)
         _ = bytes.withUnsafeMutableBytes { evbuffer_remove(input, $0.baseAddress, count) }
         for event in reader.read(bytes) {
@@ -196,6 +198,15 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     fileprivate func networkEnded(_ events: Int16) {
+        // A conversation has no idle timeout (docs/WEBSOCKETS.md): a read timeout evhttp left on
+        // the connection fired after the client's first message, closing it without a close
+        // frame. Cleared and reading again; only the client, a script, a test or the connection
+        // budget (with 1001) ends a conversation.
+        if events & Int16(BEV_EVENT_TIMEOUT) != 0, endingAfterWrite == nil, closing == nil {
+            bufferevent_set_timeouts(bev, nil, nil)
+            bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+            return
+        }
         if let ending = endingAfterWrite {
             end(code: ending.code, reason: ending.reason, by: ending.by, reset: false)
         } else {
@@ -204,10 +215,27 @@ public final class WebSocketConnection: @unchecked Sendable {
         }
     }
 
+    /// The connection budget needs this connection for another client (`ConnectionBudget`): a
+    /// close frame 1001 (going away), and the connection freed once it is written — at once, with
+    /// a reset, when the client has stopped reading and the frame could not reach it.
+    fileprivate func leaveForRoom() {
+        guard open else { return }
+        let reason = "stubd needed the connection for another client (at its connection cap)"
+        guard closing == nil, endingAfterWrite == nil, evbuffer_get_length(bufferevent_get_output(bev)) < Self.roomFrameSlack else {
+            return end(code: nil, reason: reason, by: .server, reset: true)
+        }
+        write(WebSocketFrame.close(code: 1001, reason: "going away: server at its connection cap"))
+        finishAfterWrite(code: 1001, reason: reason, by: .server)
+    }
+
+    /// Bytes still waiting to be sent under which a conversation made to give way gets its close frame.
+    private static let roomFrameSlack = 64 << 10
+
     /// Ends the conversation and frees the connection (with a reset when asked).
     private func end(code: Int?, reason: String, by: WebSocketEnding, reset: Bool) {
         guard open else { return }
         open = false
+        worker.budget.letGo(ObjectIdentifier(self))
         release()
         worker.webSockets[ObjectIdentifier(self)] = nil
         bufferevent_setcb(bev, nil, nil, nil, nil)
@@ -226,6 +254,7 @@ public final class WebSocketConnection: @unchecked Sendable {
     func serverStopped() {
         guard open else { return }
         open = false
+        worker.budget.letGo(ObjectIdentifier(self))
         release()
         bufferevent_setcb(bev, nil, nil, nil, nil)
         peer.ended(code: 1001, reason: "stubd stopped", by: .serverStopped)

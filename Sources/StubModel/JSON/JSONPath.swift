@@ -82,17 +82,20 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The values the expression selects in `document` (empty when nothing matches).
-    public func select(in document: JSONValue) -> [JSONValue] {
+    /// The values the expression selects in `document` (empty when nothing matches). `=~`
+    /// filters draw on `regexBudget` (a request's, shared with its other matchers), else on a
+    /// budget of their own.
+    public func select(in document: JSONValue, regexBudget: RegexBudget? = nil) -> [JSONValue] {
         var current = [document]
+        let budget = regexBudget ?? RegexBudget()
         for step in steps {
-            current = current.flatMap { Self.apply(step, to: $0) }
+            current = current.flatMap { Self.apply(step, to: $0, budget: budget) }
             if current.isEmpty { break }
         }
         return current
     }
 
-    private static func apply(_ step: Step, to value: JSONValue) -> [JSONValue] {
+    private static func apply(_ step: Step, to value: JSONValue, budget: RegexBudget) -> [JSONValue] {
         switch step {
         case .member(let name):
             return value[name].map { [$0] } ?? []
@@ -128,26 +131,31 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             case .object: candidates = [value]
             default: return []
             }
+            // A pattern is compiled once per step, not once per candidate.
+            var regex: NSRegularExpression?
+            if let comparison, comparison.op == "=~", case .string(let pattern) = comparison.literal {
+                regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$")
+            }
             return candidates.filter { candidate in
                 var node: JSONValue? = candidate
                 for name in path { node = node?[name] }
                 guard let node else { return false }
                 guard let comparison else { return true }
-                return compare(node, comparison.op, comparison.literal)
+                return compare(node, comparison.op, comparison.literal, regex: regex, budget: budget)
             }
         }
     }
 
-    private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue) -> Bool {
+    private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue, regex: NSRegularExpression?, budget: RegexBudget) -> Bool {
         if op == "=~" {
-            guard case .string(let pattern) = literal, let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$") else { return false }
+            guard let regex else { return false }
             let text: String
             switch value {
             case .string(let string): text = string
             case .number, .bool: text = JSONWriter.write(value, pretty: false)
             default: return false
             }
-            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return BoundedRegex.firstMatch(regex, in: text, range: NSRange(text.startIndex..., in: text), budget: budget) != nil
         }
         if case .number(let left) = value, case .number(let right) = literal {
             switch op {

@@ -100,6 +100,9 @@ public struct WebSocketFrameReader: Sendable {
             case 0x8:
                 if payload.count >= 2 {
                     let code = Int(payload[0]) << 8 | Int(payload[1])
+                    guard Self.receivableCloseCodes.contains(where: { $0.contains(code) }) else {
+                        return fail("close code \(code) may not be sent (RFC 6455 §7.4: 1000–1003, 1007–1014 or 3000–4999)", into: &events)
+                    }
                     guard let reason = String(validating: payload[2...], as: UTF8.self) else { return fail("a close reason that is not UTF-8", into: &events, code: 1007) }
                     events.append(.close(code: code, reason: reason))
                 } else if payload.count == 1 {
@@ -115,6 +118,11 @@ public struct WebSocketFrameReader: Sendable {
         buffer.removeFirst(offset)
         return events
     }
+
+    /// Close codes a peer may send (RFC 6455 §7.4 and IANA's registry): 1004–1006 and 1015 are
+    /// reserved or describe a close without a frame, under 1000 and from 5000 up are not codes.
+    /// Any other is a protocol error, answered 1002.
+    static let receivableCloseCodes: [ClosedRange<Int>] = [1000...1003, 1007...1014, 3000...4999]
 
     private mutating func fail(_ reason: String, into events: inout [Event], code: Int = 1002) -> [Event] {
         failed = true

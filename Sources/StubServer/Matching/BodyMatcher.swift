@@ -48,7 +48,7 @@ struct BodyMatcher: RequestPartMatcher {
             guard !anyValue.isEmpty else { return request.json == expected }
             return request.json.map(anyValue.json) == maskedJSON
         case .contains(let text): return String(decoding: request.body, as: UTF8.self).contains(text)
-        case .matches: return regex?.matchesWhole(String(decoding: request.body, as: UTF8.self)) ?? false
+        case .matches: return regex?.matchesWhole(String(decoding: request.body, as: UTF8.self), budget: request.regexBudget) ?? false
         case .form:
             // `+` as a space, or (a fixture written when stubd read it literally) as a plus.
             if (anyValue.isEmpty ? request.form : anyValue.pairs(request.form).sorted()) == sortedForm { return true }
@@ -61,9 +61,9 @@ struct BodyMatcher: RequestPartMatcher {
         case .all: return each.allSatisfy { $0.matches(request) }
         case .jsonPath(let path, _):
             guard let json = request.json else { return false }
-            let selected = path.select(in: json)
+            let selected = path.select(in: json, regexBudget: request.regexBudget)
             guard let valueTest else { return !selected.isEmpty }
-            return valueTest.accepts(selected.map(Self.text))
+            return valueTest.accepts(selected.map(Self.text), budget: request.regexBudget)
         }
     }
 
@@ -108,7 +108,7 @@ struct BodyMatcher: RequestPartMatcher {
             guard !matches(request) else { return [] }
             guard let json = request.json else { return ["body: expected JSON for \(path), got \(body.count) bytes that are not JSON"] }
             // Selected from the redacted document: a path into a secret shows `[redacted]`.
-            let selected = path.select(in: request.redactor.json(json))
+            let selected = path.select(in: request.redactor.json(json), regexBudget: request.regexBudget)
             if let match {
                 return ["body \(path): expected \(match), got " + (selected.isEmpty ? "nothing" : selected.map(Self.text).joined(separator: ", "))]
             }

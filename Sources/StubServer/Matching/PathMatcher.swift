@@ -22,8 +22,8 @@ struct PathMatcher: RequestPartMatcher {
         switch pattern {
         case .literal(let expected): return expected == request.path
         case .template(let template): return template.matches(request.path)
-        case .regex: return regex?.matchesWhole(request.path.description) ?? false
-        case .urlRegex: return regex?.matchesWhole(Self.url(request)) ?? false
+        case .regex: return regex?.matchesWhole(request.path.description, budget: request.regexBudget) ?? false
+        case .urlRegex: return regex?.matchesWhole(Self.url(request), budget: request.regexBudget) ?? false
         }
     }
 

@@ -25,15 +25,15 @@ struct QueryMatcher: RequestPartMatcher {
     /// The query read with `+` as a space, or — for a fixture written when stubd read `+` as a
     /// plus — with `+` as a plus (only computed when the query has a `+`).
     func matches(_ request: RequestView) -> Bool {
-        if matches(request.query) { return true }
-        return request.literalQuery.map(matches) ?? false
+        if matches(request.query, budget: request.regexBudget) { return true }
+        return request.literalQuery.map { matches($0, budget: request.regexBudget) } ?? false
     }
 
-    private func matches(_ query: [NameValue]) -> Bool {
+    private func matches(_ query: [NameValue], budget: RegexBudget) -> Bool {
         if setAside.isEmpty && !othersAllowed { return query == expected }
         let names = Set(query.map(\.name))
         guard present.allSatisfy(names.contains) else { return false }
-        for (name, test) in tests where !test.accepts(query.filter { $0.name == name }.map(\.value)) { return false }
+        for (name, test) in tests where !test.accepts(query.filter { $0.name == name }.map(\.value), budget: budget) { return false }
         let rest = query.filter { !setAside.contains($0.name) }
         return othersAllowed ? Self.contains(rest, expected) : rest == expected
     }
@@ -53,7 +53,7 @@ struct QueryMatcher: RequestPartMatcher {
         var out = present.filter { !names.contains($0) }.map { "query \($0): expected (any value), missing" }
         for (name, test) in tests {
             let values = request.query.filter { $0.name == name }.map(\.value)
-            if !test.accepts(values) {
+            if !test.accepts(values, budget: request.regexBudget) {
                 out.append("query \(name): expected \(test.match), got \(values.first.map { "\"\(request.redactor.value($0, named: name))\"" } ?? "missing")")
             }
         }

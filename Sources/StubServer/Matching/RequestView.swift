@@ -18,6 +18,9 @@ final class RequestView {
     let literalQuery: [NameValue]?
     /// Hides secret values in explanations (near-miss reports end up in logs and the journal).
     let redactor: Redactor
+    /// The time this request's regular expressions may take, across every candidate route
+    /// (made on first use: most requests meet no regex).
+    lazy var regexBudget = RegexBudget()
 
     /// The server the request names (`X-Stubd-Host`, else its `Host` without the port), when it
     /// is one some route stands for; nil otherwise, and then routes' hosts are not compared.

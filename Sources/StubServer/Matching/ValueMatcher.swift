@@ -1,8 +1,8 @@
 import Foundation
 import StubModel
 
-/// A regular expression compiled once per route (ICU syntax), matched against a whole value.
-/// `NSRegularExpression` is immutable and safe to share between loops.
+/// A regular expression compiled once per route (ICU syntax), matched against a whole value
+/// within the request's `RegexBudget`. `NSRegularExpression` is immutable and safe to share between loops.
 struct CompiledRegex: @unchecked Sendable {
     let pattern: String
     private let regex: NSRegularExpression?
@@ -12,11 +12,12 @@ struct CompiledRegex: @unchecked Sendable {
         self.regex = try? NSRegularExpression(pattern: pattern)
     }
 
-    /// Whether the regex matches all of `text` (WireMock's `matches`: anchored at both ends).
-    func matchesWhole(_ text: String) -> Bool {
+    /// Whether the regex matches all of `text` (WireMock's `matches`: anchored at both ends),
+    /// found within what is left of `budget`.
+    func matchesWhole(_ text: String, budget: RegexBudget) -> Bool {
         guard let regex else { return false }
         let range = NSRange(text.startIndex..., in: text)
-        guard let match = regex.firstMatch(in: text, options: [.anchored], range: range) else { return false }
+        guard let match = BoundedRegex.firstMatch(regex, in: text, options: [.anchored], range: range, budget: budget) else { return false }
         return match.range == range
     }
 }
@@ -33,13 +34,13 @@ struct ValueTest: Sendable {
 
     /// Whether the values present under the name (none: absent) satisfy the match; with several
     /// values, one satisfying is enough.
-    func accepts(_ values: [String]) -> Bool {
+    func accepts(_ values: [String], budget: RegexBudget) -> Bool {
         switch match {
         case .absent: return values.isEmpty
         case .equalTo(let text, let caseInsensitive):
             return values.contains { caseInsensitive ? $0.lowercased() == text.lowercased() : $0 == text }
         case .contains(let text): return values.contains { $0.contains(text) }
-        case .matches: return values.contains { regex?.matchesWhole($0) ?? false }
+        case .matches: return values.contains { regex?.matchesWhole($0, budget: budget) ?? false }
         }
     }
 }
@@ -66,11 +67,11 @@ struct NamedValueMatcher: RequestPartMatcher {
         }
     }
 
-    func matches(_ request: RequestView) -> Bool { test.accepts(values(request)) }
+    func matches(_ request: RequestView) -> Bool { test.accepts(values(request), budget: request.regexBudget) }
 
     func explain(_ request: RequestView) -> [String] {
         let found = values(request)
-        guard !test.accepts(found) else { return [] }
+        guard !test.accepts(found, budget: request.regexBudget) else { return [] }
         let label = source == .header ? "header" : "cookie"
         let shown = found.first.map { "\"\(request.redactor.value($0, named: name))\"" } ?? "missing"
         return ["\(label) \(name): expected \(test.match), got \(shown)"]

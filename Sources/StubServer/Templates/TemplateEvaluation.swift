@@ -108,8 +108,8 @@ enum TemplateEvaluation {
     }
 
     /// What a JSON path selects: the value of a path that names one place, a list otherwise.
-    static func selection(_ path: JSONPath, in document: JSONValue) -> JSONValue {
-        let found = path.select(in: document)
+    static func selection(_ path: JSONPath, in document: JSONValue, regexBudget: RegexBudget) -> JSONValue {
+        let found = path.select(in: document, regexBudget: regexBudget)
         if path.isDefinite { return found.first ?? .null }
         return .array(found)
     }
@@ -146,9 +146,10 @@ enum TemplateEvaluation {
     struct OverBudget: Error {}
 
     /// A helper applied to evaluated arguments and options. `budget`: the bytes a result that
-    /// grows past its arguments (`replace`, `join`) may reach.
+    /// grows past its arguments (`replace`, `join`) may reach; `regexBudget`: the rendering's
+    /// time for `=~` filters.
     static func apply(_ helper: TemplateHelper, _ arguments: [JSONValue], _ options: [String: JSONValue], now: Date,
-                      budget: Int) throws(OverBudget) -> JSONValue {
+                      budget: Int, regexBudget: RegexBudget) throws(OverBudget) -> JSONValue {
         let first = arguments.first ?? .null
         let second = arguments.count > 1 ? arguments[1] : .null
         switch helper {
@@ -226,7 +227,7 @@ enum TemplateEvaluation {
                 guard let parsed = try? JSONParser.parse(Array(text(of: first).utf8)) else { return .null }
                 document = parsed
             }
-            return selection(path, in: document)
+            return selection(path, in: document, regexBudget: regexBudget)
         }
     }
 

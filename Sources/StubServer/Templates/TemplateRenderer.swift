@@ -132,6 +132,8 @@ struct TemplateRenderer {
         private var assigned: [String: JSONValue] = [:]
         /// `#each` rounds so far.
         private var loops = 0
+        /// The rendering's time for regular expressions (`=~` filters), all of them together.
+        private lazy var regexBudget = RegexBudget()
 
         init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource,
              bound: Int) {
@@ -240,7 +242,8 @@ struct TemplateRenderer {
                 var named: [String: JSONValue] = [:]
                 for option in options { named[option.name] = evaluate(option.value) }
                 do {
-                    return try TemplateEvaluation.apply(helper, values, named, now: state.now(session: session), budget: max(0, remaining))
+                    return try TemplateEvaluation.apply(helper, values, named, now: state.now(session: session), budget: max(0, remaining),
+                                                       regexBudget: regexBudget)
                 } catch {
                     failure = .outputBound(bound)
                     return .null
@@ -254,9 +257,9 @@ struct TemplateRenderer {
             switch value {
             case .jsonPath(let path):
                 guard let document = json() else { return .null }
-                return TemplateEvaluation.selection(path, in: document)
+                return TemplateEvaluation.selection(path, in: document, regexBudget: regexBudget)
             case .collectionPath(let name, let path):
-                return TemplateEvaluation.selection(path, in: .array(collectionItems(name) ?? []))
+                return TemplateEvaluation.selection(path, in: .array(collectionItems(name) ?? []), regexBudget: regexBudget)
             case .query(let name):
                 let values = FormCoding.decodePairs(request.rawQuery ?? "").filter { $0.name == name }.map { JSONValue.string($0.value) }
                 return values.count > 1 ? .array(values) : values.first ?? .null
@@ -304,7 +307,7 @@ struct TemplateRenderer {
             case .host: return authority().host
             case .port: return String(authority().port)
             case .jsonPath(let path):
-                guard let document = json(), let first = path.select(in: document).first else { return "" }
+                guard let document = json(), let first = path.select(in: document, regexBudget: regexBudget).first else { return "" }
                 if case .string(let text) = first { return text }
                 return JSONWriter.write(first, pretty: false)
             case .graphQLOperation: return graphQL()?.operationName ?? ""
@@ -327,7 +330,7 @@ struct TemplateRenderer {
             case .saved(let name): return state.saved(name, session: session) ?? ""
             case .collectionCount(let name): return String(collections.collectionCount(named: name, session: session) ?? 0)
             case .collectionPath(let name, let path):
-                guard let first = path.select(in: .array(collectionItems(name) ?? [])).first else { return "" }
+                guard let first = path.select(in: .array(collectionItems(name) ?? []), regexBudget: regexBudget).first else { return "" }
                 if case .string(let text) = first { return text }
                 return JSONWriter.write(first, pretty: false)
             case .uuid:

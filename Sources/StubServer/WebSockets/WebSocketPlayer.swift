@@ -47,7 +47,8 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
 
     func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
         note(message, from: "client")
-        guard let reply = script.replies.first(where: { Self.takes($0.match, message) }) else { return }
+        let budget = RegexBudget()
+        guard let reply = script.replies.first(where: { Self.takes($0.match, message, budget: budget) }) else { return }
         run(reply.steps, on: connection, message: message)
     }
 
@@ -108,7 +109,9 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
         return .text((try? renderer.render(template)) ?? text)
     }
 
-    static func takes(_ match: WebSocketMatch, _ message: WebSocketMessage) -> Bool {
+    /// Whether `match` takes `message`; its regular expressions share one `RegexBudget`, as a
+    /// request's do.
+    static func takes(_ match: WebSocketMatch, _ message: WebSocketMessage, budget: RegexBudget) -> Bool {
         let text: String
         switch message {
         case .text(let string): text = string
@@ -116,17 +119,17 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
         }
         switch match {
         case .any: return true
-        case .text(let value): return ValueTest(value).accepts([text])
+        case .text(let value): return ValueTest(value).accepts([text], budget: budget)
         case .json(let expected):
             guard let got = try? JSONParser.parse(Array(text.utf8)) else { return false }
             return JSONPartialMatch.matches(expected: expected, got: got, options: JSONMatchOptions(ignoreExtraElements: true))
         case .jsonPath(let path, let value):
             guard let document = try? JSONParser.parse(Array(text.utf8)) else { return false }
-            let found = path.select(in: document)
+            let found = path.select(in: document, regexBudget: budget)
             guard let value else { return !found.isEmpty }
             return found.contains { selected in
-                if case .string(let string) = selected { return ValueTest(value).accepts([string]) }
-                return ValueTest(value).accepts([JSONWriter.write(selected, pretty: false)])
+                if case .string(let string) = selected { return ValueTest(value).accepts([string], budget: budget) }
+                return ValueTest(value).accepts([JSONWriter.write(selected, pretty: false)], budget: budget)
             }
         }
     }

@@ -92,6 +92,21 @@ import Testing
         #expect(strict.read(Self.clientFrame(0x1, Array("x".utf8))) == [.failure(code: 1002, reason: "a server frame must not be masked")])
     }
 
+    /// A close code a peer may not send (999, 1004–1006, 1015, 5000 and up) is a protocol error
+    /// answered 1002, not echoed (RFC 6455 §7.4); every code it may send reads as a close.
+    @Test func closeCodesAPeerMayNotSendAreProtocolErrors() {
+        func closeFrame(_ code: Int) -> [UInt8] { Self.clientFrame(0x8, [UInt8(code >> 8 & 0xFF), UInt8(code & 0xFF)] + Array("r".utf8)) }
+        for code in [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535] {
+            var reader = WebSocketFrameReader(messageLimit: 1024)
+            guard case .failure(let answer, let reason)? = reader.read(closeFrame(code)).first else { Issue.record("\(code) was read as a close"); continue }
+            #expect(answer == 1002 && reason.contains("close code \(code)"))
+        }
+        for code in [1000, 1001, 1002, 1003, 1007, 1011, 1014, 3000, 4999] {
+            var reader = WebSocketFrameReader(messageLimit: 1024)
+            #expect(reader.read(closeFrame(code)) == [.close(code: code, reason: "r")], "\(code)")
+        }
+    }
+
     @Test func closeCodesThatDescribeACloseAreNeverSent() {
         #expect([nil, 1005, 1006, 1015, 1000, 1001, 4000].map(WebSocketFrame.sendableCloseCode) == [1000, 1000, 1000, 1000, 1000, 1001, 4000])
     }
