@@ -75,6 +75,8 @@ test: deps
 		python3 -m pip install -q websockets websocket-client 2>/dev/null || python3 -m pip install -q --break-system-packages websockets websocket-client; }
 	python3 Tests/websockets/clients_test.py .build/debug/stubd
 	python3 Tests/websockets/record_test.py .build/debug/stubd
+	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
+	python3 Tests/hostile/connections_test.py .build/debug/stubd
 	@# WireMock's Handlebars: the same templates served by real WireMock 2.35.1 and by stubd, compared.
 	python3 Tests/wiremock/templating_test.py .build/debug/stubd
 	@# GraphQL documents read as graphql-core (the oracle) reads them.

@@ -492,7 +492,8 @@ def held(binary):
             for sock in sockets:
                 sock.setblocking(False)
                 try:
-                    if sock.recv(4096) == b"":
+                    data = sock.recv(4096)
+                    if data == b"" or (kind == "websockets" and data[:1] == b"\x88"):
                         closed += 1
                 except BlockingIOError:
                     pass

@@ -64,6 +64,16 @@ public final class StreamScript: Sendable {
     /// Every step's bytes, joined: the body a client that reads to the end receives.
     public var body: [UInt8] { steps.flatMap(\.bytes) }
 
+    /// The body's first `limit` bytes, without joining the rest (what a journal keeps).
+    public func bodyPrefix(_ limit: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for step in steps where out.count < limit { out += step.bytes.prefix(limit - out.count) }
+        return out
+    }
+
+    /// The body's length.
+    public var bodySize: Int { steps.reduce(0) { $0 + $1.bytes.count } }
+
     /// Seconds from the head to the ending (a stall's hold not included).
     public var duration: Double { steps.reduce(0) { $0 + $1.after } + endingAfter }
 

@@ -37,7 +37,9 @@ extension StubStream {
     /// `random` gives values in 0..<1 for the jitter (the session's seeded sequence), and every
     /// pause is divided by `speed` (`--replay-speed`; `.infinity` sends the events at once — a
     /// split's gap stays, so its pieces still arrive apart).
-    public func writes(payloads: [String?] = [], speed: Double = 1, random: () -> Double = { 0.5 }) -> StreamWrites {
+    /// `encoded[i]`, when given, is event `i` as written, encoded once for every request (a
+    /// large stream is then shared by its clients instead of copied per client).
+    public func writes(payloads: [String?] = [], encoded: [[UInt8]] = [], speed: Double = 1, random: () -> Double = { 0.5 }) -> StreamWrites {
         var writes: [StreamWrites.Write] = []
         var ending = StreamWrites.Ending.finish
         var endingAfter = 0.0
@@ -53,6 +55,8 @@ extension StubStream {
             let payload = index < payloads.count ? payloads[index] : nil
             if let fault, fault.kind == .malformed, fault.after == index {
                 bytes = StreamFault.malformed(event, payload: payload, format: format)
+            } else if payload == nil, index < encoded.count {
+                bytes = encoded[index]
             } else {
                 bytes = event.encoded(as: format, data: payload)
             }

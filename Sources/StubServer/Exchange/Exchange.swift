@@ -171,8 +171,8 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
         case .script(let script):
             // The head, and the body as planned (events or pieces, up to the journal's bound).
             response = ExchangeResponse(reply: PreparedReply(status: script.status, headers: script.headers,
-                                                             body: Array(script.body.prefix(ExchangeResponse.bodyLimit))),
-                                        extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.body.count)
+                                                             body: script.bodyPrefix(ExchangeResponse.bodyLimit)),
+                                        extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.bodySize)
         case .fault(let fault):
             self.fault = fault
             faultAsBrokenFraming = plan.faultAsBrokenFraming && fault.sendsNoResponse

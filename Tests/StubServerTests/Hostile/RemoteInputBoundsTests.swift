@@ -127,4 +127,17 @@ import StubdEngine
         }
         #expect(try #require(stubd.send("GET", "/zen")).text == "ok")
     }
+
+    /// A templated stream's events are one rendering, held to one output bound: a stream echoing
+    /// a 60 KB header 700 times (42 MB a client) is refused with the route's 500; the same stream
+    /// echoing a short value is sent whole.
+    @Test func aTemplatedStreamIsHeldToOneOutputBound() throws {
+        let events = (0..<700).map { _ in #"{"data": "{{request.headers.q}}"}"# }.joined(separator: ",")
+        let stubd = try InMemoryStubd(#"{"routes": [{"name": "echo", "request": {"method": "GET", "path": "/echo"}, "stream": {"template": true, "events": [\#(events)]}}]}"#)
+        defer { stubd.stop() }
+        let big = try #require(stubd.send("GET", "/echo", headers: [("q", String(repeating: "q", count: 60_000))]))
+        #expect(big.status == 500 && big.text.contains("route echo: the templated output passed its bound"), "\(big.status)")
+        let small = try #require(stubd.send("GET", "/echo", headers: [("q", "hello")]))
+        #expect(small.status == 200 && small.text.components(separatedBy: "data: hello").count == 701)
+    }
 }
