@@ -77,6 +77,8 @@ test: deps
 	python3 Tests/websockets/record_test.py .build/debug/stubd
 	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
 	python3 Tests/hostile/connections_test.py .build/debug/stubd
+	@# The short fuzz pass: every reader of remote input under libFuzzer + AddressSanitizer, 5 s each (make fuzz: the long one).
+	FUZZ_CONFIGURATION=debug FUZZ_SCRATCH=.build-fuzz FUZZ_SECONDS=5 FUZZ_STRICT=1 bash Fuzz/run.sh
 	@# WireMock's Handlebars: the same templates served by real WireMock 2.35.1 and by stubd, compared.
 	python3 Tests/wiremock/templating_test.py .build/debug/stubd
 	@# GraphQL documents read as graphql-core (the oracle) reads them.
@@ -144,8 +146,10 @@ bench: deps
 profile: release
 	bash bench/profile.sh
 
-## fuzz: libFuzzer + AddressSanitizer on the fixture reader/JSON parser, path/query/form canonicalisation
-## and route lookup, FUZZ_RUNS (1,000,000) executions each; prints executions/s and crashes.
+## fuzz: libFuzzer + AddressSanitizer on every reader of remote input (Fuzz/run.sh lists the eight targets: the HTTP head
+## and Range, GraphQL, JSON, WebSocket frames, a whole server in memory with templates, forms, multipart and regexes, the
+## fixture reader, canonicalisation, route lookup), FUZZ_RUNS (1,000,000) executions or FUZZ_SECONDS each; prints
+## executions/s and crashes (make test runs 5 s of each, debug, and fails on a crash).
 fuzz: deps
 	bash Fuzz/run.sh
 
@@ -187,4 +191,4 @@ conformance: release
 	bash conformance/run.sh
 
 clean:
-	rm -rf .build .build-image .build-tsan .build-asan .build-dist .build-dist-openapi .build-dist-debug .build-dist-debug-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build bench/out conformance/.build dist
+	rm -rf .build .build-image .build-tsan .build-asan .build-dist .build-dist-openapi .build-dist-debug .build-dist-debug-openapi .build-examples .build-kit $(OPENAPI)/.build Fuzz/.build Fuzz/.build-fuzz bench/out conformance/.build dist

@@ -28,5 +28,31 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "StubServer", package: "stubd"), .product(name: "StubModel", package: "stubd")],
             swiftSettings: fuzzSettings
         ),
+        .executableTarget(
+            name: "FuzzHTTPHead",
+            dependencies: ["FuzzDriver", .product(name: "StubServer", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzGraphQL",
+            dependencies: ["FuzzDriver", .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzJSON",
+            dependencies: ["FuzzDriver", .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzWebSocketFrames",
+            dependencies: ["FuzzDriver", .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
+        .executableTarget(
+            name: "FuzzServe",
+            dependencies: ["FuzzDriver", .product(name: "StubdRuntime", package: "stubd"), .product(name: "StubServer", package: "stubd"),
+                           .product(name: "FixtureFiles", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+            swiftSettings: fuzzSettings
+        ),
     ]
 )

@@ -15,16 +15,22 @@ import StubModel
 ///   connection still wait, as before.) A length past `Int.max` is over any limit; one that is
 ///   not `1*DIGIT` (`+5`, `0x10`) is answered 400 at once — evhttp would read it as a number and
 ///   send `100 Continue` before `ProtocolChecks` refuses it.
-enum FirstBytes: Equatable {
+/// Public for `make fuzz` (Fuzz/FuzzHTTPHead reads any bytes with it); only the engine acts on it.
+public enum FirstBytes: Equatable, Sendable {
+    /// `PRI * HTTP/2.0`: answered SETTINGS then GOAWAY.
     case http2Preface
+    /// A body over the limit announced with `Expect: 100-continue` (`Int.max`: 2^63 or more).
     case expectTooLarge(length: Int)
+    /// `Expect: 100-continue` with a `Content-Length` that is not digits.
     case expectBadLength
+    /// Anything else: evhttp reads it.
     case ordinary
 
     /// The HTTP/2 connection preface's first line (RFC 9113 §3.4).
     static let preface = Array("PRI * HTTP/2.0".utf8)
 
-    static func classify(_ bytes: [UInt8], bodyLimit: Int) -> FirstBytes {
+    /// What `bytes`, a connection's first, call for under a body limit of `bodyLimit` bytes.
+    public static func classify(_ bytes: [UInt8], bodyLimit: Int) -> FirstBytes {
         if bytes.starts(with: preface) { return .http2Preface }
         // Most connections: no "…ontinue" anywhere in the head, so nothing is parsed.
         guard contains(bytes, Self.continueTail), let end = headEnd(bytes) else { return .ordinary }
@@ -68,7 +74,7 @@ enum FirstBytes: Equatable {
     }
 
     /// What goes on the wire for it (nothing for an ordinary connection).
-    func answer(bodyLimit: Int) -> [UInt8] {
+    public func answer(bodyLimit: Int) -> [UInt8] {
         switch self {
         case .ordinary:
             return []

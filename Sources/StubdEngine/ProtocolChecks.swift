@@ -10,8 +10,10 @@ import StubModel
 /// - a `Transfer-Encoding` other than `chunked` (`xchunked`, `gzip, chunked`), which libevent
 ///   ignores and then reads the body by `Content-Length`: 501, as RFC 9112 §6.1 says for a coding
 ///   the server does not understand.
-enum ProtocolChecks {
-    static func refusal(for request: IncomingRequest) -> PreparedReply? {
+/// Public for `make fuzz` (Fuzz/FuzzHTTPHead); the engine applies it to every request.
+public enum ProtocolChecks {
+    /// The 400 or 501 for `request`'s framing, or nil when it is sound.
+    public static func refusal(for request: IncomingRequest) -> PreparedReply? {
         var first: Substring?
         let headers = request.headers
         // Indexed in place, names read as contiguous bytes: copying each header out (and a

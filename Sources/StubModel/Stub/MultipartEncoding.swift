@@ -34,8 +34,11 @@ public enum MultipartEncoding {
     }
 
     /// Splits a received multipart body into parts, or nil if it is not well formed for
-    /// `boundary`.
+    /// `boundary`. Linear in the body: a boundary is at most 70 bytes (RFC 2046 §5.1.1; a longer
+    /// one, from a request's `Content-Type`, made the scan cost its length times the body's), and
+    /// a part's head is looked for inside the part only.
     public static func parse(_ body: [UInt8], boundary: String) -> [MultipartPart]? {
+        guard !boundary.isEmpty, boundary.utf8.count <= maxBoundaryBytes else { return nil }
         let delimiter = Array("--\(boundary)".utf8)
         var positions: [Int] = []
         var index = 0
@@ -51,7 +54,7 @@ public enum MultipartEncoding {
             contentStart += 2
             var contentEnd = end
             if contentEnd >= 2, body[contentEnd - 2] == 13, body[contentEnd - 1] == 10 { contentEnd -= 2 }
-            guard contentStart <= contentEnd, let headerEnd = find([13, 10, 13, 10], in: body, from: contentStart),
+            guard contentStart <= contentEnd, let headerEnd = find([13, 10, 13, 10], in: body, from: contentStart, before: contentEnd + 2),
                   headerEnd + 4 <= contentEnd || headerEnd + 2 == contentEnd else { return nil }
             let headerText = String(decoding: body[contentStart..<headerEnd], as: UTF8.self)
             let partBody = headerEnd + 4 <= contentEnd ? Array(body[(headerEnd + 4)..<contentEnd]) : []
@@ -90,10 +93,15 @@ public enum MultipartEncoding {
         return nil
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+    /// The longest boundary RFC 2046 allows.
+    public static let maxBoundaryBytes = 70
+
+    /// Where `needle` starts in `haystack` from `start`, ending at or before `end` (the whole by default).
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int, before end: Int? = nil) -> Int? {
+        let limit = min(end ?? haystack.count, haystack.count)
+        guard !needle.isEmpty, limit >= needle.count, start <= limit - needle.count else { return nil }
         var index = start
-        while index <= haystack.count - needle.count {
+        while index <= limit - needle.count {
             if haystack[index] == needle[0], haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
             index += 1
         }

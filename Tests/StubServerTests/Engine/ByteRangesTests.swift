@@ -29,6 +29,9 @@ import StubdEngine
         #expect(ByteRanges.parse("bytes=-\(huge)", length: 1000) == .range(0..<1000))
         #expect(ByteRanges.parse("bytes=-\(pastMore)", length: 1000) == .range(0..<1000))
         #expect(ByteRanges.parse("bytes=999-\(huge)", length: 1000) == .range(999..<1000))
+        for empty in ["bytes=-5", "bytes=-\(huge)", "bytes=0-", "bytes=0-0"] {
+            #expect(ByteRanges.parse(empty, length: 0) == .unsatisfiable, "\(empty) of an empty body")
+        }
         for malformed in ["bytes=+5-9", "bytes=0-+9", "bytes=-+5", "bytes=0x1-2", "bytes=1 2-3", "bytes=-", "bytes=--1"] {
             #expect(ByteRanges.parse(malformed, length: 1000) == .none, "\(malformed)")
         }

@@ -140,4 +140,17 @@ import StubdEngine
         let small = try #require(stubd.send("GET", "/echo", headers: [("q", "hello")]))
         #expect(small.status == 200 && small.text.components(separatedBy: "data: hello").count == 701)
     }
+
+    /// Multipart bodies read in time linear in the body: a boundary longer than RFC 2046's 70
+    /// bytes is not a multipart body, and a part's head is looked for inside the part only (200,000
+    /// parts without one, then one at the end, made each part scan to the end).
+    @Test func multipartReadingIsLinear() {
+        let long = String(repeating: "b", count: 60_000)
+        #expect(MultipartEncoding.parse(Array("--\(long)\r\n\r\n\r\n--\(long)--".utf8), boundary: long) == nil)
+        let seventy = String(repeating: "b", count: 70)
+        let one = MultipartEncoding.body([MultipartPart(name: "f", body: Array("hi".utf8))], boundary: seventy)
+        #expect(MultipartEncoding.parse(one, boundary: seventy)?.first?.body == Array("hi".utf8))
+        let headless = String(repeating: "--x\r\nno head\r\n", count: 200_000) + "--x\r\nA: b\r\n\r\nbody\r\n--x--"
+        #expect(MultipartEncoding.parse(Array(headless.utf8), boundary: "x") == nil)
+    }
 }

@@ -1,0 +1,12 @@
+import FuzzDriver
+
+@_cdecl("FuzzGraphQL_main")
+public func fuzzEntry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runFuzzer(argc, argv) { fuzzGraphQL($0, $1) }
+}
+
+/// libFuzzer's own `main` (linked whole, though never run) names this entry point.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzzGraphQL(data, size)
+}
