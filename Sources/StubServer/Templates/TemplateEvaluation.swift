@@ -186,7 +186,10 @@ enum TemplateEvaluation {
         case .replace:
             let find = text(of: second)
             guard !find.isEmpty else { return .string(text(of: first)) }
-            return .string(try TextReplacement.replacing(find, with: text(of: arguments[2]), in: text(of: first), budget: budget))
+            guard let replaced = TextReplacement.replacing(find, with: text(of: arguments[2]), in: text(of: first), budget: budget) else {
+                throw OverBudget()
+            }
+            return .string(replaced)
         case .join:
             // `join LIST ', '` (Handlebars) or `join ', ' LIST` (WireMock 3).
             let (list, separator): (JSONValue, JSONValue) = { if case .array = second { return (second, first) } else { return (first, second) } }()
