@@ -11,12 +11,17 @@ Chromium over DevTools against a real stubd: each must fail.
    a plain `text` stub is not rendered as HTML at all (text/plain, nosniff);
 4. the dashboard's "copy as cURL" for journaled requests with hostile targets and bodies (`@host/x`,
    `//evil.example/x`, a body `@secret.txt`): each command, run by bash, sends exactly the journaled
-   request to stubd's own origin and uploads no file.
+   request to stubd's own origin and uploads no file;
+5. a cross-origin page kills or starves stubd with one `fetch` each (issue 43): a `Range` end of
+   2^63−1 (CORS-safelisted, no preflight), a GraphQL body nested 25,000 deep as `text/plain`
+   (`no-cors`), then 250 WebSockets held open under `ulimit -n 256`: stubd lives, and normal GETs
+   and admin calls are answered within 1 s meanwhile.
 
 Usage: python3 Tests/ui/page_attacks_test.py [STUBD_BINARY]   (make test-ui)
 """
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -47,14 +52,17 @@ def free_port():
 class Server:
     """`stubd serve FOLDER` on chosen ports (fixtures may name them), waiting for its banner."""
 
-    def __init__(self, routes, *extra):
+    def __init__(self, routes, *extra, nofile=None):
         self.folder = tempfile.mkdtemp(prefix="stubd-attacks-")
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         with open(os.path.join(self.folder, "routes.json"), "w") as file:
             json.dump({"routes": routes(self.port)}, file)
+        def limit():
+            if nofile:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
         self.process = subprocess.Popen([STUBD, "serve", self.folder, "--port", str(self.port), *extra],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=limit)
         self.log = []
         while True:
             line = self.process.stdout.readline()
@@ -228,6 +236,54 @@ def copy_as_curl_sends_exactly_the_journaled_request(browser):
         print(f"  {checked} hostile journal entries copied as cURL and replayed exactly, to stubd's origin only")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        server.stop()
+
+
+def answered_within_a_second(url, count):
+    good = 0
+    for _ in range(count):
+        try:
+            urllib.request.urlopen(url, timeout=1).read()
+            good += 1
+        except Exception:
+            pass
+    return good
+
+
+@check
+def a_page_cannot_kill_or_starve_stubd(browser):
+    server = Server(lambda port: [
+        {"request": {"method": "GET", "path": "/page.html"}, "response": {"headers": {"Content-Type": "text/html"}, "text": "<!doctype html><title>p</title>"}},
+        {"request": {"method": "GET", "path": "/zen"}, "response": {"text": "Design for failure."}},
+        {"request": {"method": "POST", "path": "/graphql", "graphql": "Q"}, "response": {"json": {"data": {}}}},
+        {"request": {"method": "GET", "path": "/ws"}, "websocket": {"onOpen": [{"send": {"text": "hello"}}]}},
+    ], "--workers", "1", nofile=256)
+    try:
+        browser.open(f"http://localhost:{server.port}/page.html")
+        ranged = browser.evaluate(f"fetch({js(server.base + '/zen')}, {{headers: {{Range: 'bytes=0-9223372036854775807'}}}})"
+                                  ".then(r => r.status + ' ' + r.headers.get('content-range'), e => 'failed ' + e)")
+        assert server.process.poll() is None, f"a page's Range killed stubd ({ranged})"
+        deep = "query Q " + "{ a " * 25000 + "}" * 25000
+        sent = browser.evaluate(f"fetch({js(server.base + '/graphql')}, {{method: 'POST', mode: 'no-cors', headers: {{'Content-Type': 'text/plain'}}, "
+                                f"body: JSON.stringify({{query: {js(deep)}}})}}).then(r => 'sent', e => 'failed ' + e)")
+        assert server.process.poll() is None, f"a page's deep GraphQL body killed stubd ({sent})"
+        opened = browser.evaluate(f"""new Promise(done => {{
+            window.held = []; let open = 0, settled = 0;
+            for (let i = 0; i < 250; i++) {{
+                const ws = new WebSocket({js(server.base.replace('http', 'ws') + '/ws')});
+                ws.onmessage = () => {{ open++; if (++settled === 250) done(open); }};
+                ws.onerror = () => {{ if (++settled === 250) done(open); }};
+                window.held.push(ws);
+            }}
+            setTimeout(() => done(open), 8000);
+        }})""")
+        gets = answered_within_a_second(server.base + "/zen", 200)
+        admin = answered_within_a_second(server.base + "/__stubd/health", 50)
+        assert server.process.poll() is None, "stubd died under the page's WebSockets"
+        assert gets >= 198 and admin >= 50, f"with {opened} WebSockets from a page: {gets}/200 GETs, {admin}/50 admin calls within 1 s"
+        print(f"  a page's Range of 2^63-1: {ranged}; its 25,000-deep GraphQL body: {sent}; with {opened} of its WebSockets held "
+              f"(ulimit -n 256): {gets}/200 GETs and {admin}/50 admin calls answered within 1 s")
+    finally:
         server.stop()
 
 
