@@ -93,9 +93,6 @@ final class ConnectionBudget {
         held[key] = nil
     }
 
-    /// How many connections WebSockets and streams hold now.
-    var heldCount: Int { held.count }
-
     /// Ends the held connection that carried nothing for longest; false when none is held.
     private func evictLeastRecentlyHeld() -> Bool {
         guard let oldest = held.min(by: { $0.value.lastActive < $1.value.lastActive }) else { return false }

@@ -186,6 +186,10 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
         changed.unlock()
     }
 
+    func onLoop(_ work: @escaping @Sendable () -> Void) {
+        enqueue(work)
+    }
+
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void) {
         let network = self.network
         let then = UnsafeSendable(then)

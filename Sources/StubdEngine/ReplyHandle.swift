@@ -23,6 +23,12 @@ public struct ReplyHandle: @unchecked Sendable {
         carrier.complete(self, plan: plan, listener: listener)
     }
 
+    /// Runs `work` on this request's loop at its next turn (from any thread): a decision made on
+    /// another thread comes back to the loop to call `fetch`.
+    public func onLoop(_ work: @escaping @Sendable () -> Void) {
+        carrier.onLoop(work)
+    }
+
     /// Sends `upstream` from this request's loop, which never waits for it, and calls `then` on
     /// that loop with the answer; complete this handle from there. Call it while handling the
     /// request (on its loop). With `upstream.relay`, a large answer is sent to the client as it
@@ -53,6 +59,8 @@ public struct ReplyHandle: @unchecked Sendable {
 protocol ReplyCarrier: AnyObject, Sendable {
     /// Carries out the later answer to `handle`'s request (once; a second is ignored).
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?)
+    /// Runs `work` on the request's loop at its next turn (from any thread).
+    func onLoop(_ work: @escaping @Sendable () -> Void)
     /// Calls an upstream for `handle`'s request (on the request's loop).
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void)
     /// Opens a WebSocket to an upstream for `handle`'s request (on the request's loop).
@@ -115,6 +123,8 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
             event_active(event, EV_READ, 0)
         }
     }
+
+    func onLoop(_ work: @escaping @Sendable () -> Void) { post(work) }
 
     /// Runs `work` on the loop at its next turn (a WebSocket send from another thread).
     func post(_ work: @escaping @Sendable () -> Void) {

@@ -176,9 +176,14 @@ public final class WebSocketConnection: @unchecked Sendable {
         guard closing == nil, endingAfterWrite == nil else { return }
         closing = (code, reason)
         write(WebSocketFrame.close(code: code, reason: reason))
+        armCloseTimer(seconds: 2)
+    }
+
+    /// The conversation ends after `seconds` whatever the client does (`timerFired`).
+    private func armCloseTimer(seconds: Double) {
         closeTimer = clev_timer_new(worker.base, onSocketTimer, Unmanaged.passUnretained(self).toOpaque())
         if let closeTimer {
-            var delay = System.timeValue(seconds: 2)
+            var delay = System.timeValue(seconds: seconds)
             event_add(closeTimer, &delay)
         }
     }
@@ -216,8 +221,9 @@ public final class WebSocketConnection: @unchecked Sendable {
     }
 
     /// The connection budget needs this connection for another client (`ConnectionBudget`): a
-    /// close frame 1001 (going away), and the connection freed once it is written — at once, with
-    /// a reset, when the client has stopped reading and the frame could not reach it.
+    /// close frame 1001 (going away), and the connection freed once it is written, or after a
+    /// second if it cannot leave — at once, with a reset, when the client has stopped reading and
+    /// the frame could not reach it.
     fileprivate func leaveForRoom() {
         guard open else { return }
         let reason = "stubd needed the connection for another client (at its connection cap)"
@@ -225,6 +231,8 @@ public final class WebSocketConnection: @unchecked Sendable {
             return end(code: nil, reason: reason, by: .server, reset: true)
         }
         write(WebSocketFrame.close(code: 1001, reason: "going away: server at its connection cap"))
+        closing = (1001, reason)
+        armCloseTimer(seconds: 1)
         finishAfterWrite(code: 1001, reason: reason, by: .server)
     }
 

@@ -1,7 +1,7 @@
 import StubModel
 
 /// Any bytes as a GraphQL document and as a request carrying one: reading stops at its bounds
-/// (depth 128, 100,000 fields after fragments) instead of recursing or expanding without end, and
+/// (depth 128, 10,000 fields after fragments) instead of recursing or expanding without end, and
 /// what it reads stays inside them.
 func fuzzGraphQL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
