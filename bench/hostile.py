@@ -388,11 +388,14 @@ def attack(server, label, send):
         answer = type(error).__name__
     took = time.time() - started
     thread.join()
-    alive = server.process.poll() is None
+    time.sleep(0.05)
+    peak = server.rss('VmHWM') if server.process.poll() is None else None
+    alive = server.process.poll() is None and peak is not None
     if not alive:
+        server.process.wait()
         return f"{label}: DEAD (exit {server.process.returncode}) after {took * 1000:.0f} ms"
     return (f"{label}: alive, {answer} in {took * 1000:.0f} ms, GET waited {waited[0] * 1000 if waited else float('nan'):.0f} ms, "
-            f"peak RSS {server.rss('VmHWM'):.0f} MB")
+            f"peak RSS {peak:.0f} MB")
 
 
 def raw(server, head, body=b"", read=65536, timeout=10):

@@ -85,9 +85,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// The values the expression selects in `document` (empty when nothing matches). `=~`
     /// filters draw on `regexBudget` (a request's, shared with its other matchers), else on a
     /// budget of their own.
-    public func select(in document: JSONValue, regexBudget: RegexBudget? = nil) -> [JSONValue] {
+    public func select(in document: JSONValue, regexBudget: @autoclosure () -> RegexBudget = RegexBudget()) -> [JSONValue] {
         var current = [document]
-        let budget = regexBudget ?? RegexBudget()
+        // Asked for only by a path with a `=~` filter (a request's budget is made on first use).
+        let budget: RegexBudget? = filtersByRegex ? regexBudget() : nil
         for step in steps {
             current = current.flatMap { Self.apply(step, to: $0, budget: budget) }
             if current.isEmpty { break }
@@ -95,7 +96,15 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return current
     }
 
-    private static func apply(_ step: Step, to value: JSONValue, budget: RegexBudget) -> [JSONValue] {
+    /// Whether a step filters with `=~`.
+    private var filtersByRegex: Bool {
+        steps.contains { step in
+            if case .filter(_, let comparison?) = step { return comparison.op == "=~" }
+            return false
+        }
+    }
+
+    private static func apply(_ step: Step, to value: JSONValue, budget: RegexBudget?) -> [JSONValue] {
         switch step {
         case .member(let name):
             return value[name].map { [$0] } ?? []
@@ -146,9 +155,9 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue, regex: NSRegularExpression?, budget: RegexBudget) -> Bool {
+    private static func compare(_ value: JSONValue, _ op: String, _ literal: JSONValue, regex: NSRegularExpression?, budget: RegexBudget?) -> Bool {
         if op == "=~" {
-            guard let regex else { return false }
+            guard let regex, let budget else { return false }
             let text: String
             switch value {
             case .string(let string): text = string

@@ -25,15 +25,15 @@ struct QueryMatcher: RequestPartMatcher {
     /// The query read with `+` as a space, or — for a fixture written when stubd read `+` as a
     /// plus — with `+` as a plus (only computed when the query has a `+`).
     func matches(_ request: RequestView) -> Bool {
-        if matches(request.query, budget: request.regexBudget) { return true }
-        return request.literalQuery.map { matches($0, budget: request.regexBudget) } ?? false
+        if matches(request.query, request: request) { return true }
+        return request.literalQuery.map { matches($0, request: request) } ?? false
     }
 
-    private func matches(_ query: [NameValue], budget: RegexBudget) -> Bool {
+    private func matches(_ query: [NameValue], request: RequestView) -> Bool {
         if setAside.isEmpty && !othersAllowed { return query == expected }
         let names = Set(query.map(\.name))
         guard present.allSatisfy(names.contains) else { return false }
-        for (name, test) in tests where !test.accepts(query.filter { $0.name == name }.map(\.value), budget: budget) { return false }
+        for (name, test) in tests where !test.accepts(query.filter { $0.name == name }.map(\.value), budget: request.regexBudget) { return false }
         let rest = query.filter { !setAside.contains($0.name) }
         return othersAllowed ? Self.contains(rest, expected) : rest == expected
     }

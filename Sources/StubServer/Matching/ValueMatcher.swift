@@ -34,13 +34,16 @@ struct ValueTest: Sendable {
 
     /// Whether the values present under the name (none: absent) satisfy the match; with several
     /// values, one satisfying is enough.
-    func accepts(_ values: [String], budget: RegexBudget) -> Bool {
+    /// `budget` is asked for only by a regex (the request's is made on first use).
+    func accepts(_ values: [String], budget: @autoclosure () -> RegexBudget) -> Bool {
         switch match {
         case .absent: return values.isEmpty
         case .equalTo(let text, let caseInsensitive):
             return values.contains { caseInsensitive ? $0.lowercased() == text.lowercased() : $0 == text }
         case .contains(let text): return values.contains { $0.contains(text) }
-        case .matches: return values.contains { regex?.matchesWhole($0, budget: budget) ?? false }
+        case .matches:
+            let budget = budget()
+            return values.contains { regex?.matchesWhole($0, budget: budget) ?? false }
         }
     }
 }
