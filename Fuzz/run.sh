@@ -8,7 +8,8 @@
 # pass: FUZZ_CONFIGURATION=debug FUZZ_SECONDS=6) exits 1 when any target crashed, leaked, timed
 # out or failed to run.
 #
-# Targets (one per reader of remote input; docs/SECURITY.md lists each reader's bounds):
+# Targets (one per reader of remote input; docs/SECURITY.md lists each reader's bounds), all in one
+# executable, FuzzTargets, which runs the one FUZZ_TARGET names:
 #   FuzzFixtureReader     fixture files (JSON)                    corpus/fixture
 #   FuzzCanonicalisation  paths, queries, forms, media types      corpus/canonicalisation
 #   FuzzRouteLookup       route lookup and near misses            corpus/lookup
@@ -48,7 +49,7 @@ for entry in FuzzFixtureReader:fixture FuzzCanonicalisation:canonicalisation Fuz
   # FuzzServe keeps one whole server for the run: LeakSanitizer cannot trace Swift's enum payloads
   # (pointers in spare bits) from its route table, and reports the table as leaked.
   leaks=1; [ "$target" = FuzzServe ] && leaks=0
-  ASAN_OPTIONS=detect_leaks=$leaks "$bin/$target" "${limit[@]}" -detect_leaks=$leaks -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
+  FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=$leaks "$bin/FuzzTargets" "${limit[@]}" -detect_leaks=$leaks -max_len=65536 -timeout=10 -rss_limit_mb=4096 \
       -artifact_prefix="$findings/$target"- "$work" >"$log" 2>&1
   status=$?
   end=$(date +%s.%N)
@@ -68,7 +69,7 @@ for entry in FuzzFixtureReader:fixture FuzzCanonicalisation:canonicalisation Fuz
 done
 echo "fuzz: logs and any crash inputs in $findings/"
 if [ "${FUZZ_STRICT:-0}" = 1 ] && [ $failed -ne 0 ]; then
-  echo "fuzz: a target crashed or failed (FUZZ_STRICT=1); reproduce with its input: $bin/TARGET $findings/TARGET-crash-…"
+  echo "fuzz: a target crashed or failed (FUZZ_STRICT=1); reproduce with its input: FUZZ_TARGET=TARGET $bin/FuzzTargets $findings/TARGET-crash-…"
   exit 1
 fi
 exit 0

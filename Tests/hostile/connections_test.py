@@ -25,9 +25,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 import websockets
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from stubd_server import answered_within  # noqa: E402
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd"
 failures = []
@@ -68,17 +70,6 @@ class Server:
     def stop(self):
         self.process.kill()
         self.process.wait()
-
-
-def answered(url, count):
-    good = 0
-    for _ in range(count):
-        try:
-            urllib.request.urlopen(url, timeout=1).read()
-            good += 1
-        except Exception:
-            pass
-    return good
 
 
 def masked(opcode, payload):
@@ -136,8 +127,8 @@ def held(folder, kind):
                     sockets.append((sock, sock.recv(4096)))
             except OSError:
                 pass
-        good = answered(server.base + "/zen", 200)
-        admin = answered(server.base + "/__stubd/health", 50)
+        good = answered_within(server.base + "/zen", 200)
+        admin = answered_within(server.base + "/__stubd/health", 50)
         check(len(sockets) == 250, f"{kind}: 250 opened under ulimit -n 256 ({len(sockets)})")
         check(good >= 198, f"{kind}: {good}/200 normal GETs answered within 1 s")
         check(admin >= 50, f"{kind}: {admin}/50 admin calls answered within 1 s")

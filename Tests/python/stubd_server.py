@@ -2,6 +2,19 @@
 stopped with `stop()`. Shared by Tests/ui, Tests/streams and Tests/clients."""
 import re
 import subprocess
+import urllib.request
+
+
+def answered_within(url, count, seconds=1.0):
+    """How many of `count` GETs of `url`, one after another, are answered within `seconds` each."""
+    good = 0
+    for _ in range(count):
+        try:
+            urllib.request.urlopen(url, timeout=seconds).read()
+            good += 1
+        except Exception:
+            pass
+    return good
 
 
 class Stubd:

@@ -32,7 +32,9 @@ import traceback
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 import cdp  # noqa: E402
+from stubd_server import answered_within  # noqa: E402
 from dashboard_test import STUBD, js  # noqa: E402
 
 CHECKS = []
@@ -239,17 +241,6 @@ def copy_as_curl_sends_exactly_the_journaled_request(browser):
         server.stop()
 
 
-def answered_within_a_second(url, count):
-    good = 0
-    for _ in range(count):
-        try:
-            urllib.request.urlopen(url, timeout=1).read()
-            good += 1
-        except Exception:
-            pass
-    return good
-
-
 @check
 def a_page_cannot_kill_or_starve_stubd(browser):
     server = Server(lambda port: [
@@ -277,8 +268,8 @@ def a_page_cannot_kill_or_starve_stubd(browser):
             }}
             setTimeout(() => done(open), 8000);
         }})""")
-        gets = answered_within_a_second(server.base + "/zen", 200)
-        admin = answered_within_a_second(server.base + "/__stubd/health", 50)
+        gets = answered_within(server.base + "/zen", 200)
+        admin = answered_within(server.base + "/__stubd/health", 50)
         assert server.process.poll() is None, "stubd died under the page's WebSockets"
         assert gets >= 198 and admin >= 50, f"with {opened} WebSockets from a page: {gets}/200 GETs, {admin}/50 admin calls within 1 s"
         print(f"  a page's Range of 2^63-1: {ranged}; its 25,000-deep GraphQL body: {sent}; with {opened} of its WebSockets held "

@@ -9,7 +9,7 @@ import StubdRuntime
 /// (substring, replace, join, date offsets, jsonPath, loops), GraphQL, JSON exact, partial and
 /// jsonPath bodies, forms, multipart, a catastrophic regex, a templated stream, a `Range` on a
 /// plain body. Every request is answered and the server lives.
-let fixtures = #"""
+let serveFixtures = #"""
 {"routes": [
   {"name": "plain", "request": {"method": "GET", "path": "/plain"}, "response": {"text": "0123456789abcdef"}},
   {"name": "substring", "request": {"method": "POST", "path": "/t/substring"}, "response": {"template": true, "text": "{{substring request.body request.headers.a request.headers.b}}"}},
@@ -29,19 +29,19 @@ let fixtures = #"""
 ]}
 """#
 
-let stubd: (server: StubdServer, network: InMemoryNetwork) = {
+let servedStubd: (server: StubdServer, network: InMemoryNetwork) = {
     let network = InMemoryNetwork()
     let routes = try! FixtureReader(file: "fuzz.json", loadBodyFile: { path throws(FixtureReader.FixtureProblem) in
         throw FixtureReader.FixtureProblem("no body files: \(path)")
-    }).read(Array(fixtures.utf8))
+    }).read(Array(serveFixtures.utf8))
     var configuration = StubdServer.Configuration()
     configuration.logger = nil
     configuration.makeEngine = network.factory
     return (try! StubdServer.start(table: try! RouteTable(fixtures: routes), configuration), network)
 }()
 
-let methods = ["GET", "POST", "HEAD", "PUT"]
-let targets = ["/plain", "/t/substring", "/t/replace", "/t/join", "/t/date", "/t/each", "/t/json", "/graphql", "/json/exact", "/json/partial",
+let serveMethods = ["GET", "POST", "HEAD", "PUT"]
+let serveTargets = ["/plain", "/t/substring", "/t/replace", "/t/join", "/t/date", "/t/each", "/t/json", "/graphql", "/json/exact", "/json/partial",
                "/json/path", "/form", "/multipart", "/regex", "/stream", "/elsewhere"]
 
 func fuzzServe(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -49,7 +49,7 @@ func fuzzServe(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard bytes.count >= 2 else { return 0 }
     // Byte 0: method and route; then NUL-separated: the query, headers (one per NUL), and the body last.
     let parts = bytes.dropFirst(2).split(separator: 0, maxSplits: 5, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-    let target = targets[Int(bytes[1]) % targets.count] + (parts.count > 1 ? "?" + parts[0] : "")
+    let target = serveTargets[Int(bytes[1]) % serveTargets.count] + (parts.count > 1 ? "?" + parts[0] : "")
     var headers: [NameValue] = []
     for line in parts.dropFirst().dropLast() {
         guard let colon = line.firstIndex(of: ":") else { continue }
@@ -58,7 +58,7 @@ func fuzzServe(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let body = Array((parts.last ?? "").utf8)
     headers.append(NameValue("Host", "127.0.0.1:8080"))
     if !body.isEmpty { headers.append(NameValue("Content-Length", String(body.count))) }
-    let request = IncomingRequest(method: methods[Int(bytes[0]) % methods.count], target: target, headers: headers, body: body)
-    guard stubd.network.send(request, timeout: 10) != nil else { fatalError("no answer for \(request.method) \(target.debugDescription)") }
+    let request = IncomingRequest(method: serveMethods[Int(bytes[0]) % serveMethods.count], target: target, headers: headers, body: body)
+    guard servedStubd.network.send(request, timeout: 10) != nil else { fatalError("no answer for \(request.method) \(target.debugDescription)") }
     return 0
 }

@@ -4,7 +4,7 @@ import StubServer
 /// A fixed table of exact, templated, query, header and body routes, and any bytes as a request
 /// (method, target, one header, body): lookup must answer a hit or a miss with near misses, never
 /// crash; a hit must be a route that really matches what was sent.
-let table: RouteTable = {
+let lookupTable: RouteTable = {
     func route(_ method: String, _ path: PathPattern, query: [NameValue] = [], headers: [NameValue] = [], body: BodyPattern = .any) -> Fixture {
         Fixture(name: "\(method) \(path)", source: "fuzz", request: RequestPattern(method: method, path: path, query: query, headers: headers, body: body),
                 outcome: .response(StubHTTPResponse(status: 200)))
@@ -25,7 +25,7 @@ let table: RouteTable = {
     ])
 }()
 
-let methods = ["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]
+let lookupMethods = ["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]
 
 func fuzzRouteLookup(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -38,8 +38,8 @@ func fuzzRouteLookup(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         headers.append(NameValue(String(parts[1][..<colon]), String(parts[1][parts[1].index(after: colon)...])))
     }
     let body = parts.count > 2 ? Array(parts[2].utf8) : []
-    let request = IncomingRequest(method: methods[Int(first) % methods.count], target: target, headers: headers, body: body)
-    switch table.lookup(request) {
+    let request = IncomingRequest(method: lookupMethods[Int(first) % lookupMethods.count], target: target, headers: headers, body: body)
+    switch lookupTable.lookup(request) {
     case .hit(let route):
         let method = request.method == "HEAD" && route.fixture.request.method == "GET" ? "GET" : request.method
         if route.fixture.request.method != method { fatalError("hit \(route.name) for \(request.method) \(target.debugDescription)") }

@@ -4,7 +4,7 @@ import StubModel
 /// catastrophic `=~`, held to its regex budget); a parsed value writes and reads back as the same
 /// value, and sorts and hashes. Nesting past 512 is refused, never recursed into. (Partial
 /// matches and near-miss differences run in FuzzServe, where the matchers are.)
-let paths = ["$.a", "$..a", "$.a[*].b", "$[?(@.id > 1)]", "$.items[?(@.name =~ /(a+)+$/)]", "$..*"].compactMap { try? JSONPath.parse($0).get() }
+let jsonPaths = ["$.a", "$..a", "$.a[*].b", "$[?(@.id > 1)]", "$.items[?(@.name =~ /(a+)+$/)]", "$..*"].compactMap { try? JSONPath.parse($0).get() }
 
 func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -13,7 +13,7 @@ func fuzzJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let written = JSONWriter.write(value, pretty: false)
     guard let again = try? JSONParser.parse(written) else { fatalError("written JSON does not read back: \(written.prefix(200))") }
     if again != value { fatalError("a value changed through the writer: \(written.prefix(200))") }
-    for path in paths { _ = path.select(in: value) }
+    for path in jsonPaths { _ = path.select(in: value) }
     _ = value.sortingKeys.hashValue
     return 0
 }
