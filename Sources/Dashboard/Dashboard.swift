@@ -76,7 +76,7 @@ public struct Dashboard: Sendable {
         let resume = call.request.header("Last-Event-ID") ?? call.query.first { $0.name == "lastEventId" }?.value
         let live = call.query.contains { $0.name == "websockets" && $0.value == "live" }
         return JournalEventStream.open(journal: call.state.journal, webSockets: live ? call.state.webSockets : nil, session: session,
-                                       lastEventID: resume.flatMap { Int($0) })
+                                       lastEventID: resume.flatMap { CheckedNumber.decimalDigits($0.trimmingCharacters(in: .whitespaces)) })
     }
 
     /// Prometheus text format, version 0.0.4.

@@ -131,7 +131,7 @@ final class UpstreamCall {
         }
         headAt = DispatchTime.now().uptimeNanoseconds
         guard let relay, let client, !isHead, status >= 200, status != 204, status != 304 else { return }
-        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
+        let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { CheckedNumber.decimalDigits($0.value.trimmingCharacters(in: .whitespaces)) }
         if let length, length <= relay.above { return }
         // The stream's callbacks run on this loop (the writer's), where the call lives; the
         // stream may outlive the call (its last pieces go after the upstream has finished).

@@ -195,7 +195,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         }
         func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name }?.value }
         guard status == 101 else {
-            let length = header("content-length").flatMap { Int($0) }
+            let length = header("content-length").flatMap { CheckedNumber.decimalDigits($0.trimmingCharacters(in: .whitespaces)) }
             refusal = (status, headers, length)
             if length == nil && header("transfer-encoding") != nil {
                 // A chunked refusal: the status and headers are what matters; no body.
