@@ -24,6 +24,7 @@ Rows:
   helpers    replace with the request body as replacement, a 64-byte replacement on 30 MB, a catastrophic regex
   held       250 held WebSockets, then 250 held event-stream readers, under ulimit -n 256: normal GETs and admin calls
   streams    40 clients that never read a 16 MB stream: RSS
+  wsmessage  a WebSocket message of 50,000 JSON keys (1 MB) matched by a JSON path
   (each survivor row: alive, answer, time, a normal GET's wait on the same loop, peak RSS)
 
 Usage: bench/hostile.py path/to/stubd [path/to/baseline-stubd] [row …]
@@ -50,6 +51,8 @@ ROUTES = {"routes": [
      "response": {"template": True, "text": "{{replace request.body 'a' '" + "b" * 64 + "'}}"}},
     {"name": "regex", "request": {"method": "POST", "path": "/regex", "body": {"matches": "(a+)+$"}}, "response": {"text": "regex"}},
     {"name": "ws", "request": {"method": "GET", "path": "/ws"}, "websocket": {"replies": [{"match": "any", "then": [{"send": {"text": "ok"}}]}]}},
+    {"name": "json-ws", "request": {"method": "GET", "path": "/json-ws"},
+     "websocket": {"replies": [{"match": {"jsonPath": "$.k1"}, "then": [{"send": {"text": "wide"}}]}]}},
     {"name": "sse", "request": {"method": "GET", "path": "/sse"},
      "stream": {"events": [{"data": "first"}, {"data": "late", "delay": 600}]}},
     {"name": "bigstream", "request": {"method": "GET", "path": "/bigstream"},
@@ -468,6 +471,21 @@ def helpers(binary):
     return "\n  ".join([""] + rows)
 
 
+def wsmessage(binary):
+    """A WebSocket message of 50,000 JSON keys (1 MB) to a route whose reply matches a JSON path."""
+    import asyncio
+    import websockets
+
+    def send(server):
+        async def talk():
+            wide = "{" + ",".join(f'"k{i}": {i}' for i in range(50000)) + "}"
+            async with websockets.connect(f"ws://127.0.0.1:{server.port}/json-ws", ping_interval=None, max_size=None) as ws:
+                await ws.send(wide)
+                return await asyncio.wait_for(ws.recv(), 60)
+        return asyncio.run(talk())
+    return survivor(binary, "a 50,000-key WebSocket message", send)
+
+
 def held(binary):
     """250 held WebSockets, then 250 held event-stream readers, under ulimit -n 256: how many of 100
     normal GETs (and 20 admin calls) are answered within 1 s."""
@@ -540,7 +558,7 @@ def supports(binary, flag):
 
 ROWS = {"bodies": bodies, "miss": miss, "flood": flood, "tls-idle": tls_idle, "admin": admin, "saved": saved,
         "sessions": sessions, "items": items, "template": template, "webhooks": webhooks, "numbers": numbers, "nesting": nesting,
-        "helpers": helpers, "held": held, "streams": streams}
+        "helpers": helpers, "held": held, "streams": streams, "wsmessage": wsmessage}
 
 
 if __name__ == "__main__":

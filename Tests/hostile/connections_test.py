@@ -7,6 +7,8 @@ real sockets with real clients (Python's `websockets`, raw sockets, urllib):
 - a WebSocket conversation has no idle timeout, also after the client's first message (it was
   closed by --idle-timeout without a close frame);
 - a close code a client may not send (999, 1005, 5000) is answered 1002, not echoed;
+- a WebSocket message of 60,000 JSON keys (answered off the loop) and the small ones right behind
+  it are answered in the order they were sent;
 - numbers at their edges from the wire (a Range end of 2^63−1 on GET and HEAD, Content-Length of
   2^63 with Expect) are answered, and the process lives.
 
@@ -39,6 +41,9 @@ ROUTES = {"routes": [
     {"name": "blob", "request": {"method": "GET", "path": "/blob"}, "response": {"text": "0123456789" * 10}},
     {"name": "ws", "request": {"method": "GET", "path": "/ws"}, "websocket": {"replies": [{"match": "any", "then": [{"send": {"text": "ok"}}]}]}},
     {"name": "sse", "request": {"method": "GET", "path": "/sse"}, "stream": {"events": [{"data": "first"}, {"data": "late", "delay": 600}]}},
+    {"name": "json-ws", "request": {"method": "GET", "path": "/json-ws"}, "websocket": {"replies": [
+        {"match": {"jsonPath": "$.k59999"}, "then": [{"send": {"text": "wide"}}]},
+        {"match": "any", "then": [{"send": {"text": "echo: {{request.body}}"}}]}], "template": True}},
 ]}
 
 
@@ -142,6 +147,15 @@ def held(folder, kind):
         server.stop()
 
 
+async def wide_then_small(port):
+    wide = "{" + ",".join(f'"k{i}": {i}' for i in range(60000)) + "}"
+    async with websockets.connect(f"ws://127.0.0.1:{port}/json-ws", ping_interval=None, max_size=None) as ws:
+        await ws.send(wide)
+        for index in range(3):
+            await ws.send(f"small {index}")
+        return [await asyncio.wait_for(ws.recv(), 10) for _ in range(4)]
+
+
 async def idle_conversation(port):
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", ping_interval=None) as ws:
         await ws.send("first")
@@ -166,6 +180,12 @@ def main():
             except Exception as error:
                 replies = repr(error)
             check(replies == ("ok", "ok"), f"a conversation outlives --idle-timeout 1 after its first message ({replies})")
+            try:
+                replies = asyncio.run(wide_then_small(server.port))
+            except Exception as error:
+                replies = repr(error)
+            check(replies == ["wide", "echo: small 0", "echo: small 1", "echo: small 2"],
+                  f"a 60,000-key message and three small ones behind it are answered in order ({str(replies)[:80]})")
             for code in (999, 1005, 1006, 5000):
                 sock, rest = upgrade(server.port)
                 sock.sendall(masked(0x8, struct.pack("!H", code) + b"x"))

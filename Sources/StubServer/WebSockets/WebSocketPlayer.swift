@@ -21,6 +21,12 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     let transcript: WebSocketTranscript
     private let registration = Mutex<Int?>(nil)
     private let connection = Mutex<WebSocketConnection?>(nil)
+    /// Large messages are matched and answered here, off the loop, with every message after them
+    /// until this conversation's queue is idle again — so replies keep their order, and a 1 MiB
+    /// message of 60,000 JSON keys does not hold the loop's other clients.
+    private let offLoop = DispatchQueue(label: "stubd.websocket-messages")
+    /// Messages given to `offLoop` and not yet answered on the loop.
+    private let queued = Mutex(0)
 
     init(compiled: CompiledWebSocket, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
          collections: any CollectionItemsSource, registry: WebSocketRegistry, exchange: Exchange, redactor: Redactor) {
@@ -46,6 +52,21 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     }
 
     func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
+        let offTheLoop = queued.withLock { count -> Bool in
+            guard count > 0 || message.byteCount >= StubHandler.offLoopBodyBytes else { return false }
+            count += 1
+            return true
+        }
+        guard offTheLoop else { return answer(message, on: connection) }
+        offLoop.async { [self] in
+            answer(message, on: connection)
+            // Counted down on the loop, after the sends the answer posted there.
+            connection.after(0) { [self] in queued.withLock { $0 -= 1 } }
+        }
+    }
+
+    /// Notes `message` and runs the first reply that takes it.
+    private func answer(_ message: WebSocketMessage, on connection: WebSocketConnection) {
         note(message, from: "client")
         let budget = RegexBudget()
         guard let reply = script.replies.first(where: { Self.takes($0.match, message, budget: budget) }) else { return }
