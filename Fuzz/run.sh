@@ -5,7 +5,7 @@
 # inputs are kept in Fuzz/.build/findings/ (FUZZ_SCRATCH/findings for another build folder).
 #
 # A report by default: it exits 0 even when something crashed. FUZZ_STRICT=1 (make test's short
-# pass: FUZZ_CONFIGURATION=debug FUZZ_SECONDS=6) exits 1 when any target crashed, leaked, timed
+# pass: FUZZ_CONFIGURATION=debug FUZZ_SECONDS=3) exits 1 when any target crashed, leaked, timed
 # out or failed to run.
 #
 # Targets (one per reader of remote input; docs/SECURITY.md lists each reader's bounds), all in one

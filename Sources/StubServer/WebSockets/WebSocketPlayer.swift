@@ -24,8 +24,9 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     /// Large messages are matched and answered here, off the loop, with every message after them
     /// until this conversation's queue is idle again — so replies keep their order, and a 1 MiB
     /// message of 60,000 JSON keys does not hold the loop's other clients.
-    private let offLoop = DispatchQueue(label: "stubd.websocket-messages")
-    /// Messages given to `offLoop` and not yet answered on the loop.
+    private lazy var offLoop = DispatchQueue(label: "stubd.websocket-messages")
+    /// Messages given to `offLoop` and not yet answered on the loop. (The queue is made on first
+    /// use, on the loop: most conversations never need one.)
     private let queued = Mutex(0)
 
     init(compiled: CompiledWebSocket, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,

@@ -11,9 +11,13 @@ import StubdEngine
 @Suite struct RemoteInputBoundsTests {
     static let text = [("Content-Type", "text/plain")]
 
-    static func templated(_ path: String, _ text: String) -> String {
-        let body = String(data: try! JSONSerialization.data(withJSONObject: [text]), encoding: .utf8)!.dropFirst().dropLast()
-        return #"{"request": {"method": "POST", "path": "\#(path)"}, "response": {"template": true, "text": \#(body)}}"#
+    /// A stubd in memory with a `POST` route per (path, text template).
+    static func serving(_ routes: [(path: String, template: String)]) throws -> InMemoryStubd {
+        let fixtures = routes.map { route in
+            let body = String(data: try! JSONSerialization.data(withJSONObject: [route.template]), encoding: .utf8)!.dropFirst().dropLast()
+            return #"{"request": {"method": "POST", "path": "\#(route.path)"}, "response": {"template": true, "text": \#(body)}}"#
+        }
+        return try InMemoryStubd(#"{"routes": ["# + fixtures.joined(separator: ",") + "]}")
     }
 
     @Test func checkedNumbersNeverTrap() {
@@ -33,11 +37,11 @@ import StubdEngine
 
     /// `substring`, and `date … offset=… format='epoch'`, with positions and offsets from the request.
     @Test func templateNumbersFromTheRequestAreClamped() throws {
-        let stubd = try InMemoryStubd(#"{"routes": ["# + [
-            Self.templated("/sub", "[{{substring 'abcdef' request.headers.a request.headers.b}}]"),
-            Self.templated("/epoch", "{{date '2020-01-01T00:00:00Z' offset=request.body format='epoch'}}"),
-            Self.templated("/offset", "{{date '2020-01-01T00:00:00Z' offset=request.body format='yyyy'}}"),
-        ].joined(separator: ",") + "]}")
+        let stubd = try Self.serving([
+            ("/sub", "[{{substring 'abcdef' request.headers.a request.headers.b}}]"),
+            ("/epoch", "{{date '2020-01-01T00:00:00Z' offset=request.body format='epoch'}}"),
+            ("/offset", "{{date '2020-01-01T00:00:00Z' offset=request.body format='yyyy'}}"),
+        ])
         defer { stubd.stop() }
         for (a, b, expected) in [("1e30", "2", "[]"), ("1", "9223372036854775807", "[bcdef]"), ("-1e300", "1e300", "[abcdef]"),
                                  ("NaN", "Infinity", "[abcdef]"), ("2", "-5", "[]"), ("9223372036854775807", "9223372036854775807", "[]")] {
@@ -53,11 +57,11 @@ import StubdEngine
     /// `replace` with the body as its replacement asked for 32 GB; `join` grows the same way: both
     /// stop at the output bound with the route's 500, and never build past it.
     @Test func helpersStopAtTheOutputBoundWhileTheyBuild() throws {
-        let stubd = try InMemoryStubd(#"{"routes": ["# + [
-            Self.templated("/replace", "{{replace request.body 'a' request.body}}"),
-            Self.templated("/join", "{{join (split request.body ',') request.body}}"),
-            Self.templated("/small", "{{replace request.body 'ab' 'X'}}"),
-        ].joined(separator: ",") + "]}")
+        let stubd = try Self.serving([
+            ("/replace", "{{replace request.body 'a' request.body}}"),
+            ("/join", "{{join (split request.body ',') request.body}}"),
+            ("/small", "{{replace request.body 'ab' 'X'}}"),
+        ])
         defer { stubd.stop() }
         let body = String(repeating: "a", count: 200_000)
         for path in ["/replace", "/join"] {
