@@ -26,8 +26,8 @@ struct StateAdmin {
 
     func scenarioStates(session: SessionID?) -> ScenarioStates {
         let sequences = state.sequencePositions(session: session).map { entry in
-            SequencePosition(route: entry.route.id.description, name: entry.route.name, served: entry.served, steps: entry.route.contents.count,
-                             next: entry.route.outcomeLabel.split(separator: ",").map(String.init)[min(entry.served, entry.route.contents.count - 1)])
+            SequencePosition(route: entry.route.id.description, name: entry.route.name, served: entry.served, steps: entry.route.outcomeLabels.count,
+                             next: entry.route.outcomeLabels[entry.route.index(forHit: entry.served)])
         }
         return ScenarioStates(scenarios: state.scenarioStates(session: session), sequences: sequences)
     }

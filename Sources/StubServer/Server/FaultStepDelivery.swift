@@ -68,8 +68,8 @@ struct FaultStepDelivery {
     func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
         guard route.hasSteps, !Self.isBrowser(request) else { return nil }
         // The step first (most are not no-byte faults), then, only for one that is, the client.
-        let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.content(forHit: hit), fault.sendsNoResponse, Self.expectsResend(request) else { return nil }
+        let hit = route.isSequence ? scenarios.hitsServed(route: route.id, session: session) : 0
+        guard case .fault(let fault) = route.outcome(forHit: hit), fault.sendsNoResponse, Self.expectsResend(request) else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
         if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
         // Any other client re-sends from reused connections until it opens one for the request.
@@ -88,9 +88,8 @@ struct FaultStepDelivery {
                scenarios.state(of: step.name, session: session) != required {
                 return false
             }
-            let hit = route.contents.count > 1 ? scenarios.hitsServed(route: route.id, session: session) : 0
-            if case .fault(let fault) = route.content(forHit: hit) { return fault.sendsNoResponse }
-            return false
+            let hit = route.isSequence ? scenarios.hitsServed(route: route.id, session: session) : 0
+            return route.outcome(forHit: hit).sendsNoResponse
         }
     }
 }

@@ -204,7 +204,7 @@ package final class StubHandler: EngineHandler {
                 let peeks = headOnly && route.fixture.request.method != "HEAD"
                 do throws(StateBudget.Refusal) {
                     if !peeks, let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
-                    if route.contents.count == 1 {
+                    if !route.isSequence {
                         hit = 0
                     } else {
                         hit = peeks ? scenarios.currentHit(route: route.id, session: session) : try scenarios.nextHit(route: route.id, session: session)
@@ -215,7 +215,7 @@ package final class StubHandler: EngineHandler {
                 }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
                 exchange.routeAnswered()
-                if !route.webSockets.isEmpty || request.sentUpgrade,
+                if request.sentUpgrade || route.webSocket(forHit: hit) != nil,
                    let opening = WebSocketOpening.plan(route: route, hit: hit, exchange: exchange, admin: admin, redactor: redactor, headOnly: headOnly) {
                     return .reply(opening)
                 }

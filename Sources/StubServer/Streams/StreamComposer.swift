@@ -17,6 +17,14 @@ struct StreamComposer: Sendable {
 
     private let source: Source
 
+    /// The status its stream starts with (a language-model answer's is 200, streamed or not).
+    var status: Int {
+        switch source {
+        case .stream(let stream, _, _): return stream.status
+        case .llm: return 200
+        }
+    }
+
     /// The composer for `outcome`, or nil when it is not a stream (or a template does not
     /// compile: the fixture reader has refused that already).
     init?(_ outcome: StubOutcome) {

@@ -142,7 +142,7 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     /// Where each sequence (a route with several answers) stands for `session`: the answers it
     /// has served and how many it has; the next is answer `min(served, steps - 1)`.
     public func sequencePositions(session: SessionID?) -> [(route: Route, served: Int)] {
-        routes(session: session).filter { $0.route.contents.count > 1 }.map { entry in
+        routes(session: session).filter { $0.route.isSequence }.map { entry in
             (entry.route, scenarios.hitsServed(route: entry.route.id, session: session))
         }
     }

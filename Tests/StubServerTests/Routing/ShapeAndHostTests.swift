@@ -31,7 +31,7 @@ import AdminContract
 
     static func answer(_ table: RouteTable, _ target: String, headers: [NameValue] = [NameValue("x-api-key", "k1")]) -> String? {
         guard case .hit(let route) = table.lookup(IncomingRequest(method: "GET", target: target, headers: headers)),
-              case .response(let reply) = route.content else { return nil }
+              case .prepared(let reply) = route.outcome(forHit: 0) else { return nil }
         return String(decoding: reply.body, as: UTF8.self)
     }
 

@@ -15,7 +15,7 @@ struct StubStoreTests {
 
     static func answer(_ snapshot: StubSnapshot, _ path: String, session: SessionID? = nil) -> String? {
         guard case .hit(let route) = snapshot.lookup(IncomingRequest(method: "GET", target: path), session: session, accept: nil),
-              case .response(let reply) = route.content else { return nil }
+              case .prepared(let reply) = route.outcome(forHit: 0) else { return nil }
         return String(decoding: reply.body, as: UTF8.self)
     }
 
