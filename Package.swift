@@ -100,9 +100,21 @@ let package = Package(
         // The admin API's contract: every endpoint's method, path and typed bodies, read and
         // written by the server and the test kit alike. No engine, no server.
         .target(name: "AdminContract", dependencies: ["StubModel"], swiftSettings: swiftSettings),
-        // Serving: the exchange, matching, routing, runtime state, templates, collections, the
-        // proxy, webhooks. Knows nothing of the admin API's handlers or the dashboard: an admin
-        // request is handed to the `AdminResponder` it is given.
+        // What the serving core and every answer kind share: the byte budget of per-session
+        // state, the `SessionState` a session reset walks, and stubd's own JSON replies.
+        .target(name: "StubdState", dependencies: ["StubModel", "StubdEngine"], swiftSettings: swiftSettings),
+        // Answer kinds: leaf modules below the serving core. Each takes an `OutcomeContext` (or its
+        // parts) and cannot name `Route`, `Exchange`, the session store or the handler
+        // (packaging/check-imports.py keeps them from importing StubServer).
+        // Response templates rendered per request (parsing stays in StubModel, for the fixture reader).
+        .target(name: "StubdTemplates", dependencies: ["StubModel", "StubdEngine", "StubdState"], swiftSettings: swiftSettings),
+        // Streams of events and language-model answers, made per request into an engine script.
+        .target(name: "StubdStreams", dependencies: ["StubModel", "StubdEngine", "StubdTemplates"], swiftSettings: swiftSettings),
+        // A session's items of declared collections, and the answers of their routes.
+        .target(name: "StubdCollections", dependencies: ["StubModel", "StubdEngine", "StubdState"], swiftSettings: swiftSettings),
+        // Serving: the exchange, matching, routing, the session store, the proxy. Knows nothing of
+        // the admin API's handlers or the dashboard: an admin request is handed to the
+        // `AdminResponder` it is given; each answer kind is one case of `CompiledOutcome`.
         .target(
             name: "StubServer",
             dependencies: [
@@ -113,6 +125,10 @@ let package = Package(
                 "StubdSystem",
                 "StubdEngine",
                 "Recording",
+                "StubdState",
+                "StubdTemplates",
+                "StubdStreams",
+                "StubdCollections",
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: swiftSettings
@@ -120,14 +136,14 @@ let package = Package(
         // The admin API's handlers and who may call them, on the serving core's state.
         .target(
             name: "AdminAPI",
-            dependencies: ["StubServer", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine"],
+            dependencies: ["StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine"],
             swiftSettings: swiftSettings
         ),
         // The dashboard: its page, styles and script (files, embedded at build time), the event
         // stream, the metrics and fixture drafts — endpoints it adds to the admin API.
         .target(
             name: "Dashboard",
-            dependencies: ["AdminAPI", "StubServer", "AdminContract", "StubModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["AdminAPI", "StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "StubdEngine",
                            .product(name: "Atomics", package: "swift-atomics")],
             resources: [.embedInCode("Resources/dashboard.html"), .embedInCode("Resources/dashboard.css"),
                         .embedInCode("Resources/dashboard.js")],
@@ -137,7 +153,7 @@ let package = Package(
         // observers (journal, metrics, webhooks, recorder, log line), started from one value.
         .target(
             name: "StubdRuntime",
-            dependencies: ["StubServer", "AdminAPI", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "AdminAPI", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
                            "Recording", "StubdSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -152,6 +168,8 @@ let package = Package(
             dependencies: [
                 "StubdRuntime",
                 "StubServer",
+                "StubdState",
+                "StubdTemplates",
                 "StubdEngine",
                 "StubdCertificates",
                 "Recording",
@@ -174,7 +192,7 @@ let package = Package(
         // upstream), a server on a free port, and a whole stubd on the in-memory engine.
         .target(
             name: "StubdTestSupport",
-            dependencies: ["StubdRuntime", "StubServer", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "FixtureFiles",
+            dependencies: ["StubdRuntime", "StubServer", "StubdState", "StubdTemplates", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "FixtureFiles",
                            "StubModel", "TargetModel", "StubdSystem", "Recording", "StubdTesting"],
             path: "Tests/Support",
             swiftSettings: swiftSettings
@@ -193,7 +211,8 @@ let package = Package(
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubdRuntime", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdRuntime", "AdminAPI", "Dashboard",
+                           "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
                            "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),

@@ -4,6 +4,7 @@ import StubModel
 import StubServer
 import StubdSystem
 import StubdEngine
+import StubdState
 
 /// Who may use the admin API (`/__stubd/…`). Stubs are served to everyone; the admin API changes
 /// what they answer and reads the journal, so by default only its owner can reach it:

@@ -2,6 +2,7 @@ import AdminContract
 import StubModel
 import StubServer
 import StubdEngine
+import StubdState
 
 /// One admin endpoint the router serves: a call declared in `AdminContract` and its handler. A
 /// typed handler is given the call's `Request` (read from the body before it runs: a body that

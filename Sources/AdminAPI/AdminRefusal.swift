@@ -2,6 +2,7 @@ import AdminContract
 import StubModel
 import StubServer
 import StubdEngine
+import StubdState
 
 /// Why an admin call was refused: the status, what went wrong and, per item, what to fix (the
 /// admin API's `{"error", "problems"}` body).

@@ -2,6 +2,7 @@ import AdminContract
 import StubModel
 import StubServer
 import StubdEngine
+import StubdState
 
 /// The admin API under `/__stubd/`: a table from method + path to one handler per endpoint, each
 /// registered against its declaration in `AdminContract` — the standard endpoints (`standard`)

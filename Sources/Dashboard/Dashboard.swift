@@ -5,6 +5,7 @@ import Foundation
 import StubModel
 import StubServer
 import StubdEngine
+import StubdState
 
 /// The dashboard: its page, styles and script (files in `Resources/`, embedded at build time), the
 /// live event stream (`/__stubd/events`), writing a fixture file the page drafted

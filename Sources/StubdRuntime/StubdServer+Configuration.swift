@@ -6,6 +6,8 @@ import Recording
 import Logging
 import StubModel
 import StubdEngine
+import StubdState
+import StubdTemplates
 
 extension StubdServer {
     /// Everything a server is started with, as one value: the engine's limits and ports, who may

@@ -7,6 +7,7 @@ import Logging
 import StubModel
 import TargetModel
 import StubdEngine
+import StubdState
 
 /// A running stub server: stubs served over HTTP by libevent event loops, changeable at runtime,
 /// with a request journal. Embed it in a test:

@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import StubdEngine
+import StubdState
 
 /// The real server requests are forwarded to (`--proxy-unmatched URL`): where it is, and how a
 /// request and its answer are rewritten on the way, as a reverse proxy does (RFC 9110 §7.6):

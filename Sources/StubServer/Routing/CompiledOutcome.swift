@@ -1,5 +1,6 @@
 import StubModel
 import StubdEngine
+import StubdStreams
 
 /// One step of a route (most routes have one), made ready when the route is loaded. A closed set:
 /// an answer kind is one case here and one module below the serving core, so the compiler lists

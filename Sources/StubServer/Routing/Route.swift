@@ -1,12 +1,16 @@
 import Atomics
 import StubModel
 import StubdEngine
+import StubdState
+import StubdTemplates
+import StubdStreams
+import StubdCollections
 
 /// A compiled stub: the fixture plus everything the hit path needs, computed once.
 ///
 /// A class so that passing a matched route around the hit path costs one reference, not a copy
 /// of the whole fixture; immutable, so shared freely between event loops.
-public final class Route: Sendable {
+public final class Route: Sendable, AnsweringRoute {
     /// The stub as declared.
     public let fixture: Fixture
     /// Stable handle for the admin API and sequence counters.
@@ -75,41 +79,46 @@ public final class Route: Sendable {
         }
     }
 
-    /// The answer for the `served`-th hit of `request`: its template rendered when it has one.
-    func reply(forHit served: Int, request: IncomingRequest, session: SessionID?, state: TemplateState, collections: CollectionStore,
-               source: any CollectionItemsSource) -> ReplyContent {
+    /// The answer for the `served`-th hit of the request in `context`: each kind's module makes it.
+    func reply(forHit served: Int, _ context: OutcomeContext, collections: CollectionStore) -> ReplyContent {
         // Saved before the answer is made, so the answer can use what it saved.
-        if !saves.isEmpty {
-            let renderer = TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
-            var values: [(name: String, value: String)] = []
-            for save in saves {
-                do {
-                    values.append((save.name, try renderer.render(save.value)))
-                } catch {
-                    return .response(renderer.failureReply(error))
-                }
-            }
-            do {
-                try state.save(values, session: session)
-            } catch {
-                return .response(renderer.failureReply(.store(error)))
-            }
-        }
+        if !saves.isEmpty, let refusal = save(context) { return .response(refusal) }
         switch outcome(forHit: served) {
         case .prepared(let reply): return .response(reply)
         case .fault(let fault): return .fault(fault)
-        case .templated(let template, let head):
-            return .response(TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
-                .render(template, head: head))
-        case .stream(let composer):
-            let renderer = TemplateRenderer(request: request, route: self, session: session, state: state, collections: source)
-            return composer.content(request: request, renderer: renderer, state: state, session: session)
-        case .collection(let operation):
-            return .response(collections.perform(operation, request: request, route: self, session: session))
+        case .templated(let template, let head): return .response(TemplateRenderer(context).render(template, head: head))
+        case .stream(let composer): return composer.content(context)
+        case .collection(let operation): return .response(collections.perform(operation, request: context.request, session: context.session))
         case .webSocket:
             // `WebSocketOpening` answers a WebSocket step before a reply is asked for.
             return .response(JSONReply.error("route \(name) is a WebSocket: open it with Upgrade: websocket", status: 426))
         }
+    }
+
+    /// Keeps the values of `"save"` for the session; a refusal (a template's or the store's) is
+    /// the request's answer.
+    private func save(_ context: OutcomeContext) -> PreparedReply? {
+        let renderer = TemplateRenderer(context)
+        var values: [(name: String, value: String)] = []
+        for save in saves {
+            do {
+                values.append((save.name, try renderer.render(save.value)))
+            } catch {
+                return renderer.failureReply(error)
+            }
+        }
+        do {
+            try context.state.save(values, session: context.session)
+        } catch {
+            return renderer.failureReply(.store(error))
+        }
+        return nil
+    }
+
+    /// The path template, when the request's path has parameters.
+    package var pathTemplate: PathTemplate? {
+        if case .template(let template) = fixture.request.path { return template }
+        return nil
     }
 
     /// The collection operation of a collection's route.

@@ -2,6 +2,8 @@ import Dispatch
 import AdminContract
 import StubModel
 import StubdEngine
+import StubdState
+import StubdTemplates
 
 /// Answers requests, one `Exchange` each, made as the request arrives: CORS preflights, the admin
 /// API, then the stubs of the request's session (scenario state and sequence position applied),
@@ -219,8 +221,8 @@ package final class StubHandler: EngineHandler {
                    let opening = WebSocketOpening.plan(route: route, hit: hit, exchange: exchange, admin: admin, redactor: redactor, headOnly: headOnly) {
                     return .reply(opening)
                 }
-                var plan = ReplyPlan(content: route.reply(forHit: hit, request: request, session: session, state: admin.templates,
-                                                           collections: admin.collections, source: admin),
+                let context = OutcomeContext(request: request, route: route, session: session, state: admin.templates, collections: admin)
+                var plan = ReplyPlan(content: route.reply(forHit: hit, context, collections: admin.collections),
                                      delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)
                 if case .fault(let fault) = plan.content, fault.sendsNoResponse {
                     scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)

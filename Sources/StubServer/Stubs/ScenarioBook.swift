@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import StubModel
+import StubdState
 
 /// Scenario states and sequence positions, per session. The only mutable state matching
 /// depends on; every read-and-advance happens under one lock, so concurrent requests on any

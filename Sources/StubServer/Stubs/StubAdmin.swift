@@ -1,5 +1,8 @@
 import Dispatch
 import StubModel
+import StubdState
+import StubdTemplates
+import StubdCollections
 
 /// The one owner of a server's changeable state — the stub store, scenario states and sequence
 /// positions, and the journal — and the only way to change it. The admin API, `StubdServer` (and

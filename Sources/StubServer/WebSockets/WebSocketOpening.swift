@@ -1,5 +1,6 @@
 import StubModel
 import StubdEngine
+import StubdState
 
 /// What a route answers a request for a WebSocket: the upgrade, when the route holds a WebSocket
 /// and the handshake is valid; a 400 saying what is wrong otherwise — also when the route holds

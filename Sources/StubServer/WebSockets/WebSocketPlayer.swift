@@ -3,6 +3,7 @@ import Recording
 import StubModel
 import StubdEngine
 import Synchronization
+import StubdTemplates
 
 /// One conversation's script played on its connection (a `WebSocketPeer`): the open steps, the
 /// replies to client messages that match, sends pushed by a test; every message both ways kept

@@ -1,5 +1,6 @@
 import StubModel
 import StubdEngine
+import StubdTemplates
 
 /// Sends a route's webhooks once its answer has gone: an exchange observer, so a webhook never
 /// leaves before the answer that caused it (the route's delay included). Each is rendered for the

@@ -8,6 +8,7 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+@testable import StubdState
 
 /// Every per-session store is bounded in UTF-8 bytes, per value, per session and in total, over
 /// real sockets (issue 30): past a bound the request gets a 507 naming the bound and its flag,

@@ -8,6 +8,7 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+@testable import StubdTemplates
 
 /// Templated output is bounded per request and cannot split or smuggle headers (issue 30), over
 /// real sockets: an amplifying template is refused at its bound with a 500 naming the route and the

@@ -9,6 +9,7 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+@testable import StubdTemplates
 
 /// Webhooks sent by a route over real sockets to a Python http.server receiver: the templated
 /// request arrives after the answer, a refused connection is retried until the receiver is up,

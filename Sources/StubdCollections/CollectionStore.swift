@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdState
 import Synchronization
 import StubdEngine
 
@@ -20,7 +21,7 @@ public final class CollectionStore: Sendable {
     }
 
     /// One item: its id as text and its JSON.
-    struct Item: Sendable {
+    package struct Item: Sendable {
         let id: String?
         /// The id is a JSON string (new ids are then UUIDs), not a number.
         let idIsString: Bool
@@ -52,7 +53,7 @@ public final class CollectionStore: Sendable {
 
     private let state = Mutex(State())
     /// Where every item is charged.
-    let budget: StateBudget
+    package let budget: StateBudget
 
     /// An empty store charged to `budget`: every session starts from its collections' seeds.
     public init(budget: StateBudget = StateBudget()) {
@@ -102,7 +103,7 @@ public final class CollectionStore: Sendable {
     /// The answer of one collection route for `request`. A change reads the session's list,
     /// makes the new one outside the lock and swaps it in only if no other request changed the
     /// list meanwhile (else it starts again), so requests of one session stay in order.
-    func perform(_ operation: CollectionOperation, request: IncomingRequest, route: Route, session: SessionID?) -> PreparedReply {
+    package func perform(_ operation: CollectionOperation, request: IncomingRequest, session: SessionID?) -> PreparedReply {
         let spec = operation.collection
         let key = Key(session: session, name: spec.name)
         let id = operation.action.route.item ? PathSegments(raw: request.rawPath).segments.last : nil

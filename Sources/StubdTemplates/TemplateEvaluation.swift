@@ -1,23 +1,24 @@
 import Foundation
 import StubModel
+import StubdState
 
 /// One block's context while a template renders: what `this` is, and the names it adds
 /// (`@index`, `@first`, `@last`, `@key`, block parameters).
-struct TemplateFrame {
-    let this: JSONValue
-    let locals: [String: JSONValue]
+package struct TemplateFrame {
+    package let this: JSONValue
+    package let locals: [String: JSONValue]
 }
 
 /// How many times a rendering's `#each` blocks may go round in all, whatever they loop over.
-enum TemplateLoops {
-    static let bound = 10_000
+package enum TemplateLoops {
+    package static let bound = 10_000
 }
 
 /// What templates compute, as Handlebars (WireMock's, Handlebars.java) computes it: truth, text,
 /// lookups through the blocks' contexts, and the helpers. Pure functions of their arguments.
-enum TemplateEvaluation {
+package enum TemplateEvaluation {
     /// Handlebars' truth: null, false, 0, "" and empty lists and objects are false.
-    static func isTruthy(_ value: JSONValue) -> Bool {
+    package static func isTruthy(_ value: JSONValue) -> Bool {
         switch value {
         case .null: return false
         case .bool(let flag): return flag
@@ -29,7 +30,7 @@ enum TemplateEvaluation {
     }
 
     /// What a value writes: text as it is, whole numbers without a fraction, lists and objects as JSON.
-    static func text(of value: JSONValue) -> String {
+    package static func text(of value: JSONValue) -> String {
         switch value {
         case .null: return ""
         case .bool(let flag): return flag ? "true" : "false"
@@ -42,7 +43,7 @@ enum TemplateEvaluation {
     }
 
     /// Handlebars' HTML escaping of a `{{…}}` (WireMock's dialect).
-    static func escapeHTML(_ text: String) -> String {
+    package static func escapeHTML(_ text: String) -> String {
         guard text.contains(where: { "&<>\"'`=".contains($0) }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
@@ -62,7 +63,7 @@ enum TemplateEvaluation {
     }
 
     /// What `#each` goes over: a list's items, an object's members (with their keys), one value.
-    static func items(of value: JSONValue) -> [(key: String?, value: JSONValue)] {
+    package static func items(of value: JSONValue) -> [(key: String?, value: JSONValue)] {
         switch value {
         case .null: return []
         case .array(let items): return items.map { (nil, $0) }
@@ -74,7 +75,7 @@ enum TemplateEvaluation {
     /// A variable: `@…` from the block it names; otherwise a block parameter or local, an
     /// `#assign`ed name, then a field of `this`, looked for from the innermost block outwards
     /// (Handlebars.java's context stack).
-    static func lookup(_ variable: TemplateVariable, frames given: [TemplateFrame], assigned: [String: JSONValue]) -> JSONValue {
+    package static func lookup(_ variable: TemplateVariable, frames given: [TemplateFrame], assigned: [String: JSONValue]) -> JSONValue {
         // The template's own context comes first (outside every block: `this` is nothing).
         let frames = [TemplateFrame(this: .null, locals: [:])] + given
         let start = max(0, frames.count - 1 - variable.up)
@@ -108,13 +109,13 @@ enum TemplateEvaluation {
     }
 
     /// What a JSON path selects: the value of a path that names one place, a list otherwise.
-    static func selection(_ path: JSONPath, in document: JSONValue, regexBudget: RegexBudget) -> JSONValue {
+    package static func selection(_ path: JSONPath, in document: JSONValue, regexBudget: RegexBudget) -> JSONValue {
         let found = path.select(in: document, regexBudget: regexBudget)
         if path.isDefinite { return found.first ?? .null }
         return .array(found)
     }
 
-    static func number(_ value: JSONValue) -> Double? {
+    package static func number(_ value: JSONValue) -> Double? {
         switch value {
         case .number(let number): return number
         case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
@@ -143,12 +144,12 @@ enum TemplateEvaluation {
     /// A helper's result would pass the bytes the rendering may still produce: found while the
     /// helper builds it, so no helper ever holds more than the bound (`replace` with the request
     /// body as its replacement once asked for 32 GB).
-    struct OverBudget: Error {}
+    package struct OverBudget: Error {}
 
     /// A helper applied to evaluated arguments and options. `budget`: the bytes a result that
     /// grows past its arguments (`replace`, `join`) may reach; `regexBudget`: the rendering's
     /// time for `=~` filters.
-    static func apply(_ helper: TemplateHelper, _ arguments: [JSONValue], _ options: [String: JSONValue], now: Date,
+    package static func apply(_ helper: TemplateHelper, _ arguments: [JSONValue], _ options: [String: JSONValue], now: Date,
                       budget: Int, regexBudget: RegexBudget) throws(OverBudget) -> JSONValue {
         let first = arguments.first ?? .null
         let second = arguments.count > 1 ? arguments[1] : .null
@@ -268,8 +269,8 @@ enum TemplateEvaluation {
 
 /// Dates templates read and write: ISO 8601 (with or without fractions and zone), epoch
 /// milliseconds, or a pattern given with `format=`.
-enum DateText {
-    static func parse(_ text: String, format: String?) -> Date? {
+package enum DateText {
+    package static func parse(_ text: String, format: String?) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let format {
             if format == "epoch", let millis = Double(trimmed) { return Date(timeIntervalSince1970: millis / 1000) }
@@ -289,7 +290,7 @@ enum DateText {
         return iso.date(from: trimmed)
     }
 
-    static func iso(_ date: Date) -> String {
+    package static func iso(_ date: Date) -> String {
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime]
         return iso.string(from: date)

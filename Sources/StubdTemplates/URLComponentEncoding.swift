@@ -4,14 +4,14 @@ import StubModel
 /// fixture may take a whole callback URL from the request); in the path it is one segment's
 /// text (`/`, `?`, `#`, `%` encoded, so a request's `a%3Fx=1` cannot add a query); in the query,
 /// one name's or value's (`&`, `=`, `+`, `#`, `%` encoded too).
-enum URLComponentEncoding {
+package enum URLComponentEncoding {
     /// Where an insertion lands.
-    enum Place: Equatable {
+    package enum Place: Equatable {
         case authority, path, query, fragment
     }
 
     /// Where text appended to `prefix` lands.
-    static func place(after prefix: String) -> Place {
+    package static func place(after prefix: String) -> Place {
         if prefix.contains("#") { return .fragment }
         if prefix.contains("?") { return .query }
         guard let schemeEnd = prefix.range(of: "://") else { return .authority }
@@ -19,7 +19,7 @@ enum URLComponentEncoding {
     }
 
     /// `value` encoded for where it lands after `prefix`.
-    static func encode(_ value: String, after prefix: String) -> String {
+    package static func encode(_ value: String, after prefix: String) -> String {
         switch place(after: prefix) {
         case .authority: return value
         case .path: return encode(value, keeping: pathKept)

@@ -52,7 +52,7 @@ public final class StateBudget: Sendable {
     }
 
     /// Bytes one kept entry costs beyond its text: the dictionary slot, the key's object, counts.
-    static let entryOverhead = 64
+    package static let entryOverhead = 64
 
     /// Bytes `session` keeps.
     public func used(session: SessionID?) -> Int {
@@ -73,13 +73,13 @@ public final class StateBudget: Sendable {
     }
 
     /// Whether an admin call has named `session` since it was last reset.
-    func isPinned(_ session: SessionID?) -> Bool {
+    package func isPinned(_ session: SessionID?) -> Bool {
         guard let session else { return true }
         return state.withLock { $0.pinned.contains(session) }
     }
 
     /// Checks one value against the per-value bound; `what` names it (`saved value token`).
-    func checkValue(_ bytes: Int, _ what: String) throws(Refusal) {
+    package func checkValue(_ bytes: Int, _ what: String) throws(Refusal) {
         guard bytes > limits.valueBytes else { return }
         throw Refusal(description: "\(what) is \(bytes) bytes, over the \(Self.size(limits.valueBytes)) a stored value may take; "
                       + "raise it with --store-value-limit")
@@ -87,7 +87,7 @@ public final class StateBudget: Sendable {
 
     /// Takes `delta` more bytes for `session` (negative: gives them back); throws, taking none,
     /// when a growth would pass a bound.
-    func charge(_ delta: Int, session: SessionID?) throws(Refusal) {
+    package func charge(_ delta: Int, session: SessionID?) throws(Refusal) {
         guard delta != 0 else { return }
         let refusal: Refusal? = state.withLock { state in
             let pinned = session.map { state.pinned.contains($0) } ?? true
@@ -117,13 +117,13 @@ public final class StateBudget: Sendable {
     }
 
     /// Gives back `bytes` of `session` (never refused).
-    func release(_ bytes: Int, session: SessionID?) {
+    package func release(_ bytes: Int, session: SessionID?) {
         try? charge(-bytes, session: session)
     }
 
     /// Forgets that a test opened `session` (its reset: the stores have given its bytes back);
     /// nil: every session's pin.
-    func unpin(session: SessionID?) {
+    package func unpin(session: SessionID?) {
         state.withLock { state in
             guard let session else {
                 for pinned in state.pinned { state.unpinnedTotal += state.used[pinned] ?? 0 }

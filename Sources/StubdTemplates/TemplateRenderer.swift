@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdState
 import Synchronization
 import StubdEngine
 
@@ -9,16 +10,32 @@ import StubdEngine
 /// smuggle one), values put into a URL's path or query are percent-encoded. Output is bounded:
 /// past `outputBound` bytes rendering stops and the answer is a 500 naming the route and the
 /// bound. Runs on the request's loop; only templated routes call it.
-struct TemplateRenderer {
-    let request: IncomingRequest
-    let route: Route
-    let session: SessionID?
-    let state: TemplateState
+package struct TemplateRenderer {
+    package let request: IncomingRequest
+    package let route: any AnsweringRoute
+    package let session: SessionID?
+    package let state: TemplateState
     /// Where `collection.NAME` reads a collection's items.
-    let collections: any CollectionItemsSource
+    package let collections: any CollectionItemsSource
+
+    /// A renderer for the request and route of `context`.
+    package init(_ context: OutcomeContext) {
+        self.init(request: context.request, route: context.route, session: context.session, state: context.state,
+                  collections: context.collections)
+    }
+
+    /// A renderer for `request` answered by `route`.
+    package init(request: IncomingRequest, route: any AnsweringRoute, session: SessionID?, state: TemplateState,
+                 collections: any CollectionItemsSource) {
+        self.request = request
+        self.route = route
+        self.session = session
+        self.state = state
+        self.collections = collections
+    }
 
     /// Why rendering stopped.
-    enum Failure: Error {
+    package enum Failure: Error {
         /// The output passed its bound (bytes).
         case outputBound(Int)
         /// A store refused a write (`{{counter}}`).
@@ -30,7 +47,7 @@ struct TemplateRenderer {
     /// One template string (a saved value, a webhook URL). In a URL (`encodingForURL`), what a
     /// substitution inserts after the authority is percent-encoded for where it lands: a path
     /// segment, or a query name or value.
-    func render(_ text: TemplateText, encodingForURL: Bool = false) throws(Failure) -> String {
+    package func render(_ text: TemplateText, encodingForURL: Bool = false) throws(Failure) -> String {
         var context = Context(request: request, route: route, session: session, state: state, collections: collections,
                               bound: outputBound(templateBytes: text.source.utf8.count))
         context.encodingForURL = encodingForURL
@@ -41,7 +58,7 @@ struct TemplateRenderer {
 
     /// The reply for `template`, or — past a bound — a 500 (output) or 507 (a store) naming the
     /// route, the bound and how to raise it.
-    func render(_ template: ResponseTemplate, head: PreparedReply? = nil) -> PreparedReply {
+    package func render(_ template: ResponseTemplate, head: PreparedReply? = nil) -> PreparedReply {
         switch renderMessage(template, head: head) {
         case .success(let reply): return reply
         case .failure(let failure): return failureReply(failure)
@@ -50,7 +67,7 @@ struct TemplateRenderer {
 
     /// `render`, with the failure as a value (webhooks log it instead of answering it).
     /// `head`: the reply's status and headers made once, when every header value is constant.
-    func renderMessage(_ template: ResponseTemplate, head: PreparedReply? = nil) -> Result<PreparedReply, Failure> {
+    package func renderMessage(_ template: ResponseTemplate, head: PreparedReply? = nil) -> Result<PreparedReply, Failure> {
         let bound = outputBound(templateBytes: template.size)
         var context = Context(request: request, route: route, session: session, state: state, collections: collections, bound: bound)
         let headers = head != nil ? [] : template.headers.map { header in
@@ -71,14 +88,14 @@ struct TemplateRenderer {
     }
 
     /// TAB and every character that is not a control character (C0, DEL).
-    static func allowedInHeader(_ scalar: Unicode.Scalar) -> Bool {
+    package static func allowedInHeader(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "\t" || (scalar.value >= 0x20 && scalar.value != 0x7F)
     }
 
     /// How many bytes this request's rendering of a template of `templateBytes` may reach: four
     /// times the template and the request together, plus 64 KiB, and never more than the
     /// server's `--template-output-limit`.
-    func outputBound(templateBytes: Int) -> Int {
+    package func outputBound(templateBytes: Int) -> Int {
         let requestBytes = request.body.count + request.rawPath.utf8.count + (request.rawQuery?.utf8.count ?? 0)
             + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         let (scaled, overflow) = (templateBytes + requestBytes).multipliedReportingOverflow(by: 4)
@@ -86,7 +103,7 @@ struct TemplateRenderer {
     }
 
     /// The answer for a failure: 500 for the output bound, 507 for a store's.
-    func failureReply(_ failure: Failure) -> PreparedReply {
+    package func failureReply(_ failure: Failure) -> PreparedReply {
         switch failure {
         case .outputBound:
             return JSONReply.error(explain(failure), status: 500,
@@ -101,7 +118,7 @@ struct TemplateRenderer {
     }
 
     /// One sentence naming the route and the bound.
-    func explain(_ failure: Failure) -> String {
+    package func explain(_ failure: Failure) -> String {
         switch failure {
         case .outputBound(let bound): return "route \(route.name): the templated output passed its bound of \(bound) bytes"
         case .store(let refusal): return "route \(route.name): \(refusal.description)"
@@ -112,7 +129,7 @@ struct TemplateRenderer {
     /// What one request offers its template, each part read at most once.
     private struct Context {
         let request: IncomingRequest
-        let route: Route
+        let route: any AnsweringRoute
         let session: SessionID?
         let state: TemplateState
         let collections: any CollectionItemsSource
@@ -135,7 +152,7 @@ struct TemplateRenderer {
         /// The rendering's time for regular expressions (`=~` filters), all of them together.
         private lazy var regexBudget = RegexBudget()
 
-        init(request: IncomingRequest, route: Route, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource,
+        init(request: IncomingRequest, route: any AnsweringRoute, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource,
              bound: Int) {
             self.request = request
             self.route = route
@@ -287,7 +304,7 @@ struct TemplateRenderer {
                 let all = pathSegments()
                 return all.indices.contains(index) ? all[index] : ""
             case .pathParameter(let name):
-                guard case .template(let template) = route.fixture.request.path,
+                guard let template = route.pathTemplate,
                       let index = template.segments.firstIndex(of: .parameter(name)) else { return "" }
                 let all = pathSegments()
                 return all.indices.contains(index) ? all[index] : ""
@@ -392,10 +409,10 @@ package protocol CollectionItemsSource: AnyObject, Sendable {
 
 /// `now`: dates written with a cached formatter per pattern and zone (making one costs more
 /// than rendering a whole template).
-enum Clock {
+package enum Clock {
     private static let formatters = Mutex<[String: DateFormatter]>([:])
 
-    static func format(_ now: Date, _ format: NowFormat) -> String {
+    package static func format(_ now: Date, _ format: NowFormat) -> String {
         var date = now.addingTimeInterval(format.offsetSeconds)
         let zone = TimeZone(identifier: format.timeZone ?? "UTC") ?? TimeZone(identifier: "UTC")!
         if format.offsetMonths != 0 {

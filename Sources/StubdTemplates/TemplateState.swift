@@ -1,4 +1,5 @@
 import StubModel
+import StubdState
 import Foundation
 import Synchronization
 
@@ -33,16 +34,16 @@ public final class TemplateState: Sendable {
 
     private let state = Mutex(State())
     /// Where every entry is charged.
-    let budget: StateBudget
+    package let budget: StateBudget
     /// The most bytes one templated answer may reach (`--template-output-limit`).
-    let outputLimit: Int
+    package let outputLimit: Int
 
     /// The default for `outputLimit`: 32 MiB, the request body limit.
     public static let defaultOutputLimit = 32 << 20
 
     /// How fast streams play: every pause between events divided by this (`--replay-speed`;
     /// `.infinity`: at once). A per-request rendering setting like `outputLimit`.
-    let streamSpeed: Double
+    package let streamSpeed: Double
 
     /// State charged to `budget`; templated answers bounded by `outputLimit` bytes; streams at
     /// `streamSpeed`.
@@ -86,7 +87,7 @@ public final class TemplateState: Sendable {
     }
 
     /// A random 64-bit value: the session's seeded sequence when it has one, else the system's.
-    func random(session: SessionID?) -> UInt64 {
+    package func random(session: SessionID?) -> UInt64 {
         state.withLock { state -> UInt64 in
             let key: SessionID?? = state.random[session] != nil ? .some(session) : (state.random[nil] != nil ? .some(nil) : .none)
             guard case .some(let owner) = key, var seed = state.random[owner] else { return UInt64.random(in: .min ... .max) }
@@ -102,7 +103,7 @@ public final class TemplateState: Sendable {
 
     /// Keeps `values` for `session` (a route's `"save"`): all of them, or — past a bound, each
     /// value's bytes counted as UTF-8 — none, with the bound that refused them.
-    func save(_ values: [(name: String, value: String)], session: SessionID?) throws(StateBudget.Refusal) {
+    package func save(_ values: [(name: String, value: String)], session: SessionID?) throws(StateBudget.Refusal) {
         for (name, value) in values { try budget.checkValue(name.utf8.count + value.utf8.count, "saved value \(name)") }
         try state.withLock { (state: inout State) throws(StateBudget.Refusal) in
             var current = state.saved[session] ?? [:]
@@ -124,7 +125,7 @@ public final class TemplateState: Sendable {
     }
 
     /// The next value of a route's counter for a session: 1, 2, 3…
-    func nextCount(route: RouteID, session: SessionID?) throws(StateBudget.Refusal) -> Int {
+    package func nextCount(route: RouteID, session: SessionID?) throws(StateBudget.Refusal) -> Int {
         try state.withLock { (state: inout State) throws(StateBudget.Refusal) -> Int in
             let key = CounterKey(route: route, session: session)
             let current = state.counters[key]

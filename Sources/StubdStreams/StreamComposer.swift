@@ -1,12 +1,13 @@
 import Foundation
 import StubModel
 import StubdEngine
+import StubdTemplates
 
 /// A route's streamed answer compiled once (event templates parsed), and made per request into
 /// what the engine plays: a `StreamScript` — events rendered, pauses drawn from the session's
 /// seed, split and fault applied — or, for a language-model answer the request does not ask to
 /// stream, one JSON reply.
-struct StreamComposer: Sendable {
+package struct StreamComposer: Sendable {
     private enum Source: Sendable {
         /// A stream, with per event the template its data is rendered from (nil: sent as written)
         /// and the events as written, encoded once for every request.
@@ -18,7 +19,7 @@ struct StreamComposer: Sendable {
     private let source: Source
 
     /// The status its stream starts with (a language-model answer's is 200, streamed or not).
-    var status: Int {
+    package var status: Int {
         switch source {
         case .stream(let stream, _, _): return stream.status
         case .llm: return 200
@@ -27,7 +28,7 @@ struct StreamComposer: Sendable {
 
     /// The composer for `outcome`, or nil when it is not a stream (or a template does not
     /// compile: the fixture reader has refused that already).
-    init?(_ outcome: StubOutcome) {
+    package init?(_ outcome: StubOutcome) {
         switch outcome {
         case .stream(let stream):
             var templates: [ResponseTemplate?] = []
@@ -46,8 +47,10 @@ struct StreamComposer: Sendable {
         }
     }
 
-    /// What `request` receives.
-    func content(request: IncomingRequest, renderer: TemplateRenderer, state: TemplateState, session: SessionID?) -> ReplyContent {
+    /// What the request of `context` receives.
+    package func content(_ context: OutcomeContext) -> ReplyContent {
+        let request = context.request, state = context.state, session = context.session
+        let renderer = TemplateRenderer(context)
         switch source {
         case .stream(let stream, let templates, let encoded):
             var payloads: [String?] = []
@@ -97,7 +100,7 @@ struct StreamComposer: Sendable {
     }
 
     /// The engine's script for `stream` with `payloads` rendered.
-    static func script(_ stream: StubStream, payloads: [String?], encoded: [[UInt8]] = [], state: TemplateState, session: SessionID?) -> StreamScript {
+    package static func script(_ stream: StubStream, payloads: [String?], encoded: [[UInt8]] = [], state: TemplateState, session: SessionID?) -> StreamScript {
         let writes = stream.writes(payloads: payloads, encoded: encoded, speed: state.streamSpeed) {
             Double(state.random(session: session) >> 11) / Double(1 << 53)
         }
