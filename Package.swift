@@ -112,6 +112,10 @@ let package = Package(
         .target(name: "StubdStreams", dependencies: ["StubModel", "StubdEngine", "StubdTemplates"], swiftSettings: swiftSettings),
         // A session's items of declared collections, and the answers of their routes.
         .target(name: "StubdCollections", dependencies: ["StubModel", "StubdEngine", "StubdState"], swiftSettings: swiftSettings),
+        // WebSocket conversations played from a route's script, or relayed to an upstream; the
+        // registry of open ones a test pushes to.
+        .target(name: "StubdWebSockets", dependencies: ["StubModel", "StubdEngine", "StubdState", "StubdTemplates", "Recording"],
+                swiftSettings: swiftSettings),
         // Serving: the exchange, matching, routing, the session store, the proxy. Knows nothing of
         // the admin API's handlers or the dashboard: an admin request is handed to the
         // `AdminResponder` it is given; each answer kind is one case of `CompiledOutcome`.
@@ -129,6 +133,7 @@ let package = Package(
                 "StubdTemplates",
                 "StubdStreams",
                 "StubdCollections",
+                "StubdWebSockets",
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: swiftSettings
@@ -143,7 +148,7 @@ let package = Package(
         // stream, the metrics and fixture drafts — endpoints it adds to the admin API.
         .target(
             name: "Dashboard",
-            dependencies: ["AdminAPI", "StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["AdminAPI", "StubServer", "StubdState", "StubdWebSockets", "AdminContract", "StubModel", "FixtureFiles", "StubdEngine",
                            .product(name: "Atomics", package: "swift-atomics")],
             resources: [.embedInCode("Resources/dashboard.html"), .embedInCode("Resources/dashboard.css"),
                         .embedInCode("Resources/dashboard.js")],
@@ -211,7 +216,7 @@ let package = Package(
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdRuntime", "AdminAPI", "Dashboard",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdRuntime", "AdminAPI", "Dashboard",
                            "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
                            "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import StubdEngine
+import StubdWebSockets
 
 /// One request and what became of it: made when the request arrives (its arrival time is the
 /// moment the handler is called), resolved by the decision, completed by the engine when the
@@ -14,7 +15,7 @@ import StubdEngine
 /// why its mutable fields skip Swift's run-time exclusivity check (`@exclusivity(unchecked)`:
 /// about 75 instructions per access, twenty accesses a request, for overlaps that one writer at a
 /// time cannot make).
-public final class Exchange: ReplyListener, @unchecked Sendable {
+public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendable {
     /// How the request was resolved.
     public enum Resolution: Sendable {
         /// Not decided yet: what an observer of arrivals sees.
@@ -187,7 +188,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
 
     /// A WebSocket conversation that ended: its messages both ways, as the response's body (JSON,
     /// cut to the journal's bound), under the 101 head recorded at the upgrade.
-    func recordConversation(_ transcript: [UInt8]) {
+    package func recordConversation(_ transcript: [UInt8]) {
         guard let head = response else { return }
         response = ExchangeResponse(switching: PreparedReply(status: 101, headers: head.headers + [NameValue("Content-Type", "application/json")], body: []),
                                     conversation: Array(transcript.prefix(ExchangeResponse.bodyLimit)), size: transcript.count)
@@ -199,7 +200,7 @@ public final class Exchange: ReplyListener, @unchecked Sendable {
     }
 
     /// A relayed WebSocket conversation that is being recorded, whole once it has ended.
-    func recorded(by recorder: Recorder, conversation: CapturedConversation) {
+    package func recorded(by recorder: Recorder, conversation: CapturedConversation) {
         recording = (recorder, .conversation(conversation))
     }
 

@@ -1,5 +1,6 @@
 import StubModel
 import StubdEngine
+import StubdWebSockets
 
 /// A miss that asks for a WebSocket, forwarded: the upgrade goes to the upstream (the client's
 /// key, version, subprotocols and end-to-end headers; no extension offered, so the recorder can

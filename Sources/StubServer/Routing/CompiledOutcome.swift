@@ -1,6 +1,7 @@
 import StubModel
 import StubdEngine
 import StubdStreams
+import StubdWebSockets
 
 /// One step of a route (most routes have one), made ready when the route is loaded. A closed set:
 /// an answer kind is one case here and one module below the serving core, so the compiler lists

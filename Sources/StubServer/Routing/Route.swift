@@ -5,6 +5,7 @@ import StubdState
 import StubdTemplates
 import StubdStreams
 import StubdCollections
+import StubdWebSockets
 
 /// A compiled stub: the fixture plus everything the hit path needs, computed once.
 ///

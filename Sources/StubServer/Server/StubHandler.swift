@@ -2,6 +2,7 @@ import Dispatch
 import AdminContract
 import StubModel
 import StubdEngine
+import StubdWebSockets
 import StubdState
 import StubdTemplates
 
@@ -37,7 +38,7 @@ package final class StubHandler: EngineHandler {
         let observers = feed.observers
         let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: feed, reply: reply)
         feed.start(exchange, observers: observers)
-        if request.body.count >= Self.offLoopBodyBytes, !AdminContract.isAdmin(request.rawPath) {
+        if request.body.count >= OffLoop.bytes, !AdminContract.isAdmin(request.rawPath) {
             decideOffTheLoop(exchange, reply: reply)
             return .later
         }
@@ -53,11 +54,6 @@ package final class StubHandler: EngineHandler {
             return .later
         }
     }
-
-    /// Bodies from this size on are matched, rendered and explained off the loop: reading them is
-    /// linear, but a 3.6 MB JSON body of 200,000 keys still takes a few hundred milliseconds,
-    /// which would hold every other request of the loop.
-    static let offLoopBodyBytes = 64 << 10
 
     /// Where large bodies are decided: as many at once as the system gives threads.
     private static let offLoop = DispatchQueue(label: "stubd.large-bodies", qos: .userInitiated, attributes: .concurrent)
@@ -217,11 +213,13 @@ package final class StubHandler: EngineHandler {
                 }
                 route.hitCounter.wrappingIncrement(ordering: .relaxed)
                 exchange.routeAnswered()
-                if request.sentUpgrade || route.webSocket(forHit: hit) != nil,
-                   let opening = WebSocketOpening.plan(route: route, hit: hit, exchange: exchange, admin: admin, redactor: redactor, headOnly: headOnly) {
+                let context = OutcomeContext(request: request, route: route, session: session, state: admin.templates, collections: admin)
+                let webSocket = route.webSocket(forHit: hit)
+                if webSocket != nil || request.sentUpgrade,
+                   let opening = WebSocketOpening.plan(webSocket, context: context, registry: admin.webSockets, exchange: exchange,
+                                                       redactor: redactor, headOnly: headOnly) {
                     return .reply(opening)
                 }
-                let context = OutcomeContext(request: request, route: route, session: session, state: admin.templates, collections: admin)
                 var plan = ReplyPlan(content: route.reply(forHit: hit, context, collections: admin.collections),
                                      delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)
                 if case .fault(let fault) = plan.content, fault.sendsNoResponse {

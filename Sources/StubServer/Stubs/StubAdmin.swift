@@ -3,6 +3,7 @@ import StubModel
 import StubdState
 import StubdTemplates
 import StubdCollections
+import StubdWebSockets
 
 /// The one owner of a server's changeable state — the stub store, scenario states and sequence
 /// positions, and the journal — and the only way to change it. The admin API, `StubdServer` (and

@@ -4,12 +4,12 @@ import StubModel
 /// once, when the route is compiled — parsing a template for each message cost a templated echo
 /// more than half its round trips (perf, `make bench`: 34k/s, 2.1× fewer than the same route
 /// without the parse).
-final class CompiledWebSocket: Sendable {
+package final class CompiledWebSocket: Sendable {
     /// The script as the fixture wrote it.
-    let script: WebSocketScript
+    package let script: WebSocketScript
     private let templates: [String: TemplateText]
 
-    init(_ script: WebSocketScript) {
+    package init(_ script: WebSocketScript) {
         self.script = script
         var templates: [String: TemplateText] = [:]
         if script.template {
@@ -23,5 +23,5 @@ final class CompiledWebSocket: Sendable {
     }
 
     /// The parsed template of a text send (nil: sent as it is, or the script is not templated).
-    func template(for text: String) -> TemplateText? { templates[text] }
+    package func template(for text: String) -> TemplateText? { templates[text] }
 }

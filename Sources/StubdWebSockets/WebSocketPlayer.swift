@@ -4,22 +4,20 @@ import StubModel
 import StubdEngine
 import Synchronization
 import StubdTemplates
+import StubdState
 
 /// One conversation's script played on its connection (a `WebSocketPeer`): the open steps, the
 /// replies to client messages that match, sends pushed by a test; every message both ways kept
 /// for the journal (bounded, secrets hidden), which hears of the conversation when it ends.
-final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
+package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     private let script: WebSocketScript
     private let compiled: CompiledWebSocket
-    private let route: Route
-    private let upgradeRequest: IncomingRequest
-    private let session: SessionID?
-    private let state: TemplateState
-    private let collections: any CollectionItemsSource
+    /// The upgrade request's context: its templates read the request, route and session.
+    private let context: OutcomeContext
     private let registry: WebSocketRegistry
-    private let exchange: Exchange
+    private let exchange: any ConversationSink
     /// What the journal keeps of it (the dashboard reads it live).
-    let transcript: WebSocketTranscript
+    package let transcript: WebSocketTranscript
     private let registration = Mutex<Int?>(nil)
     private let connection = Mutex<WebSocketConnection?>(nil)
     /// Large messages are matched and answered here, off the loop, with every message after them
@@ -30,15 +28,10 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     /// use, on the loop: most conversations never need one.)
     private let queued = Mutex(0)
 
-    init(compiled: CompiledWebSocket, route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
-         collections: any CollectionItemsSource, registry: WebSocketRegistry, exchange: Exchange, redactor: Redactor) {
+    package init(compiled: CompiledWebSocket, context: OutcomeContext, registry: WebSocketRegistry, exchange: any ConversationSink, redactor: Redactor) {
         self.script = compiled.script
         self.compiled = compiled
-        self.route = route
-        self.upgradeRequest = request
-        self.session = session
-        self.state = state
-        self.collections = collections
+        self.context = context
         self.registry = registry
         self.exchange = exchange
         self.transcript = WebSocketTranscript(redactor: redactor)
@@ -46,16 +39,16 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
 
     // MARK: WebSocketPeer (on the loop)
 
-    func opened(_ connection: WebSocketConnection) {
+    package func opened(_ connection: WebSocketConnection) {
         self.connection.withLock { $0 = connection }
-        let id = registry.add(route: route.name, path: upgradeRequest.rawPath, session: session, conversation: self)
+        let id = registry.add(route: context.route.name, path: context.request.rawPath, session: context.session, conversation: self)
         registration.withLock { $0 = id }
         run(script.onOpen, on: connection, message: nil)
     }
 
-    func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
+    package func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
         let offTheLoop = queued.withLock { count -> Bool in
-            guard count > 0 || message.byteCount >= StubHandler.offLoopBodyBytes else { return false }
+            guard count > 0 || message.byteCount >= OffLoop.bytes else { return false }
             count += 1
             return true
         }
@@ -75,7 +68,7 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
         run(reply.steps, on: connection, message: message)
     }
 
-    func ended(code: Int?, reason: String, by: WebSocketEnding) {
+    package func ended(code: Int?, reason: String, by: WebSocketEnding) {
         if let id = registration.withLock({ $0 }) { registry.remove(id) }
         connection.withLock { $0 = nil }
         exchange.recordConversation(transcript.document(code: code, reason: reason, by: by))
@@ -84,13 +77,13 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
 
     // MARK: Test pushes (any thread)
 
-    func push(_ message: WebSocketMessage) {
+    package func push(_ message: WebSocketMessage) {
         guard let connection = connection.withLock({ $0 }) else { return }
         note(message, from: "server")
         connection.send(message)
     }
 
-    func close(code: Int, reason: String) {
+    package func close(code: Int, reason: String) {
         connection.withLock { $0 }?.close(code: code, reason: reason)
     }
 
@@ -126,15 +119,16 @@ final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Sendable {
     /// request's path, query and headers are the request's.
     private func render(_ message: WebSocketMessage, message incoming: WebSocketMessage?) -> WebSocketMessage {
         guard case .text(let text) = message, let template = compiled.template(for: text) else { return message }
-        var request = upgradeRequest
+        var request = context.request
         request.body = incoming?.bytes ?? []
-        let renderer = TemplateRenderer(request: request, route: route, session: session, state: state, collections: collections)
+        let renderer = TemplateRenderer(request: request, route: context.route, session: context.session, state: context.state,
+                                        collections: context.collections)
         return .text((try? renderer.render(template)) ?? text)
     }
 
     /// Whether `match` takes `message`; its regular expressions share one `RegexBudget`, as a
     /// request's do.
-    static func takes(_ match: WebSocketMatch, _ message: WebSocketMessage, budget: RegexBudget) -> Bool {
+    package static func takes(_ match: WebSocketMatch, _ message: WebSocketMessage, budget: RegexBudget) -> Bool {
         let text: String
         switch message {
         case .text(let string): text = string

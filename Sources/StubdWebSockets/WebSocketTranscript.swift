@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 import Recording
 import StubModel
 import Synchronization
@@ -8,10 +9,10 @@ import Synchronization
 /// `messageLimit` of them — and the document the exchange's record holds when it ends. Both a
 /// scripted conversation (`WebSocketPlayer`) and a relayed one (`WebSocketRelay`) keep one;
 /// notes may come from any thread (a test's push).
-final class WebSocketTranscript: Sendable {
+package final class WebSocketTranscript: Sendable {
     /// Messages kept, and bytes kept of each.
-    static let messageLimit = 200
-    static let messageBytesLimit = 4096
+    package static let messageLimit = 200
+    package static let messageBytesLimit = 4096
 
     private let started = DispatchTime.now().uptimeNanoseconds
     private let redactor: Redactor
@@ -25,13 +26,13 @@ final class WebSocketTranscript: Sendable {
     }
     private let listener = Mutex<Listener?>(nil)
 
-    init(redactor: Redactor) { self.redactor = redactor }
+    package init(redactor: Redactor) { self.redactor = redactor }
 
     /// Seconds since the conversation opened.
-    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+    package var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
 
     /// Notes a message from `side` (`client` or `server`).
-    func note(_ message: WebSocketMessage, from side: String) {
+    package func note(_ message: WebSocketMessage, from side: String) {
         var entry: [(key: String, value: JSONValue)] = [("from", .string(side)), ("at", .number((elapsed * 1000).rounded() / 1000))]
         switch message {
         case .text(let text):
@@ -54,16 +55,16 @@ final class WebSocketTranscript: Sendable {
     }
 
     /// Tells `listener` of every message noted from now on.
-    func onNote(_ listener: @escaping @Sendable (JSONValue) -> Void) {
+    package func onNote(_ listener: @escaping @Sendable (JSONValue) -> Void) {
         let box = Listener(listener)
         self.listener.withLock { $0 = box }
     }
 
     /// The messages so far (a live view).
-    var messages: [JSONValue] { kept.withLock { $0.entries } }
+    package var messages: [JSONValue] { kept.withLock { $0.entries } }
 
     /// `{"messages": […], "closed": {"by", "code", "reason"}, "messagesNotKept"}`, compact.
-    func document(code: Int?, reason: String, by: WebSocketEnding) -> [UInt8] {
+    package func document(code: Int?, reason: String, by: WebSocketEnding) -> [UInt8] {
         var ending: [(key: String, value: JSONValue)] = [("by", .string(by.rawValue))]
         if let code { ending.append(("code", .number(Double(code)))) }
         if !reason.isEmpty { ending.append(("reason", .string(reason))) }

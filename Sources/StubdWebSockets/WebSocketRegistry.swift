@@ -5,7 +5,7 @@ import Synchronization
 
 /// An open conversation as the registry holds it: a scripted one (`WebSocketPlayer`) or one the
 /// proxy relays (`WebSocketRelay`). Calls may come from any thread.
-protocol OpenWebSocket: AnyObject, Sendable {
+package protocol OpenWebSocket: AnyObject, Sendable {
     /// What the journal keeps of it, so far.
     var transcript: WebSocketTranscript { get }
     /// Sends a test's message to the client (noted as the server's).
@@ -58,7 +58,7 @@ public final class WebSocketRegistry: Sendable {
     /// An empty registry.
     public init() {}
 
-    func add(route: String, path: String, session: SessionID?, conversation: any OpenWebSocket) -> Int {
+    package func add(route: String, path: String, session: SessionID?, conversation: any OpenWebSocket) -> Int {
         let entry = state.withLock { state in
             let id = state.next
             state.next += 1
@@ -72,7 +72,7 @@ public final class WebSocketRegistry: Sendable {
         return id
     }
 
-    func remove(_ id: Int) {
+    package func remove(_ id: Int) {
         guard let entry = state.withLock({ $0.entries.removeValue(forKey: id) }) else { return }
         tell(.closed(id: id, session: entry.session))
     }

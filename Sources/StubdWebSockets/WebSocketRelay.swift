@@ -12,14 +12,14 @@ import Synchronization
 ///
 /// Both sides live on the loop of the client's request, so every call comes on that thread —
 /// but a test's push or close (it is listed with the open conversations), from any thread.
-final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket, @unchecked Sendable {
+package final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket, @unchecked Sendable {
     /// Bytes one message may take either way.
-    static let messageLimit = 16 << 20
+    package static let messageLimit = 16 << 20
 
     private let upstream: UpstreamWebSocket
-    private let exchange: Exchange
+    private let exchange: any ConversationSink
     private let recorder: Recorder?
-    let transcript: WebSocketTranscript
+    package let transcript: WebSocketTranscript
     private let registry: WebSocketRegistry
     private let upstreamName: String
     private let clientSide = Mutex<(connection: WebSocketConnection?, id: Int?)>((nil, nil))
@@ -27,7 +27,7 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket,
     private var conversation: CapturedConversation
     private var clientEnded = false
 
-    init(upstream: UpstreamWebSocket, named upstreamName: String, subprotocol: String?, exchange: Exchange, recorder: Recorder?, redactor: Redactor,
+    package init(upstream: UpstreamWebSocket, named upstreamName: String, subprotocol: String?, exchange: any ConversationSink, recorder: Recorder?, redactor: Redactor,
          registry: WebSocketRegistry) {
         self.upstream = upstream
         self.upstreamName = upstreamName
@@ -43,19 +43,19 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket,
 
     // MARK: The client's side
 
-    func opened(_ connection: WebSocketConnection) {
+    package func opened(_ connection: WebSocketConnection) {
         clientSide.withLock { $0.connection = connection }
         let id = registry.add(route: "proxied to \(upstreamName)", path: exchange.request.rawPath, session: exchange.session, conversation: self)
         clientSide.withLock { $0.id = id }
         upstream.attach(self)
     }
 
-    func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
+    package func received(_ message: WebSocketMessage, on connection: WebSocketConnection) {
         keep(message, fromClient: true)
         upstream.send(message)
     }
 
-    func ended(code: Int?, reason: String, by: WebSocketEnding) {
+    package func ended(code: Int?, reason: String, by: WebSocketEnding) {
         guard !clientEnded else { return }
         clientEnded = true
         let id = clientSide.withLock { side in
@@ -78,12 +78,12 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket,
 
     // MARK: The upstream's side
 
-    func upstreamSent(_ message: WebSocketMessage) {
+    package func upstreamSent(_ message: WebSocketMessage) {
         keep(message, fromClient: false)
         client?.send(message)
     }
 
-    func upstreamEnded(code: Int?, reason: String, by: WebSocketEnding) {
+    package func upstreamEnded(code: Int?, reason: String, by: WebSocketEnding) {
         guard let client else { return }
         switch by {
         case .server:
@@ -99,13 +99,13 @@ final class WebSocketRelay: WebSocketPeer, UpstreamWebSocketPeer, OpenWebSocket,
 
     // MARK: A test's hand (any thread)
 
-    func push(_ message: WebSocketMessage) {
+    package func push(_ message: WebSocketMessage) {
         guard let client else { return }
         transcript.note(message, from: "server")
         client.send(message)
     }
 
-    func close(code: Int, reason: String) {
+    package func close(code: Int, reason: String) {
         client?.close(code: code, reason: reason)
     }
 

@@ -1,17 +1,22 @@
 import StubModel
 import StubdEngine
 import StubdState
+import StubdTemplates
+import Recording
+import StubdState
 
 /// What a route answers a request for a WebSocket: the upgrade, when the route holds a WebSocket
 /// and the handshake is valid; a 400 saying what is wrong otherwise — also when the route holds
 /// none (a plain 200 to an upgrade leaves a browser with "Unexpected response code: 200").
-enum WebSocketOpening {
+package enum WebSocketOpening {
     /// The plan for a route hit that may be a WebSocket's: nil when neither the route nor the
     /// request is one (the route's usual answer goes).
-    static func plan(route: Route, hit: Int, exchange: Exchange, admin: StubAdmin, redactor: Redactor, headOnly: Bool) -> ReplyPlan? {
-        let request = exchange.request
+    /// `compiled`: the step's WebSocket, nil when the step is not one.
+    package static func plan(_ compiled: CompiledWebSocket?, context: OutcomeContext, registry: WebSocketRegistry, exchange: any ConversationSink,
+                     redactor: Redactor, headOnly: Bool) -> ReplyPlan? {
+        let request = context.request, route = context.route
         let asks = WebSocketHandshake.asksForWebSocket(request.headers)
-        guard let compiled = route.webSocket(forHit: hit) else {
+        guard let compiled else {
             guard asks else { return nil }
             let refusal = JSONReply.error("route \(route.name) answers plain HTTP: it has no WebSocket", status: 400,
                                           problems: ["add \"websocket\": {…} to the route (docs/WEBSOCKETS.md), or send the request without Upgrade: websocket"])
@@ -28,8 +33,7 @@ enum WebSocketOpening {
         }
         let key = request.header("Sec-WebSocket-Key") ?? ""
         let script = compiled.script
-        let player = WebSocketPlayer(compiled: compiled, route: route, request: request, session: exchange.session, state: admin.templates,
-                                     collections: admin, registry: admin.webSockets, exchange: exchange, redactor: redactor)
+        let player = WebSocketPlayer(compiled: compiled, context: context, registry: registry, exchange: exchange, redactor: redactor)
         let upgrade = WebSocketUpgrade(accept: WebSocketHandshake.accept(key: key),
                                        subprotocol: WebSocketHandshake.subprotocol(offered: request.headers, supported: script.subprotocols),
                                        messageLimit: script.messageLimit, peer: player)

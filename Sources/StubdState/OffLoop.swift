@@ -1,0 +1,7 @@
+/// From what size a request body or a WebSocket message is matched and answered off the serving
+/// loop: reading it is linear, but a 3.6 MB JSON body of 200,000 keys still takes a few hundred
+/// milliseconds, which would hold every other request of the loop.
+package enum OffLoop {
+    /// 64 KiB.
+    package static let bytes = 64 << 10
+}
