@@ -144,6 +144,13 @@ let package = Package(
             dependencies: ["StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine"],
             swiftSettings: swiftSettings
         ),
+        // Webhooks: an observer above the serving core that sends a route's webhooks once its
+        // answer has gone, the log of those sent, and their two admin endpoints.
+        .target(
+            name: "StubdWebhooks",
+            dependencies: ["StubServer", "AdminAPI", "AdminContract", "StubdTemplates", "StubdState", "StubModel", "StubdEngine"],
+            swiftSettings: swiftSettings
+        ),
         // The dashboard: its page, styles and script (files, embedded at build time), the event
         // stream, the metrics and fixture drafts — endpoints it adds to the admin API.
         .target(
@@ -158,7 +165,7 @@ let package = Package(
         // observers (journal, metrics, webhooks, recorder, log line), started from one value.
         .target(
             name: "StubdRuntime",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "AdminAPI", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
                            "Recording", "StubdSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -206,7 +213,7 @@ let package = Package(
         .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
         .testTarget(name: "AdminContractTests", dependencies: ["AdminContract", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "AdminAPITests", dependencies: ["AdminAPI", "Dashboard", "AdminContract", "StubServer", "StubdEngine", "StubModel",
+        .testTarget(name: "AdminAPITests", dependencies: ["AdminAPI", "Dashboard", "StubdWebhooks", "AdminContract", "StubServer", "StubdEngine", "StubModel",
                                                          "StubdTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubdRuntime", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem",
@@ -216,7 +223,7 @@ let package = Package(
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdRuntime", "AdminAPI", "Dashboard",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdRuntime", "AdminAPI", "Dashboard",
                            "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
                            "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings

@@ -105,8 +105,6 @@ public struct AdminService: AdminResponder {
         AdminEndpoint(AdminContract.replaceCollection) { call, items throws(AdminRefusal) in
             try CollectionsAdmin(state: call.state).replace(call.parameters[0], items, session: call.session)
         },
-        AdminEndpoint(AdminContract.webhooks) { call, _ in WebhooksAdmin(state: call.state).list(session: call.session) },
-        AdminEndpoint(AdminContract.clearWebhooks) { call, _ in WebhooksAdmin(state: call.state).clear(session: call.session) },
         AdminEndpoint(AdminContract.webSockets) { call, _ in WebSocketsAdmin(state: call.state).list(session: call.session) },
         AdminEndpoint(AdminContract.sendWebSocket) { call, push in WebSocketsAdmin(state: call.state).send(push, session: call.session) },
         AdminEndpoint(AdminContract.closeWebSockets) { call, request in WebSocketsAdmin(state: call.state).close(request, session: call.session) },

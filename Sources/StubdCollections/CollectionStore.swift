@@ -241,3 +241,5 @@ public final class CollectionStore: Sendable {
         error(404, "\(spec.name) has no item with \(spec.idField) \(id ?? "")")
     }
 }
+
+extension CollectionStore: SessionState {}

@@ -8,6 +8,7 @@ import StubModel
 import StubdEngine
 import StubdState
 import StubdTemplates
+import StubdWebhooks
 
 extension StubdServer {
     /// Everything a server is started with, as one value: the engine's limits and ports, who may
@@ -75,7 +76,7 @@ extension StubdServer {
                                     upstreamTLS: configuration.upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
         let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
         let dashboardState = DashboardState(writeDirectory: configuration.uiWriteDirectory)
-        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, webhooks: webhooks,
+        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, otherStores: [webhooks],
                               limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit,
                               streamSpeed: configuration.replaySpeed)
         let own = OwnTraffic(allowedDestinations: configuration.webhookAllowed)
@@ -93,7 +94,7 @@ extension StubdServer {
         let feed = ExchangeFeed(observers: subscribers + configuration.observers)
         // The admin API, with the dashboard's endpoints beside the standard ones.
         let dashboard = Dashboard(state: dashboardState)
-        let service = AdminService(state: admin, access: configuration.access ?? AdminAccess(host: host), extra: dashboard.endpoints,
+        let service = AdminService(state: admin, access: configuration.access ?? AdminAccess(host: host), extra: dashboard.endpoints + WebhooksAdmin.endpoints(webhooks),
                                    pageKey: dashboardState.uiKey)
         let handler = StubHandler(admin: admin, responder: service, cors: configuration.cors ?? .default(host: host),
                                   redactor: redactor, feed: feed, own: own)
@@ -102,6 +103,6 @@ extension StubdServer {
         own.listening(on: [ports.http, ports.https].compactMap { $0 })
         dashboardState.measure(engine.loopLag)
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
-                           host: host, admin: admin, dashboard: dashboardState, engine: engine, feed: feed, own: own)
+                           host: host, admin: admin, dashboard: dashboardState, webhooks: webhooks, engine: engine, feed: feed, own: own)
     }
 }

@@ -8,6 +8,7 @@ import StubModel
 import TargetModel
 import StubdEngine
 import StubdState
+import StubdWebhooks
 
 /// A running stub server: stubs served over HTTP by libevent event loops, changeable at runtime,
 /// with a request journal. Embed it in a test:
@@ -36,20 +37,23 @@ public final class StubdServer: Sendable {
     public let admin: StubAdmin
     /// The dashboard's page key, write folder and counters.
     public let dashboard: DashboardState
+    /// Webhooks sent by routes, and the bound on those under way.
+    public let webhooks: WebhookLog
     private let engine: any Engine
     /// Where exchanges go; observers can join and leave while the server runs.
     private let feed: ExchangeFeed
     /// How the server knows the requests it sent itself.
     package let own: OwnTraffic
 
-    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, dashboard: DashboardState, engine: any Engine,
-         feed: ExchangeFeed, own: OwnTraffic) {
+    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, dashboard: DashboardState, webhooks: WebhookLog,
+         engine: any Engine, feed: ExchangeFeed, own: OwnTraffic) {
         self.port = port
         self.httpsPort = httpsPort
         self.servesHTTP = servesHTTP
         self.host = host
         self.admin = admin
         self.dashboard = dashboard
+        self.webhooks = webhooks
         self.engine = engine
         self.feed = feed
         self.own = own

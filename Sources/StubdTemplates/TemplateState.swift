@@ -153,3 +153,5 @@ public final class TemplateState: Sendable {
         }
     }
 }
+
+extension TemplateState: SessionState {}

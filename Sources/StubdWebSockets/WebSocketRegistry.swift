@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdState
 import StubdEngine
 import Synchronization
 
@@ -137,4 +138,9 @@ public final class WebSocketRegistry: Sendable {
         if wanted.hasSuffix("*") { return path.hasPrefix(String(wanted.dropLast())) }
         return path == wanted
     }
+}
+
+extension WebSocketRegistry: SessionState {
+    /// A session reset closes its conversations.
+    package func reset(session: SessionID?) { closeAll(session: session) }
 }

@@ -7,6 +7,7 @@ import StubdEngine
 import AdminContract
 @testable import AdminAPI
 import Dashboard
+import StubdWebhooks
 
 /// The admin API is one table: every endpoint declared in the contract is served, and documented
 /// in the admin reference, and nothing else is; a path parameter never shadows a fixed word; a
@@ -25,9 +26,10 @@ import Dashboard
         })
     }
 
-    /// The table a server builds: the standard endpoints and the dashboard's.
+    /// The table a server builds: the standard endpoints, the dashboard's and the webhooks'.
     static func router() -> AdminRouter {
-        AdminRouter(state: StubAdmin(fixtures: .empty), endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints)
+        AdminRouter(state: StubAdmin(fixtures: .empty),
+                    endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints + WebhooksAdmin.endpoints(WebhookLog()))
     }
 
     @Test func everyDeclaredEndpointIsServedAndDocumentedAndNothingElse() {

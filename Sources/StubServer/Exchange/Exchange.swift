@@ -70,7 +70,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     @exclusivity(unchecked) private(set) var recording: (recorder: Recorder, answer: CapturedResponse)?
     /// The engine's handle for this request: observers send stubd's own requests through it
     /// (webhooks) from the request's loop.
-    let reply: ReplyHandle?
+    package let reply: ReplyHandle?
     private let feed: ExchangeFeed?
 
     /// An exchange for `request`, arriving now; `feed` hears it when it ends.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import StubModel
+import StubdState
 
 /// The last `capacity` served requests, in a ring: memory stays bounded under any load (each
 /// entry keeps at most `bodyLimit` body bytes and `headerLimit` header bytes).
@@ -103,4 +104,9 @@ public final class RequestJournal: ExchangeObserver {
 
     /// How many entries are held now.
     public var size: Int { ring.withLock { $0.slots.reduce(0) { $0 + ($1 == nil ? 0 : 1) } } }
+}
+
+extension RequestJournal: SessionState {
+    /// A session reset forgets its entries.
+    package func reset(session: SessionID?) { clear(session: session) }
 }

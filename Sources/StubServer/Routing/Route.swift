@@ -28,8 +28,6 @@ public final class Route: Sendable, AnsweringRoute {
     let pathText: String
     /// Values the route saves for its session when it answers (`"save"`); empty for most routes.
     let saves: [SavedValue]
-    /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
-    let webhooks: [CompiledWebhook]
     /// Requests this route has answered since it was loaded (a reload or a replacement starts
     /// again at 0): one relaxed atomic add per hit.
     let hitCounter = ManagedAtomic<Int>(0)
@@ -46,7 +44,6 @@ public final class Route: Sendable, AnsweringRoute {
         self.pathText = fixture.request.path.description
         self.outcomes = fixture.outcomes.map(CompiledOutcome.init)
         saves = fixture.saves
-        webhooks = fixture.webhooks.compactMap(CompiledWebhook.init)
     }
 
     /// Whether query, headers and body match (the index has checked method and path). Asked

@@ -10,7 +10,7 @@ import Synchronization
 /// - a webhook carries `X-Stubd-Webhook-Depth: N; proof=…`, the proof being one of this server's
 ///   random 128-bit values, one per depth, made at start. Only a request with a proof stubd issued
 ///   is deeper than 0, so a client's `X-Stubd-Webhook-Depth: -1000` is depth 0 like any other
-///   request and a chain stops `WebhookDelivery.maxDepth` hops after the client's request;
+///   request and a chain stops `maxWebhookDepth` hops after the client's request;
 /// - a forwarded miss carries `Via: 1.1 stubd-…` (RFC 9110 §7.6.3, a pseudonym made at start):
 ///   one that comes back is not forwarded again (508);
 /// - the admin API refuses any request carrying either mark, however it was addressed — so a
@@ -19,6 +19,9 @@ import Synchronization
 /// A mark only ever takes rights away (no admin, no forwarding, fewer webhooks), so a receiver
 /// that sees one learns nothing it could use.
 package final class OwnTraffic: Sendable {
+    /// Webhooks a chain may send: a request this deep (by stubd's own proof) sends none.
+    package static let maxWebhookDepth = 5
+
     /// The webhook chain header.
     package static let depthHeader = "X-Stubd-Webhook-Depth"
 
@@ -31,7 +34,7 @@ package final class OwnTraffic: Sendable {
     let allowedDestinations: Set<String>
 
     package init(allowedDestinations: [String] = []) {
-        proofs = (0...WebhookDelivery.maxDepth).map { _ in RandomKey.hex128() }
+        proofs = (0...Self.maxWebhookDepth).map { _ in RandomKey.hex128() }
         pseudonym = "stubd-" + String(RandomKey.hex128().prefix(8))
         self.allowedDestinations = Set(allowedDestinations.map { $0.lowercased() })
     }
@@ -45,7 +48,7 @@ package final class OwnTraffic: Sendable {
 
     /// The header value for a webhook sent by a request `depth` webhooks deep.
     package func depthValue(_ depth: Int) -> String {
-        let clamped = min(max(depth, 0), WebhookDelivery.maxDepth)
+        let clamped = min(max(depth, 0), Self.maxWebhookDepth)
         return "\(clamped); proof=\(proofs[clamped])"
     }
 

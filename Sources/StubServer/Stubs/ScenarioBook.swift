@@ -189,3 +189,5 @@ final class ScenarioBook: Sendable {
         }
     }
 }
+
+extension ScenarioBook: SessionState {}

@@ -27,15 +27,15 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     public let templates: TemplateState
     /// The items of declared collections, per session.
     public let collections: CollectionStore
-    /// Webhooks sent by routes, and the bound on those under way.
-    public let webhooks: WebhookLog
+    /// Stores of features above the core (webhooks) that a session reset clears too.
+    private let otherStores: [any SessionState]
     /// Open WebSocket conversations, for a test's pushes.
     public let webSockets = WebSocketRegistry()
     /// Where the admin API reads and applies route changes, one at a time, off the serving loops.
     private let changes = DispatchQueue(label: "stubd.route-changes")
 
     init(store: StubStore, budget: StateBudget, templateOutputLimit: Int, streamSpeed: Double = 1, journal: RequestJournal,
-         forwarding: Forwarding = Forwarding(), webhooks: WebhookLog = WebhookLog()) {
+         forwarding: Forwarding = Forwarding(), otherStores: [any SessionState] = []) {
         self.store = store
         self.budget = budget
         self.scenarios = ScenarioBook(budget: budget)
@@ -43,16 +43,16 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
         self.collections = CollectionStore(budget: budget)
         self.journal = journal
         self.forwarding = forwarding
-        self.webhooks = webhooks
+        self.otherStores = otherStores
     }
 
     /// A fresh state serving `fixtures`, sending misses where `forwarding` says.
-    public convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding(),
-                            webhooks: WebhookLog = WebhookLog(),
+    package convenience init(fixtures: RouteTable, journal: RequestJournal = RequestJournal(), forwarding: Forwarding = Forwarding(),
+                            otherStores: [any SessionState] = [],
                             limits: StateBudget.Limits = StateBudget.Limits(), templateOutputLimit: Int = TemplateState.defaultOutputLimit,
                             streamSpeed: Double = 1) {
         self.init(store: StubStore(fixtures: fixtures), budget: StateBudget(limits: limits), templateOutputLimit: templateOutputLimit,
-                  streamSpeed: streamSpeed, journal: journal, forwarding: forwarding, webhooks: webhooks)
+                  streamSpeed: streamSpeed, journal: journal, forwarding: forwarding, otherStores: otherStores)
     }
 
     // MARK: - Routes
@@ -122,12 +122,8 @@ public final class StubAdmin: Sendable, CollectionItemsSource {
     @discardableResult
     public func reset(session: SessionID?) -> Int {
         let removed = store.removeAll(session: session)
-        scenarios.reset(session: session)
-        journal.clear(session: session)
-        templates.reset(session: session)
-        collections.reset(session: session)
-        webhooks.clear(session: session)
-        webSockets.closeAll(session: session)
+        let stores: [any SessionState] = [scenarios, journal, templates, collections, webSockets]
+        for store in stores + otherStores { store.reset(session: session) }
         budget.unpin(session: session)
         return removed
     }

@@ -84,7 +84,7 @@ import StubdEngine
         _ = stubd.get("/a")
         _ = stubd.get("/b")
         _ = stubd.get("/c?to=ftp://nowhere")
-        let entries = stubd.server.admin.webhooks.entries(session: nil)
+        let entries = stubd.server.webhooks.entries(session: nil)
         let a = try #require(entries.first { $0.url.hasSuffix("/a") })
         #expect(a.status == 204 && a.attempts == 2, "503 then 204: \(a)")
         let b = try #require(entries.first { $0.url.hasSuffix("/b") })

@@ -10,6 +10,7 @@ import StubdSystem
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+@testable import StubdWebhooks
 
 /// What stubd sends itself cannot be turned on stubd (issue 30), over real sockets: a client's
 /// webhook depth is never believed, a webhook never reaches the admin API in any spelling of this
@@ -24,7 +25,7 @@ struct OwnTrafficEndToEndTests {
 
     /// The journal's requests to `path` once no webhook is under way.
     static func settled(_ server: TestServer, path: String, deliveries: Int) -> Int {
-        _ = server.server.admin.webhooks.waitForDeliveries(deliveries, seconds: 10)
+        _ = server.server.webhooks.waitForDeliveries(deliveries, seconds: 10)
         return server.server.admin.journal.entries(matching: JournalQuery(path: path)).count
     }
 
@@ -39,7 +40,7 @@ struct OwnTrafficEndToEndTests {
         // The client's request and exactly five hops, whatever it claimed: the fifth delivery ends
         // once its request (at depth 5, which sends none) is answered, so the count is final then.
         #expect(Self.settled(server, path: "/loop", deliveries: WebhookDelivery.maxDepth) == WebhookDelivery.maxDepth + 1)
-        #expect(server.server.admin.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth)
+        #expect(server.server.webhooks.entries(session: nil).count == WebhookDelivery.maxDepth)
     }
 
     @Test(arguments: ["127.0.0.1", "localhost", "[::1]", "127.1", "0.0.0.0", "LocalHost.", "[::ffff:127.0.0.1]", "0x7f.0.0.1"])
@@ -54,8 +55,8 @@ struct OwnTrafficEndToEndTests {
             let body = #"{"callback": "http://\#(host):\#(server.port)\#(path)"}"#
             _ = try Curl.run(["-X", "POST", "-H", "Content-Type: text/plain", "--data", body, server.url("/orders")])
         }
-        #expect(server.server.admin.webhooks.waitForDeliveries(3))
-        let entries = server.server.admin.webhooks.entries(session: nil)
+        #expect(server.server.webhooks.waitForDeliveries(3))
+        let entries = server.server.webhooks.entries(session: nil)
         #expect(entries.count == 3)
         for entry in entries {
             #expect(entry.attempts == 0 && (entry.error ?? "").contains("stubd's own admin API"), "\(entry)")
@@ -73,16 +74,16 @@ struct OwnTrafficEndToEndTests {
         let refused = try Self.server(routes)
         defer { refused.stop() }
         _ = try Curl.run(["-X", "POST", "--data", #"{"callback": "http://127.0.0.1:\#(refused.port)/hook"}"#, refused.url("/orders")])
-        #expect(refused.server.admin.webhooks.waitForDeliveries(1))
-        let entry = try #require(refused.server.admin.webhooks.entries(session: nil).first)
+        #expect(refused.server.webhooks.waitForDeliveries(1))
+        let entry = try #require(refused.server.webhooks.entries(session: nil).first)
         #expect(entry.attempts == 0 && (entry.error ?? "").contains("--webhook-allow 127.0.0.1:\(refused.port)"), "\(entry)")
         #expect(refused.server.admin.journal.entries(matching: JournalQuery(path: "/hook")).isEmpty)
 
         let allowed = try Self.server(routes, settings: { $0.webhookAllowed = ["127.0.0.1"] })
         defer { allowed.stop() }
         _ = try Curl.run(["-X", "POST", "--data", #"{"callback": "http://127.0.0.1:\#(allowed.port)/hook"}"#, allowed.url("/orders")])
-        #expect(allowed.server.admin.webhooks.waitForDeliveries(1))
-        #expect(allowed.server.admin.webhooks.entries(session: nil).first?.status == 204)
+        #expect(allowed.server.webhooks.waitForDeliveries(1))
+        #expect(allowed.server.webhooks.entries(session: nil).first?.status == 204)
     }
 
     @Test func aConstantURLNamingStubdItselfIsTheFixturesOwnChoice() throws {
@@ -97,8 +98,8 @@ struct OwnTrafficEndToEndTests {
         try server.server.add(fixtures)
         // A value inserted into the path is one segment: `%3F` stays in the path, it adds no query.
         _ = try Curl.run(["-X", "POST", "-H", "X-Id: a?admin=1/../x", server.url("/orders")])
-        #expect(server.server.admin.webhooks.waitForDeliveries(1))
-        #expect(server.server.admin.webhooks.entries(session: nil).first?.status == 204)
+        #expect(server.server.webhooks.waitForDeliveries(1))
+        #expect(server.server.webhooks.entries(session: nil).first?.status == 204)
         let hook = try #require(server.server.admin.journal.entries(matching: JournalQuery(path: "/hook/*")).first)
         #expect(hook.url == "/hook/a%3Fadmin%3D1%2F..%2Fx", "\(hook.url)")
     }

@@ -10,6 +10,7 @@ import StubModel
 import AdminContract
 @testable import StubdEngine
 @testable import StubdTemplates
+@testable import StubdWebhooks
 
 /// Webhooks sent by a route over real sockets to a Python http.server receiver: the templated
 /// request arrives after the answer, a refused connection is retried until the receiver is up,
@@ -66,7 +67,7 @@ import AdminContract
         #expect(answer.stdout.hasSuffix("202"))
         // The receiver writes each request down before it answers, so once stubd has its answer
         // the request is on file.
-        #expect(server.server.admin.webhooks.waitForDeliveries(1))
+        #expect(server.server.webhooks.waitForDeliveries(1))
         #expect(Self.received(receiver).count == 1)
         let hook = try #require(Self.received(receiver).first)
         #expect(hook["method"] as? String == "POST")
@@ -99,10 +100,10 @@ import AdminContract
         // started: it meets a closed port; the receiver comes up only now.
         let receiver = try Self.receiver(port: free)
         defer { receiver.stop() }
-        #expect(server.server.admin.webhooks.waitForDeliveries(1))
+        #expect(server.server.webhooks.waitForDeliveries(1))
         #expect(Self.received(receiver).count == 1)
         #expect(Self.received(receiver).first?["body"] as? String == "job 1 done")
-        let entry = try #require(server.server.admin.webhooks.entries(session: nil).first)
+        let entry = try #require(server.server.webhooks.entries(session: nil).first)
         #expect(entry.status == 204)
         #expect(entry.attempts >= 2, "the refused attempt came first")
     }
@@ -119,7 +120,7 @@ import AdminContract
         _ = try Curl.run(["-X", "POST", server.url("/loop")])
         // The fifth delivery ends when its request (the sixth, at depth 5) has been answered, and
         // that request sent none: once five have ended, nothing more is under way.
-        #expect(server.server.admin.webhooks.waitForDeliveries(WebhookDelivery.maxDepth))
+        #expect(server.server.webhooks.waitForDeliveries(WebhookDelivery.maxDepth))
         #expect(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).count == WebhookDelivery.maxDepth + 1)
         let last = try #require(server.server.admin.journal.entries(matching: JournalQuery(path: "/loop")).last)
         let depth = try #require(last.headers.first { $0.name == "X-Stubd-Webhook-Depth" }?.value)

@@ -1,6 +1,7 @@
 import StubModel
 import StubdEngine
 import StubdTemplates
+import StubServer
 
 /// Sends a route's webhooks once its answer has gone: an exchange observer, so a webhook never
 /// leaves before the answer that caused it (the route's delay included). Each is rendered for the
@@ -10,19 +11,19 @@ import StubdTemplates
 /// stubd itself is refused as `OwnTraffic.refusal` says; past `WebhookLog.maxInFlight` one is
 /// dropped; every one ends in the log.
 package struct WebhookObserver: ExchangeObserver {
-    let log: WebhookLog
-    let redactor: Redactor
-    let own: OwnTraffic
+    package let log: WebhookLog
+    package let redactor: Redactor
+    package let own: OwnTraffic
     /// What the templates read: the clocks, counters and saved values; the collections.
-    let state: TemplateState
-    let collections: any CollectionItemsSource
+    package let state: TemplateState
+    package let collections: any CollectionItemsSource
 
     package init(log: WebhookLog, redactor: Redactor, own: OwnTraffic, state: TemplateState, collections: any CollectionItemsSource) {
         (self.log, self.redactor, self.own, self.state, self.collections) = (log, redactor, own, state, collections)
     }
 
     package func exchangeEnded(_ exchange: Exchange) {
-        guard exchange.answeredByRoute, let route = exchange.route, !route.webhooks.isEmpty, let reply = exchange.reply else { return }
+        guard exchange.answeredByRoute, let route = exchange.route, !route.fixture.webhooks.isEmpty, let reply = exchange.reply else { return }
         let deliveries = WebhookDelivery.render(route, request: exchange.request, session: exchange.session, state: state,
                                                 collections: collections, own: own)
         for delivery in deliveries { send(delivery, via: reply) }

@@ -1,42 +1,44 @@
 import StubModel
 import StubdEngine
 import StubdTemplates
+import StubServer
 
 /// One webhook rendered for the request that caused it: what will be sent, or why it cannot be
 /// (a URL made from the request that is not a URL). Made on the request's loop when the route
 /// answers, so every substitution reads that request and that moment.
-struct WebhookDelivery: Sendable {
+package struct WebhookDelivery: Sendable {
     /// The route that answered.
-    let routeName: String
+    package let routeName: String
     /// The session of the request that caused it.
-    let session: SessionID?
+    package let session: SessionID?
     /// The rendered URL (for the log).
-    let url: String
+    package let url: String
     /// The request, or why there is none.
-    let request: Result<UpstreamRequest, WebhookURLProblem>
+    package let request: Result<UpstreamRequest, WebhookURLProblem>
     /// Seconds before the first attempt.
-    let delay: Double
+    package let delay: Double
     /// Attempts after the first.
-    let retries: Int
+    package let retries: Int
     /// Seconds between attempts.
-    let retryDelay: Double
+    package let retryDelay: Double
     /// Where it goes, when the URL parsed; with `hostIsConstant`, for `OwnTraffic.refusal`.
-    let destination: WebhookDestination?
+    package let destination: WebhookDestination?
     /// Whether the fixture's URL names scheme, host and port itself (the request chose at most the
     /// path or query).
-    let hostIsConstant: Bool
+    package let hostIsConstant: Bool
 
     /// Webhooks a chain may send: a request this deep (by stubd's own proof, `OwnTraffic`) sends none.
-    static let maxDepth = 5
+    package static let maxDepth = OwnTraffic.maxWebhookDepth
 
     /// Renders `route`'s webhooks for `request`; `own` says how deep in a chain the request is
     /// and marks each webhook one deeper.
-    static func render(_ route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
+    package static func render(_ route: Route, request: IncomingRequest, session: SessionID?, state: TemplateState,
                        collections: any CollectionItemsSource, own: OwnTraffic) -> [WebhookDelivery] {
         let depth = own.webhookDepth(of: request)
         guard depth < maxDepth else { return [] }
         let renderer = TemplateRenderer(request: request, route: route, session: session, state: state, collections: collections)
-        return route.webhooks.map { webhook in
+        // Compiled when they are sent (a route with webhooks is rare; the core keeps no slot for them).
+        return route.fixture.webhooks.compactMap(CompiledWebhook.init).map { webhook in
             let url: String
             let message: PreparedReply
             do throws(TemplateRenderer.Failure) {
@@ -67,23 +69,23 @@ struct WebhookDelivery: Sendable {
     }
 
     /// Seconds one attempt may take.
-    static let timeoutSeconds = 10.0
+    package static let timeoutSeconds = 10.0
 }
 
 /// A webhook ready to send, compiled once with its route.
-struct CompiledWebhook: Sendable {
-    let method: String
-    let url: TemplateText
+package struct CompiledWebhook: Sendable {
+    package let method: String
+    package let url: TemplateText
     /// Headers and body.
-    let template: ResponseTemplate
-    let delay: Double
-    let retries: Int
-    let retryDelay: Double
+    package let template: ResponseTemplate
+    package let delay: Double
+    package let retries: Int
+    package let retryDelay: Double
     /// Whether the URL's scheme, host and port are written in the fixture, before any `{{…}}`.
-    let hostIsConstant: Bool
+    package let hostIsConstant: Bool
 
     /// Nil when the headers or body do not compile (the fixture reader refused those already).
-    init?(_ webhook: Webhook) {
+    package init?(_ webhook: Webhook) {
         guard let template = try? webhook.compile().get() else { return nil }
         method = webhook.method
         url = webhook.url
@@ -96,7 +98,7 @@ struct CompiledWebhook: Sendable {
 
     /// Whether the literal text before the first substitution holds a whole `scheme://authority`
     /// (ended by `/`, `?` or `#`, or the URL is constant).
-    static func namesHost(_ url: TemplateText) -> Bool {
+    package static func namesHost(_ url: TemplateText) -> Bool {
         if url.isConstant { return true }
         guard case .literal(let text)? = url.parts.first, let schemeEnd = text.range(of: "://") else { return false }
         return text[schemeEnd.upperBound...].contains { $0 == "/" || $0 == "?" || $0 == "#" }

@@ -1,21 +1,30 @@
 import AdminContract
 import StubModel
 import StubServer
+import AdminAPI
 
 /// `GET /__stubd/webhooks` (the webhooks routes sent, oldest first: route, URL, attempts, status
 /// or error; only the caller's session's with `X-Stubd-Session`) and `DELETE` to forget them.
-struct WebhooksAdmin {
-    let state: StubAdmin
+package struct WebhooksAdmin {
+    let log: WebhookLog
+
+    /// Its two endpoints, beside the standard ones (`AdminService`'s `extra`).
+    package static func endpoints(_ log: WebhookLog) -> [AdminEndpoint] {
+        [
+            AdminEndpoint(AdminContract.webhooks) { call, _ in WebhooksAdmin(log: log).list(session: call.session) },
+            AdminEndpoint(AdminContract.clearWebhooks) { call, _ in WebhooksAdmin(log: log).clear(session: call.session) },
+        ]
+    }
 
     func list(session: SessionID?) -> WebhookList {
-        WebhookList(state.webhooks.entries(session: session).map { entry in
+        WebhookList(log.entries(session: session).map { entry in
             WebhookRecord(sequence: entry.sequence, time: RequestsAdmin.timestamp(entry.time), route: entry.route, method: entry.method,
                           url: entry.url, attempts: entry.attempts, session: entry.session?.rawValue, status: entry.status, error: entry.error)
         })
     }
 
     func clear(session: SessionID?) -> Cleared {
-        state.webhooks.clear(session: session)
+        log.clear(session: session)
         return Cleared()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StubModel
+import StubdState
 import Synchronization
 
 /// Webhooks sent and what became of them: the last `capacity` deliveries (`GET /__stubd/webhooks`)
@@ -102,4 +103,9 @@ public final class WebhookLog: Sendable {
     public func clear(session: SessionID?) {
         state.withLock { state in state.entries.removeAll { session == nil || $0.session == session } }
     }
+}
+
+extension WebhookLog: SessionState {
+    /// A session reset forgets the webhooks it sent.
+    package func reset(session: SessionID?) { clear(session: session) }
 }
