@@ -97,14 +97,15 @@ public struct AdminAccess: Sendable {
     /// browser gets the page only as a navigation (from any site: a page of another origin, or a
     /// stub, that opens it cannot read it — `Cross-Origin-Opener-Policy: same-origin`, no
     /// framing) and the script only as a script.
-    func pageRefusal(for request: IncomingRequest) -> PreparedReply? {
-        if case .token = mode { return originRefusal(for: request, uiKey: nil, page: true) }
-        return refusal(for: request, uiKey: nil, page: true)
+    func pageRefusal(for request: IncomingRequest, client: ClientProfile) -> PreparedReply? {
+        if case .token = mode { return originRefusal(for: request, client: client, uiKey: nil, page: true) }
+        return refusal(for: request, client: client, uiKey: nil, page: true)
     }
 
     /// The refusal for a request that may not use the admin API, or nil when it may. `uiKey` is
     /// the dashboard page's key (see `isOwnPage`).
-    func refusal(for request: IncomingRequest, uiKey: String? = nil, page: Bool = false) -> PreparedReply? {
+    /// `client`: the request's profile (made here when not given).
+    func refusal(for request: IncomingRequest, client: ClientProfile? = nil, uiKey: String? = nil, page: Bool = false) -> PreparedReply? {
         switch mode {
         case .disabled:
             return JSONReply.error("the admin API is off on a non-loopback address", status: 403,
@@ -128,11 +129,11 @@ public struct AdminAccess: Sendable {
                                         problems: ["use http://127.0.0.1 or http://localhost, or allow the name with --allowed-host \(host ?? "NAME")"])
             }
         }
-        return originRefusal(for: request, uiKey: uiKey, page: page)
+        return originRefusal(for: request, client: client ?? ClientProfile(request), uiKey: uiKey, page: page)
     }
 
-    private func originRefusal(for request: IncomingRequest, uiKey: String?, page: Bool) -> PreparedReply? {
-        if let refusal = browserRefusal(for: request, uiKey: uiKey, page: page) { return refusal }
+    private func originRefusal(for request: IncomingRequest, client: ClientProfile, uiKey: String?, page: Bool) -> PreparedReply? {
+        if let refusal = browserRefusal(for: request, client: client, uiKey: uiKey, page: page) { return refusal }
         if ["POST", "PUT", "PATCH", "DELETE"].contains(request.method) {
             let type = request.header("Content-Type")
             let isJSON = type.map { MediaType($0)?.essence == "application/json" } ?? false
@@ -147,13 +148,11 @@ public struct AdminAccess: Sendable {
     /// The refusal for a request a browser made on behalf of a page that is not the dashboard
     /// (see the type's rules), or nil. Requests without `Origin` and `Sec-Fetch-*` — curl, the test
     /// kit, apps — are not a page's and pass.
-    private func browserRefusal(for request: IncomingRequest, uiKey: String?, page: Bool) -> PreparedReply? {
-        let origin = request.header("Origin")
+    private func browserRefusal(for request: IncomingRequest, client: ClientProfile, uiKey: String?, page: Bool) -> PreparedReply? {
+        let origin = client.origin
         if let origin, allowsOrigin(origin) { return nil }
-        let site = request.header("Sec-Fetch-Site")?.lowercased()
-        let mode = request.header("Sec-Fetch-Mode")?.lowercased()
-        let destination = request.header("Sec-Fetch-Dest")?.lowercased()
-        guard origin != nil || site != nil || mode != nil || destination != nil else { return nil }
+        let site = client.fetchSite, mode = client.fetchMode, destination = client.fetchDest
+        guard client.isPage else { return nil }
         if let origin {
             if Self.isOwnPage(request, origin: origin, uiKey: uiKey) { return nil }
         } else if Self.carriesKey(request, uiKey: uiKey) {

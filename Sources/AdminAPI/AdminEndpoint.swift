@@ -14,6 +14,8 @@ public struct AdminEndpoint: Sendable, CustomStringConvertible {
     public struct Call: Sendable {
         public let state: StubAdmin
         public let request: IncomingRequest
+        /// Who sent it (`ClientProfile`).
+        public let client: ClientProfile
         public let session: SessionID?
         public let parameters: [String]
         public let query: [NameValue]

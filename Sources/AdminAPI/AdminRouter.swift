@@ -34,12 +34,13 @@ struct AdminRouter: Sendable {
         return nil
     }
 
-    func handle(_ request: IncomingRequest, session: SessionID?) -> Outcome {
+    /// `client`: the request's profile (made here when not given).
+    func handle(_ request: IncomingRequest, session: SessionID?, client: ClientProfile? = nil) -> Outcome {
         guard let (endpoint, parameters) = endpoint(for: request) else {
             return .now(JSONReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
                                         problems: endpoints.map(\.description)))
         }
-        let call = AdminEndpoint.Call(state: state, request: request, session: session, parameters: parameters,
+        let call = AdminEndpoint.Call(state: state, request: request, client: client ?? ClientProfile(request), session: session, parameters: parameters,
                                       query: FormCoding.decodePairs(request.rawQuery ?? ""))
         switch endpoint.handler {
         case .now(let handle): return .now(handle(call))

@@ -37,7 +37,8 @@ public struct AdminService: AdminResponder {
         exchange.resolve(.admin)
         let endpoint = router.endpoint(for: request)?.endpoint
         let isPage = endpoint?.isPage ?? false
-        if endpoint?.isOpen != true, let refusal = isPage ? access.pageRefusal(for: request) : access.refusal(for: request, uiKey: pageKey) {
+        if endpoint?.isOpen != true, let refusal = isPage ? access.pageRefusal(for: request, client: exchange.client)
+                                                                    : access.refusal(for: request, client: exchange.client, uiKey: pageKey) {
             return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: refusal)))
         }
         if let refusal = access.sessionRefusal(for: request, session: exchange.session) {
@@ -45,7 +46,7 @@ public struct AdminService: AdminResponder {
         }
         // A session a test names in an admin call is its own: traffic cannot crowd it out.
         state.budget.pin(exchange.session)
-        switch router.handle(request, session: exchange.session) {
+        switch router.handle(request, session: exchange.session, client: exchange.client) {
         case .now(let reply):
             return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: reply)))
         case .stream(let stream):

@@ -38,7 +38,7 @@ public struct Dashboard: Sendable {
     public var endpoints: [AdminEndpoint] {
         let state = self.state
         return [
-            AdminEndpoint(AdminContract.dashboard, page: true) { call in Self.page(request: call.request, state: state) },
+            AdminEndpoint(AdminContract.dashboard, page: true) { call in Self.page(for: call.client, state: state) },
             AdminEndpoint(AdminContract.dashboardScript, page: true) { _ in Self.script },
             AdminEndpoint(AdminContract.dashboardStyles, page: true) { _ in Self.styles },
             AdminEndpoint(AdminContract.writeFixture, status: 201) { _, write throws(AdminRefusal) in try Self.writeFixture(write, into: state.writeDirectory) },
@@ -50,8 +50,8 @@ public struct Dashboard: Sendable {
     /// The page, with this server's key and whether fixture files can be written. Refused to a
     /// request a browser marks as made for a frame or by a script (`Sec-Fetch-Dest`), so only a
     /// navigation gets the key.
-    static func page(request: IncomingRequest, state: DashboardState) -> PreparedReply {
-        if let destination = request.header("Sec-Fetch-Dest"), destination != "document" {
+    static func page(for client: ClientProfile, state: DashboardState) -> PreparedReply {
+        if let destination = client.fetchDest, destination != "document" {
             return JSONReply.error("the dashboard is opened as a page, not fetched (Sec-Fetch-Dest: \(destination))", status: 403,
                                    problems: ["open \(AdminContract.prefix)/ui in the browser's address bar"])
         }

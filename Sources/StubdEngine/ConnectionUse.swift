@@ -3,7 +3,7 @@ import Synchronization
 /// Which connection carried a request, and how many requests it had carried before: the journal
 /// shows it so a client's silent re-send (a second attempt on a fresh connection after a
 /// connection fault) reads as what it is, and routing places fault steps by it: clients re-send
-/// a request that failed without a byte on a reused connection (`FaultStepDelivery`).
+/// a request that failed without a byte on a reused connection (`Delivery`).
 public struct ConnectionUse: Sendable, Equatable {
     /// Numbers connections from 1 in the order their first requests arrive, across every loop
     /// of one server.

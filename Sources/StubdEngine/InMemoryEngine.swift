@@ -152,8 +152,8 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
         switch plan.content {
         case .response(let prepared):
             reply = InMemoryReply(prepared, plan: plan)
-        case .fault(let fault):
-            reply = InMemoryReply(fault: fault, plan: plan)
+        case .fault(let fault, let sending):
+            reply = InMemoryReply(fault: fault, sending: sending, plan: plan)
         case .stream(let stream):
             let reader = InMemoryStream(stream)
             reply = InMemoryReply(stream: reader, plan: plan)
@@ -291,7 +291,7 @@ public struct InMemoryReply: Sendable {
     /// The fault carried out instead of a reply.
     public let fault: Fault?
     /// Whether a fault that sends no byte went out as a head with broken framing instead
-    /// (`ReplyPlan.faultAsBrokenFraming`: a browser's request to a route with steps).
+    /// (`FaultSending.brokenFraming`: a browser's request to a route with steps).
     public var faultAsBrokenFraming = false
     /// The stream, for a streamed reply.
     public let stream: InMemoryStream?
@@ -309,10 +309,10 @@ public struct InMemoryReply: Sendable {
         (fault, stream, delay, dribble) = (nil, nil, plan.delay, plan.dribble)
     }
 
-    init(fault: Fault, plan: ReplyPlan) {
+    init(fault: Fault, sending: FaultSending, plan: ReplyPlan) {
         (status, headers, body) = (nil, plan.extraHeaders, [])
         (self.fault, stream, delay, dribble) = (fault, nil, plan.delay, nil)
-        faultAsBrokenFraming = plan.faultAsBrokenFraming && fault.sendsNoResponse
+        faultAsBrokenFraming = sending.breaksFraming(fault)
     }
 
     init(script: StreamScript, plan: ReplyPlan) {

@@ -5,7 +5,7 @@ import StubdSystem
 /// The one place `Fault`s become socket behaviour on a live evhttp connection
 /// (libevent-notes §4): reset, empty, bytes then close (truncated, badChunk, garbage), and hang
 /// (a capped timer held by the worker) — or, for a browser, a head with broken framing in place
-/// of a reset, an empty reply or a hang's end (`ReplyPlan.faultAsBrokenFraming`).
+/// of a reset, an empty reply or a hang's end (`FaultSending.brokenFraming`).
 ///
 /// Every path frees the connection (and with it the request) or hands it to a timer that will;
 /// nothing touches `req` afterwards.
@@ -35,16 +35,15 @@ enum LibeventFaultInjector {
         return Array(bytes[...lineEnd]) + Array(lines.utf8) + Array(bytes[(lineEnd + 1)...])
     }
 
-    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker, extraHeaders: [NameValue] = [], brokenFraming: Bool = false) {
+    static func inject(_ fault: Fault, on req: OpaquePointer, worker: Worker, extraHeaders: [NameValue] = [], sending: FaultSending = .authored) {
         if fault == .hang {
-            var plan = ReplyPlan(content: .fault(.hang), extraHeaders: extraHeaders)
-            plan.faultAsBrokenFraming = brokenFraming
+            let plan = ReplyPlan(content: .fault(.hang, as: sending), extraHeaders: extraHeaders)
             worker.schedule(PendingExchange(request: req, plan: plan, start: 0, listener: nil, kind: .closeAfterHang),
                             after: worker.configuration.hangCapSeconds)
             return
         }
         guard let connection = evhttp_request_get_connection(req) else { return }
-        if brokenFraming, fault.sendsNoResponse {
+        if sending.breaksFraming(fault) {
             write(withHeaders(brokenFramingBytes, extraHeaders), thenClose: connection)
             return
         }
@@ -80,7 +79,7 @@ enum LibeventFaultInjector {
 
     /// A hang's end at its cap: a close, or for a browser the broken-framing head.
     static func endHang(_ connection: OpaquePointer, plan: ReplyPlan) {
-        if plan.faultAsBrokenFraming {
+        if case .fault(let fault, let sending) = plan.content, sending.breaksFraming(fault) {
             write(withHeaders(brokenFramingBytes, plan.extraHeaders), thenClose: connection)
         } else {
             evhttp_connection_free(connection)

@@ -4,8 +4,8 @@ import StubModel
 public enum ReplyContent: Sendable {
     /// Send this response.
     case response(PreparedReply)
-    /// Fail on the wire (see `LibeventFaultInjector`).
-    case fault(Fault)
+    /// Fail on the wire (see `LibeventFaultInjector`), as authored or with broken framing.
+    case fault(Fault, as: FaultSending = .authored)
     /// Send this head now and the body as it is written, from any thread (see `ReplyStream`).
     case stream(ReplyStream)
     /// Send this head now and the body as timed pieces, then end it or fail (see `StreamScript`).

@@ -17,11 +17,6 @@ public struct ReplyPlan: Sendable {
     /// Close the connection after the reply (`Connection: close`), so the client's next request
     /// travels on a fresh connection.
     public var closeConnection = false
-    /// Send a fault that sends no byte (`reset`, `empty`; `hang` when its cap ends it) as a head
-    /// whose framing is broken instead — two different `Content-Length`s, which RFC 9112 §6.3
-    /// makes an unrecoverable error for a user agent — so a browser reports the failure where it
-    /// would silently re-send after a reset on a socket it had idle (`FaultStepDelivery`).
-    public var faultAsBrokenFraming = false
     /// The engine already sent this answer (a relayed upstream answer): only the bookkeeping
     /// (the listener) is left to do.
     public var alreadySent = false

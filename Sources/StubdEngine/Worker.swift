@@ -228,8 +228,8 @@ final class Worker {
             // Its listener hears when the script is over.
             ScriptPlayer.start(script, extraHeaders: plan.extraHeaders, headOnly: plan.headOnly, on: req, worker: self, start: start, listener: listener)
             return
-        case .fault(let fault):
-            LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders, brokenFraming: plan.faultAsBrokenFraming)
+        case .fault(let fault, let sending):
+            LibeventFaultInjector.inject(fault, on: req, worker: self, extraHeaders: plan.extraHeaders, sending: sending)
         case .upgrade(let upgrade):
             // The listener hears when the conversation ends (the peer tells it).
             WebSocketConnection.start(upgrade, on: req, worker: self)

@@ -55,8 +55,16 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     /// The fault produced instead of a response, if any.
     @exclusivity(unchecked) public private(set) var fault: Fault?
     /// Whether that fault (one that sends no byte) went to a browser as a head with broken framing
-    /// instead, so it could not be silently re-sent (`ReplyPlan.faultAsBrokenFraming`).
+    /// instead, so it could not be silently re-sent (`FaultSending.brokenFraming`).
     @exclusivity(unchecked) public private(set) var faultAsBrokenFraming = false
+    /// Who sent the request, decided on first use and kept (`ClientProfile`).
+    public var client: ClientProfile {
+        if let profile { return profile }
+        let made = ClientProfile(request)
+        profile = made
+        return made
+    }
+    @exclusivity(unchecked) private var profile: ClientProfile?
     /// Seconds from arrival to the reply (or fault), delays included.
     @exclusivity(unchecked) public private(set) var latencySeconds: Double = 0
     /// Whether the route's own answer was served (a sequence or scenario step taken): not a step
@@ -174,9 +182,9 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
             response = ExchangeResponse(reply: PreparedReply(status: script.status, headers: script.headers,
                                                              body: script.bodyPrefix(ExchangeResponse.bodyLimit)),
                                         extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.bodySize)
-        case .fault(let fault):
+        case .fault(let fault, let sending):
             self.fault = fault
-            faultAsBrokenFraming = plan.faultAsBrokenFraming && fault.sendsNoResponse
+            faultAsBrokenFraming = sending.breaksFraming(fault)
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
             response = ExchangeResponse(reply: PreparedReply(status: 101, headers: [NameValue("Upgrade", "websocket"), NameValue("Connection", "Upgrade"),

@@ -71,7 +71,7 @@ enum CompiledOutcome: Sendable {
         }
     }
 
-    /// Whether it fails without sending a byte (a step `FaultStepDelivery` places).
+    /// Whether it fails without sending a byte (a step `Delivery` places).
     var sendsNoResponse: Bool {
         if case .fault(let fault) = self { return fault.sendsNoResponse }
         return false

@@ -27,7 +27,7 @@ public final class RouteTable: Sendable {
     /// Whether any route takes part in a scenario (lookups skip the state check otherwise).
     public let hasScenarios: Bool
     /// Sequence or scenario routes with a step that sends no response byte (`Fault.sendsNoResponse`):
-    /// while such a step is next, replies close their connection (`FaultStepDelivery`).
+    /// while such a step is next, replies close their connection (`Delivery`).
     let faultSteps: [Route]
     /// The servers routes stand for (`RequestPattern.host`); empty when no route names one.
     let hosts: Set<String>

@@ -10,8 +10,8 @@ import StubdTemplates
 /// API, then the stubs of the request's session (scenario state and sequence position applied),
 /// else the near-miss 404 — or the upstream, for a miss that is forwarded. The decision resolves
 /// the exchange and records what its reply sends; the engine completes it, and the feed hands it
-/// to the observers (journal, log line, metrics, webhooks, recorder). Fault steps are placed so
-/// client re-sends cannot skip them (`FaultStepDelivery`).
+/// to the observers (journal, log line, metrics, webhooks, recorder). Between the reply and the
+/// engine, the Delivery stage adjusts the plan for its client: ranges, CORS, fault steps.
 package final class StubHandler: EngineHandler {
     private let admin: StubAdmin
     /// What answers `/__stubd/…` (the admin API's service).
@@ -19,7 +19,7 @@ package final class StubHandler: EngineHandler {
     private let cors: CORSPolicy
     private let redactor: Redactor
     private let feed: ExchangeFeed
-    private let faultSteps: FaultStepDelivery
+    private let delivery: Delivery
     /// How stubd knows the requests it sent itself (webhooks, forwarded misses) when they come back.
     let own: OwnTraffic
 
@@ -30,7 +30,7 @@ package final class StubHandler: EngineHandler {
         self.cors = cors
         self.redactor = redactor
         self.feed = feed
-        self.faultSteps = FaultStepDelivery(scenarios: admin.scenarios)
+        self.delivery = Delivery(scenarios: admin.scenarios, store: admin.store, cors: cors)
         self.own = own
     }
 
@@ -152,22 +152,7 @@ package final class StubHandler: EngineHandler {
             exchange.resolve(.preflight)
             return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
-        let decision = route(exchange, headOnly: headOnly)
-        // Only a byte range or CORS changes the plan: anything else goes as decided, uncopied.
-        guard request.sentRange || cors.enabled, case .reply(var plan) = decision else { return decision }
-        // A miss refused forwarding is answered without CORS: the page may not read why.
-        if case .notForwarded = exchange.resolution { return decision }
-        if request.sentRange, case .route = exchange.resolution, let ranged = ByteRanges.apply(to: plan, request: request) { plan = ranged }
-        if cors.enabled {
-            switch plan.content {
-            case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
-            // A fault that sends a head carries CORS too, so the page's browser names the fault.
-            case .fault(let fault) where fault.sendsBytes: plan.extraHeaders = cors.headers(for: request, exposing: nil)
-            case .script(let script): plan.extraHeaders = cors.headers(for: request, exposingHeadersOf: script.headers)
-            case .fault, .stream, .upgrade: break
-            }
-        }
-        return .reply(plan)
+        return delivery.deliver(route(exchange, headOnly: headOnly), for: exchange)
     }
 
     /// The admin API's answer to a request stubd sent itself (a webhook, a forwarded miss),
@@ -190,49 +175,7 @@ package final class StubHandler: EngineHandler {
             let forwarding = admin.forwarding.isForwarding
             switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
             case .hit(let route):
-                exchange.resolve(.route(route))
-                if scenarios.isResend(route: route.id, session: session, signature: { exchange.resendSignature }) { exchange.markResend() }
-                if let fault = faultSteps.heldFault(route, for: request, session: session) {
-                    scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
-                    route.hitCounter.wrappingIncrement(ordering: .relaxed)
-                    return .reply(ReplyPlan(content: .fault(fault), delay: route.delayForRequest))
-                }
-                let hit: Int
-                // A HEAD that a GET route answers reads the route's step without taking it.
-                let peeks = headOnly && route.fixture.request.method != "HEAD"
-                do throws(StateBudget.Refusal) {
-                    if !peeks, let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { continue }
-                    if !route.isSequence {
-                        hit = 0
-                    } else {
-                        hit = peeks ? scenarios.currentHit(route: route.id, session: session) : try scenarios.nextHit(route: route.id, session: session)
-                    }
-                } catch {
-                    let refusal = JSONReply.error("route \(route.name): \(error.description)", status: 507)
-                    return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
-                }
-                route.hitCounter.wrappingIncrement(ordering: .relaxed)
-                exchange.routeAnswered()
-                let context = OutcomeContext(request: request, route: route, session: session, state: admin.templates, collections: admin)
-                let webSocket = route.webSocket(forHit: hit)
-                if webSocket != nil || request.sentUpgrade,
-                   let opening = WebSocketOpening.plan(webSocket, context: context, registry: admin.webSockets, exchange: exchange,
-                                                       redactor: redactor, headOnly: headOnly) {
-                    return .reply(opening)
-                }
-                var plan = ReplyPlan(content: route.reply(forHit: hit, context, collections: admin.collections),
-                                     delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble)
-                if case .fault(let fault) = plan.content, fault.sendsNoResponse {
-                    scenarios.noteNoByteFault(route: route.id, session: session, signature: exchange.resendSignature)
-                    // A browser re-sends after a no-byte failure on any socket it had idle.
-                    plan.faultAsBrokenFraming = FaultStepDelivery.breaksFraming(route, for: request)
-                }
-                // The next step of this route's sequence or scenario fails without a byte: close
-                // this connection, so the client's next request to it comes on a fresh one.
-                if case .response = plan.content, snapshot.hasFaultSteps {
-                    plan.closeConnection = faultSteps.faultStepFollows(route, in: snapshot, session: session)
-                }
-                return .reply(plan)
+                if let answer = answer(exchange, from: route, headOnly: headOnly) { return answer }
             case .miss(let nearMisses):
                 if forwarding {
                     if let target = admin.forwarding.current { return forwardOrRefuse(exchange, to: target, headOnly: headOnly) }
@@ -247,6 +190,40 @@ package final class StubHandler: EngineHandler {
         exchange.resolve(.miss(closest: "scenario state kept changing"))
         let reply = JSONReply.error("scenario state kept changing during lookup; retry the request", status: 503)
         return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly))
+    }
+
+    /// The answer of `route`, its step taken — or nil when another request moved its scenario
+    /// first (the lookup runs again). A step a re-sending client would skip is held (`Delivery`).
+    private func answer(_ exchange: Exchange, from route: Route, headOnly: Bool) -> Decision? {
+        let request = exchange.request, session = exchange.session, scenarios = admin.scenarios
+        exchange.resolve(.route(route))
+        if scenarios.isResend(route: route.id, session: session, signature: { exchange.resendSignature }) { exchange.markResend() }
+        if let fault = delivery.heldFault(route, for: exchange) {
+            route.hitCounter.wrappingIncrement(ordering: .relaxed)
+            return .reply(ReplyPlan(content: .fault(fault), delay: route.delayForRequest))
+        }
+        let hit: Int
+        // A HEAD that a GET route answers reads the route's step without taking it.
+        let peeks = headOnly && route.fixture.request.method != "HEAD"
+        do throws(StateBudget.Refusal) {
+            if !peeks, let step = route.fixture.scenario, try !scenarios.advance(step, session: session) { return nil }
+            hit = !route.isSequence ? 0 : peeks ? scenarios.currentHit(route: route.id, session: session)
+                                                : try scenarios.nextHit(route: route.id, session: session)
+        } catch {
+            let refusal = JSONReply.error("route \(route.name): \(error.description)", status: 507)
+            return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
+        }
+        route.hitCounter.wrappingIncrement(ordering: .relaxed)
+        exchange.routeAnswered()
+        let context = OutcomeContext(request: request, route: route, session: session, state: admin.templates, collections: admin)
+        let webSocket = route.webSocket(forHit: hit)
+        if webSocket != nil || request.sentUpgrade,
+           let opening = WebSocketOpening.plan(webSocket, context: context, registry: admin.webSockets, exchange: exchange,
+                                               redactor: redactor, headOnly: headOnly) {
+            return .reply(opening)
+        }
+        return .reply(ReplyPlan(content: route.reply(forHit: hit, context, collections: admin.collections),
+                                delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble))
     }
 
     /// A miss for the upstream — unless a page stubd may not forward for sent it

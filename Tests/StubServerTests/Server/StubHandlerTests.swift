@@ -58,7 +58,7 @@ struct StubHandlerTests {
             case .response(let reply): return String(reply.status)
             case .stream(let stream): return "stream \(stream.status)"
             case .script(let script): return "script \(script.status)"
-            case .fault(let fault): return fault.rawValue
+            case .fault(let fault, _): return fault.rawValue
             case .upgrade: return "upgrade"
             case nil: return "not a reply"
             }

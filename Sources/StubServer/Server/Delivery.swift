@@ -1,8 +1,14 @@
 import StubModel
 import StubdEngine
 
-/// Makes a sequence or scenario step that fails without a response byte (`reset`, `empty`,
-/// `hang`) reach the client as authored, although clients silently re-send such requests.
+/// The Delivery stage: runs once per decision, after the reply is made and before the engine
+/// carries it out, and owns every adjustment of the plan for the client that will read it — a
+/// byte range, CORS headers, and fault steps. Who the client is comes from the exchange's
+/// `ClientProfile` (one definition). Its one engine-level choice is how a fault is sent
+/// (`FaultSending`).
+///
+/// Fault steps: a sequence or scenario step that fails without a response byte (`reset`, `empty`,
+/// `hang`) must reach the client as authored, although clients silently re-send such requests.
 ///
 /// Measured (docs/CONFORMANCE.md): curl, URLSession, Chromium and OkHttp re-send a request once
 /// when a *reused* keep-alive connection fails before the first response byte, and the re-send
@@ -17,7 +23,7 @@ import StubdEngine
 ///    of its scenario in the state it leaves — is such a fault carries `Connection: close`, so
 ///    the client's next request to it usually opens a fresh connection. Replies of other routes
 ///    keep their connections alive.
-/// 2. A browser gets the step as a head with broken framing (`ReplyPlan.faultAsBrokenFraming`:
+/// 2. A browser gets the step as a head with broken framing (`FaultSending.brokenFraming`:
 ///    two different `Content-Length`s, an unrecoverable error for a user agent by RFC 9112 §6.3),
 ///    which it reports without re-sending on whatever socket it used, and the step is consumed:
 ///    the page's fetch fails exactly as on a reset (`TypeError`); DevTools names
@@ -31,47 +37,60 @@ import StubdEngine
 /// Closing other idle connections when a step becomes next was tried and dropped: Node's fetch
 /// picks a pooled connection without noticing the server closed it, and fails the request.
 /// Steps that send bytes (`truncated`, `badChunk`, `garbage`) are never re-sent and need neither.
-struct FaultStepDelivery {
+struct Delivery {
     let scenarios: ScenarioBook
+    let store: StubStore
+    let cors: CORSPolicy
 
-    /// User-Agent prefixes of clients measured to report a failed reused connection without
-    /// re-sending the request: holding a step for them would fail their next request too.
-    static let reportingAgents = ["python-requests/", "node", "undici"]
-
-    /// Whether the request comes from a browser: it sends `Sec-Fetch-Mode` (to a loopback or
-    /// HTTPS origin) or, to any origin, a `Mozilla/` User-Agent (every browser's, and WebViews').
-    static func isBrowser(_ request: IncomingRequest) -> Bool {
-        request.header("Sec-Fetch-Mode") != nil || (request.header("User-Agent") ?? "").hasPrefix("Mozilla/")
+    /// `decision` as the client of `exchange` should get it. Admin answers and preflights do not
+    /// come here: their stage answers for itself.
+    func deliver(_ decision: Decision, for exchange: Exchange) -> Decision {
+        guard case .reply(var plan) = decision else { return decision }
+        let request = exchange.request
+        if case .route(let route) = exchange.resolution { placeFaultSteps(&plan, of: route, for: exchange) }
+        // Only a byte range or CORS changes the plan further.
+        guard request.sentRange || cors.enabled else { return .reply(plan) }
+        // A miss refused forwarding is answered without CORS: the page may not read why.
+        if case .notForwarded = exchange.resolution { return .reply(plan) }
+        if request.sentRange, case .route = exchange.resolution, let ranged = ByteRanges.apply(to: plan, request: request) { plan = ranged }
+        if cors.enabled {
+            switch plan.content {
+            case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
+            // A fault that sends a head carries CORS too, so the page's browser names the fault.
+            case .fault(let fault, _) where fault.sendsBytes: plan.extraHeaders = cors.headers(for: request, exposing: nil)
+            case .script(let script): plan.extraHeaders = cors.headers(for: request, exposingHeadersOf: script.headers)
+            case .fault, .stream, .upgrade: break
+            }
+        }
+        return .reply(plan)
     }
 
-    /// Whether a client other than a browser will re-send this request if it fails before the
-    /// first response byte: Java's HttpClient for a GET or HEAD on any connection; any client not
-    /// known to report such failures, on a reused connection.
-    static func expectsResend(_ request: IncomingRequest) -> Bool {
-        if isJava(request) { return request.method == "GET" || request.method == "HEAD" }
-        let agent = request.header("User-Agent") ?? ""
-        guard !reportingAgents.contains(where: { agent.hasPrefix($0) }), let connection = request.connection else { return false }
-        return connection.request > 1
-    }
-
-    static func isJava(_ request: IncomingRequest) -> Bool {
-        (request.header("User-Agent") ?? "").hasPrefix("Java-http-client/")
-    }
-
-    /// Whether a route with steps answers a browser's request with a no-byte fault as broken
-    /// framing (rule 2). Plain fault routes keep the authored failure: no step can be lost there.
-    static func breaksFraming(_ route: Route, for request: IncomingRequest) -> Bool {
-        route.hasSteps && isBrowser(request)
+    /// Rules 1 and 2 for a route's answer: a no-byte fault is noted (a re-send of it is known) and
+    /// goes to a browser as broken framing when the route has steps; a response before such a
+    /// step closes its connection.
+    private func placeFaultSteps(_ plan: inout ReplyPlan, of route: Route, for exchange: Exchange) {
+        switch plan.content {
+        case .fault(let fault, _) where fault.sendsNoResponse:
+            scenarios.noteNoByteFault(route: route.id, session: exchange.session, signature: exchange.resendSignature)
+            // A browser re-sends after a no-byte failure on any socket it had idle.
+            if route.hasSteps, exchange.client.isBrowser { plan.content = .fault(fault, as: .brokenFraming) }
+        case .response where store.hasFaultSteps:
+            plan.closeConnection = faultStepFollows(route, in: store.snapshot, session: exchange.session)
+        default:
+            break
+        }
     }
 
     /// The fault to deliver without consuming the step (rule 3), or nil to serve as usual.
-    func heldFault(_ route: Route, for request: IncomingRequest, session: SessionID?) -> Fault? {
-        guard route.hasSteps, !Self.isBrowser(request) else { return nil }
+    func heldFault(_ route: Route, for exchange: Exchange) -> Fault? {
+        guard route.hasSteps, !exchange.client.isBrowser else { return nil }
+        let session = exchange.session
         // The step first (most are not no-byte faults), then, only for one that is, the client.
         let hit = route.isSequence ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.outcome(forHit: hit), fault.sendsNoResponse, Self.expectsResend(request) else { return nil }
+        guard case .fault(let fault) = route.outcome(forHit: hit), fault.sendsNoResponse,
+              exchange.client.resendsAfterNoByteFailure else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
-        if Self.isJava(request) { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
+        if exchange.client.family == .javaHTTPClient { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
         // Any other client re-sends from reused connections until it opens one for the request.
         return fault
     }

@@ -1,0 +1,58 @@
+import Testing
+import StubModel
+import StubServer
+import StubdEngine
+
+/// The one table of who a client is: what the admin guard ("a page"), the Delivery stage ("a
+/// browser", "a client that re-sends") and the dashboard read. A measured client that needs other
+/// handling is a row here first.
+@Suite struct ClientProfileTests {
+    struct Row: Sendable, CustomStringConvertible {
+        let name: String
+        let headers: [(String, String)]
+        var method = "GET"
+        var connectionRequest: Int? = 1
+        let family: ClientProfile.Family
+        let isPage: Bool
+        let resends: Bool
+        var description: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(name: "curl", headers: [("User-Agent", "curl/7.88.1")], family: .other, isPage: false, resends: false),
+        Row(name: "curl, reused connection", headers: [("User-Agent", "curl/7.88.1")], connectionRequest: 2, family: .other, isPage: false, resends: true),
+        Row(name: "URLSession, reused", headers: [("User-Agent", "xctest (unknown version) CFNetwork/1.0")], connectionRequest: 3, family: .other,
+            isPage: false, resends: true),
+        Row(name: "OkHttp, reused", headers: [("User-Agent", "okhttp/3.13.1")], connectionRequest: 2, family: .other, isPage: false, resends: true),
+        Row(name: "Python requests, reused", headers: [("User-Agent", "python-requests/2.28.1")], connectionRequest: 2, family: .reportsFailures,
+            isPage: false, resends: false),
+        Row(name: "Node http, reused", headers: [("User-Agent", "node")], connectionRequest: 2, family: .reportsFailures, isPage: false, resends: false),
+        Row(name: "Java GET, fresh", headers: [("User-Agent", "Java-http-client/17.0.9")], family: .javaHTTPClient, isPage: false, resends: true),
+        Row(name: "Java POST", headers: [("User-Agent", "Java-http-client/17.0.9")], method: "POST", family: .javaHTTPClient, isPage: false, resends: false),
+        Row(name: "Chromium fetch", headers: [("User-Agent", "Mozilla/5.0 Chrome/156"), ("Sec-Fetch-Mode", "cors"), ("Sec-Fetch-Site", "same-origin"),
+                                              ("Sec-Fetch-Dest", "empty")], connectionRequest: 2, family: .browser, isPage: true, resends: false),
+        Row(name: "a page on a LAN address (no Fetch Metadata)", headers: [("User-Agent", "Mozilla/5.0"), ("Origin", "http://192.168.1.9:3000")],
+            family: .browser, isPage: true, resends: false),
+        // Today's rules, which the faults issue revisits: a Mozilla/ User-Agent is a browser, and
+        // Node's fetch, which sends Sec-Fetch-Mode, is a page.
+        Row(name: "curl -A Mozilla/5.0", headers: [("User-Agent", "Mozilla/5.0")], connectionRequest: 2, family: .browser, isPage: false, resends: false),
+        Row(name: "Node fetch (undici)", headers: [("User-Agent", "node"), ("Sec-Fetch-Mode", "cors")], family: .browser, isPage: true, resends: false),
+        Row(name: "no User-Agent, engine without connection numbers", headers: [], connectionRequest: nil, family: .other, isPage: false, resends: false),
+    ]
+
+    @Test(arguments: rows) func aClientIsDecidedOnce(row: Row) {
+        var request = IncomingRequest(method: row.method, target: "/x", headers: row.headers.map { NameValue($0.0, $0.1) })
+        request.connection = row.connectionRequest.map { ConnectionUse(number: 1, request: $0) }
+        let profile = ClientProfile(request)
+        #expect(profile.family == row.family)
+        #expect(profile.isPage == row.isPage)
+        #expect(profile.isBrowser == (row.family == .browser))
+        #expect(profile.resendsAfterNoByteFailure == row.resends)
+    }
+
+    /// Fetch Metadata reads as a browser sends it, in any case.
+    @Test func fetchMetadataIsReadCaseInsensitively() {
+        let profile = ClientProfile(IncomingRequest(method: "GET", target: "/", headers: [NameValue("sec-fetch-dest", "IFrame"), NameValue("origin", "null")]))
+        #expect(profile.fetchDest == "iframe" && profile.origin == "null" && profile.isPage)
+    }
+}
