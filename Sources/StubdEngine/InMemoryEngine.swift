@@ -160,7 +160,7 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
             reader.take(stream.attach(reader))
         case .upgrade(let upgrade):
             // No socket to take over: the head as it would go, and the conversation ends at once.
-            reply = InMemoryReply(PreparedReply(status: 101, headers: [NameValue("Upgrade", "websocket"), NameValue("Sec-WebSocket-Accept", upgrade.accept)], body: []), plan: plan)
+            reply = InMemoryReply(PreparedReply(status: 101, headers: upgrade.headers, body: []), plan: plan)
             upgrade.peer.ended(code: 1001, reason: "the in-memory engine holds no conversation", by: .serverStopped)
         case .script(let script):
             // Played in virtual time: every step at once, its pauses reported with it.

@@ -24,12 +24,17 @@ public final class WebSocketUpgrade: Sendable {
         self.peer = peer
     }
 
-    /// The `101 Switching Protocols` head.
+    /// The `101 Switching Protocols` head's lines: the one list the engine sends, the in-memory
+    /// engine hands a test, and the journal keeps.
+    public var headers: [NameValue] {
+        [NameValue("Upgrade", "websocket"), NameValue("Connection", "Upgrade"), NameValue("Sec-WebSocket-Accept", accept)]
+            + (subprotocol.map { [NameValue("Sec-WebSocket-Protocol", $0)] } ?? []) + extraHeaders
+    }
+
+    /// The head as sent.
     var head: [UInt8] {
-        var text = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n"
-        if let subprotocol { text += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
-        for header in extraHeaders { text += "\(header.name): \(header.value)\r\n" }
-        return Array((text + "\r\n").utf8)
+        let lines = headers.map { "\($0.name): \($0.value)\r\n" }.joined()
+        return Array(("HTTP/1.1 101 Switching Protocols\r\n" + lines + "\r\n").utf8)
     }
 }
 

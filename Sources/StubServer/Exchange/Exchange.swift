@@ -187,10 +187,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
             faultAsBrokenFraming = sending.breaksFraming(fault)
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
-            response = ExchangeResponse(reply: PreparedReply(status: 101, headers: [NameValue("Upgrade", "websocket"), NameValue("Connection", "Upgrade"),
-                                                                                     NameValue("Sec-WebSocket-Accept", upgrade.accept)]
-                                                             + (upgrade.subprotocol.map { [NameValue("Sec-WebSocket-Protocol", $0)] } ?? []), body: []),
-                                        extraHeaders: [], headOnly: false)
+            response = ExchangeResponse(reply: PreparedReply(status: 101, headers: upgrade.headers, body: []), extraHeaders: [], headOnly: false)
         }
     }
 
