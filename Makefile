@@ -16,7 +16,7 @@ CONTAINER_TESTS ?= $(if $(filter Linux,$(UNAME)),yes,no)
 # builds never clone or compile OpenAPIKit and Yams.
 OPENAPI := Tools/stubd-openapi
 
-.PHONY: deps build run test test-ui test-containers test-cluster image release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
+.PHONY: deps build run check test test-ui test-containers test-cluster image release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
 
 ## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
@@ -48,6 +48,13 @@ openapi: deps
 run: release
 	.build/release/stubd serve $(FIXTURES) --port $(PORT)
 
+## check: the socket-free Swift suites alone (every suite tagged .inMemory: pure logic and whole servers on the
+## in-memory engine), in seconds after the build; make test runs everything.
+check: deps
+	python3 packaging/check-imports.py
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter "$$(python3 packaging/check-test-depth.py --filter)"
+
 ## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing), the
 ## stream clients (curl, requests, httpx, Node, the openai and anthropic SDKs: installed when missing) —
 ## stubd-openapi's first, since stubd's import tests run it — then the UI-test kit built alone, the CI workflow
@@ -62,7 +69,7 @@ test: deps
 	@# stubd then "cannot be found"): a failed build is tried once more in a fresh one.
 	$(SWIFT) test --package-path $(OPENAPI) || { echo "make: retrying stubd-openapi in a fresh build folder"; \
 		rm -rf $(OPENAPI)/.build; $(SWIFT) test --package-path $(OPENAPI); }
-	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi $(SWIFT) test
+	SWIFT=$(SWIFT) STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi bash packaging/swift-tests.sh
 	@# Streams as the official SDKs and other real clients read them (Tests/streams/clients_test.py).
 	@python3 -c 'import openai, anthropic, httpx' 2>/dev/null || { echo "make: installing Python openai anthropic httpx"; \
 		python3 -m pip install -q openai anthropic httpx 2>/dev/null || python3 -m pip install -q --break-system-packages openai anthropic httpx; }
@@ -91,6 +98,7 @@ test: deps
 	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi python3 Tests/openapi/schema_bodies_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
+	python3 packaging/check-imports.py
 	bash packaging/check-packaging.sh .build/debug/stubd
 	DIST_CONFIGURATION=debug bash packaging/dist.sh
 	$(MAKE) test-cluster

@@ -141,7 +141,7 @@ let package = Package(
         // The admin API's handlers and who may call them, on the serving core's state.
         .target(
             name: "AdminAPI",
-            dependencies: ["StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine"],
+            dependencies: ["StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
         // Webhooks: an observer above the serving core that sends a route's webhooks once its
@@ -165,7 +165,7 @@ let package = Package(
         // observers (journal, metrics, webhooks, recorder, log line), started from one value.
         .target(
             name: "StubdRuntime",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "AdminContract", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
                            "Recording", "StubdSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -180,6 +180,7 @@ let package = Package(
             dependencies: [
                 "StubdRuntime",
                 "StubServer",
+                "AdminContract",
                 "StubdState",
                 "StubdTemplates",
                 "StubdEngine",
@@ -209,28 +210,31 @@ let package = Package(
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "StubModelTests", dependencies: ["StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "FixtureFilesTests", dependencies: ["FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "ImportersTests", dependencies: ["Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "AdminContractTests", dependencies: ["AdminContract", "StubModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "AdminAPITests", dependencies: ["AdminAPI", "Dashboard", "StubdWebhooks", "AdminContract", "StubServer", "StubdEngine", "StubModel",
+        // The depth tags every suite carries (in memory, socket, process): `make check` runs the first.
+        .target(name: "StubdTestTags", path: "Tests/Tags", swiftSettings: swiftSettings),
+        .testTarget(name: "StubModelTests", dependencies: ["StubdTestTags", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "FixtureFilesTests", dependencies: ["StubdTestTags", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImportersTests", dependencies: ["StubdTestTags", "Importers", "FixtureFiles", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "AdminContractTests", dependencies: ["StubdTestTags", "AdminContract", "StubModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "AdminAPITests", dependencies: ["StubdTestTags", "AdminAPI", "Dashboard", "StubdWebhooks", "AdminContract", "StubServer", "StubdEngine", "StubModel",
                                                          "StubdTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTesting", "StubdRuntime", "StubServer", "StubdEngine", "TargetModel", "StubModel", "StubdSystem",
+        .testTarget(name: "StubdTestingTests", dependencies: ["StubdTestTags", "StubdTesting", "StubdRuntime", "StubServer", "AdminAPI", "AdminContract",
+                                                             "Dashboard", "FixtureFiles", "StubdEngine", "TargetModel", "StubModel", "StubdSystem",
                                                              "StubdTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "TargetModelTests", dependencies: ["TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "RecordingTests", dependencies: ["Recording", "StubModel", "FixtureFiles"], swiftSettings: swiftSettings),
-        .testTarget(name: "StubdSystemTests", dependencies: ["StubdSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "TargetModelTests", dependencies: ["StubdTestTags", "TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecordingTests", dependencies: ["StubdTestTags", "Recording", "StubModel", "FixtureFiles"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdSystemTests", dependencies: ["StubdTestTags", "StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdRuntime", "AdminAPI", "Dashboard",
+            dependencies: ["StubdTestTags", "StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdRuntime", "AdminAPI", "Dashboard",
                            "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
                            "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["stubd", "StubdCLI", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem",
+            dependencies: ["StubdTestTags", "stubd", "StubdCLI", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem",
                            "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),

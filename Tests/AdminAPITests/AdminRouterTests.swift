@@ -8,11 +8,12 @@ import AdminContract
 @testable import AdminAPI
 import Dashboard
 import StubdWebhooks
+import StubdTestTags
 
 /// The admin API is one table: every endpoint declared in the contract is served, and documented
 /// in the admin reference, and nothing else is; a path parameter never shadows a fixed word; a
 /// body that does not read is refused before its handler runs.
-@Suite struct AdminRouterTests {
+@Suite(.tags(.inMemory)) struct AdminRouterTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The admin reference's rows: `GET /__stubd/requests` from `| \`GET /__stubd/requests?method=…\` | …`.

@@ -5,11 +5,12 @@ import StubdEngine
 import AdminContract
 @testable import AdminAPI
 import Dashboard
+import StubdTestTags
 
 /// What several instances behind a load balancer rely on: probes reach `ready` without the
 /// token (and nothing else opens that way), and `--sessions-only` refuses a write that would change
 /// one instance only.
-@Suite struct ClusterAccessTests {
+@Suite(.tags(.inMemory)) struct ClusterAccessTests {
     @Test func onlyReadyIsOpenToCallersWithoutAccess() {
         let router = AdminRouter(state: StubAdmin(fixtures: .empty), endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints)
         let open = router.endpoints.filter(\.isOpen).map(\.description)

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import StubModel
 @testable import AdminContract
+import StubdTestTags
 
 /// The admin API's typed bodies, without a socket: what reads, what is refused and with which
 /// field named, what the answers write, and how a call's path is filled. Server and kit share
 /// these declarations, so what one writes the other reads.
-@Suite struct AdminBodiesTests {
+@Suite(.tags(.inMemory)) struct AdminBodiesTests {
     static func read<Body: AdminBody>(_ type: Body.Type, _ text: String) throws -> Body {
         try Body(json: JSONParser.parse(Array(text.utf8)))
     }

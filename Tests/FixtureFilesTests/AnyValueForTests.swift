@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import FixtureFiles
 import StubModel
+import StubdTestTags
 
 /// `"anyValueFor"` (what recorded fixtures use for redacted fields): read, written back the same,
 /// and refused where it cannot apply.
+@Suite(.tags(.inMemory))
 struct AnyValueForTests {
     static func read(_ text: String) throws(FixtureErrors) -> [Fixture] {
         try FixtureReader(file: "f.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array(text.utf8))

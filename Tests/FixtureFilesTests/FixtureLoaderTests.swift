@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FixtureFiles
 import StubModel
+import StubdTestTags
 
 /// A fixtures root in a fresh temporary folder.
 struct TemporaryFixtures {
@@ -27,6 +28,7 @@ struct TemporaryFixtures {
     }
 }
 
+@Suite(.tags(.inMemory))
 struct FixtureLoaderTests {
     @Test func loadsRoutesWithBodyFilesAndSkipsTheBodyFolder() throws {
         let fixtures = try TemporaryFixtures([
@@ -134,6 +136,7 @@ struct FixtureLoaderTests {
     }
 }
 
+@Suite(.tags(.inMemory))
 struct FixtureTemplateTests {
     @Test func pathTemplatesPriorityAndMultipartLoad() throws {
         let fixtures = try TemporaryFixtures(["t.json": #"""

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import FixtureFiles
 import StubModel
+import StubdTestTags
 
 /// Fixtures that would lie about what is served are refused (or reported) with their
 /// `file: field: problem` line.
+@Suite(.tags(.inMemory))
 struct HostileFixtureTests {
     static func loadError(_ bytes: [UInt8]) throws -> String? {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-hostile-\(UUID().uuidString)")
@@ -79,6 +81,7 @@ struct HostileFixtureTests {
 }
 
 /// Authoring mistakes are all reported in one run, and common slips get a hint.
+@Suite(.tags(.inMemory))
 struct FixtureAuthoringTests {
     @Test func everyProblemOfEveryRouteAndFileIsReportedAtOnce() throws {
         let fixtures = try TemporaryFixtures([

@@ -2,11 +2,13 @@ import Foundation
 import Testing
 @testable import FixtureFiles
 import StubModel
+import StubdTestTags
 
 /// A response written in a fixture file without a `Content-Type` gets one for its body's kind,
 /// and `X-Content-Type-Options: nosniff`, unless the file says `"defaultHeaders": false` (issue
 /// 30: a text stub echoing a request was rendered as HTML); what the writer writes reads back
 /// exactly as it was, so exports and recordings answer byte for byte as their source.
+@Suite(.tags(.inMemory))
 struct ResponseDefaultsTests {
     static func headers(_ response: String, files: [String: String] = [:]) throws -> [NameValue] {
         let fixtures = try TemporaryFixtures(["r.json": #"{"request": {"method": "GET", "path": "/a"}, "response": \#(response)}"#]

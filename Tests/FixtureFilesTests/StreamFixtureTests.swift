@@ -1,10 +1,11 @@
 import Testing
 import FixtureFiles
 import StubModel
+import StubdTestTags
 
 /// `"stream"` and `"llm"` in fixture files: what is read, what is refused (with the field and the
 /// fix), and that the writer's output reads back equal.
-@Suite struct StreamFixtureTests {
+@Suite(.tags(.inMemory)) struct StreamFixtureTests {
     static func read(_ routes: String) throws(FixtureErrors) -> [Fixture] {
         try FixtureReader(file: "s.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("{\"routes\": [\(routes)]}".utf8))
     }

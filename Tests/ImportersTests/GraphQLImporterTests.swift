@@ -3,10 +3,11 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import Importers
+import StubdTestTags
 
 /// `stubd import graphql` of documents past the reader's bounds (issue 43): refused whole with the
 /// file, the place and the bound, instead of a stack overflow (a 25,000-deep file segfaulted).
-@Suite struct GraphQLImporterTests {
+@Suite(.tags(.inMemory)) struct GraphQLImporterTests {
     static func importing(_ text: String) throws -> ImportedFile {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-gql-\(UUID().uuidString).graphql").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

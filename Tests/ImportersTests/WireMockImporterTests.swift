@@ -3,9 +3,10 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import Importers
+import StubdTestTags
 
 /// Socket-free conversion checks: what a WireMock mapping becomes, field by field.
-@Suite struct WireMockImporterTests {
+@Suite(.tags(.inMemory)) struct WireMockImporterTests {
     static func convert(_ mapping: String, files: [String: String] = [:]) throws -> ImportedFile {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-wm-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root + "/mappings", withIntermediateDirectories: true)
@@ -42,7 +43,7 @@ import StubModel
 }
 
 /// WireMock's webhook listener, in both of its spellings, as stubd webhooks.
-@Suite struct WireMockWebhookImportTests {
+@Suite(.tags(.inMemory)) struct WireMockWebhookImportTests {
     @Test func postServeActionsAndServeEventListenersBecomeWebhooks() throws {
         let file = try WireMockImporterTests.convert(#"""
             {"request": {"method": "POST", "urlPath": "/pay"}, "response": {"status": 202},

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import Recording
+import StubdTestTags
 
 /// zlib through `ContentDecoding`: the three forms servers send, and refusals for bytes that are
 /// not what their header says (bodies Python's gzip/zlib modules wrote).
-@Suite struct ContentDecodingTests {
+@Suite(.tags(.inMemory)) struct ContentDecodingTests {
     static func bytes(_ base64: String) -> [UInt8] { [UInt8](Data(base64Encoded: base64)!) }
 
     @Test func gzipZlibAndRawDeflateAreDecoded() {

@@ -1,9 +1,10 @@
 import Testing
 import StubModel
 @testable import Recording
+import StubdTestTags
 
 /// Recorded file names: readable, safe on every file system, stable across runs.
-@Suite struct FixtureNamingTests {
+@Suite(.tags(.inMemory)) struct FixtureNamingTests {
     @Test func namesComeFromMethodAndPath() {
         #expect(FixtureNaming.name(method: "GET", rawPath: "/users/octocat") == "GET-users-octocat")
         #expect(FixtureNaming.name(method: "GET", rawPath: "/") == "GET-root")

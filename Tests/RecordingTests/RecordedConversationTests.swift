@@ -2,12 +2,13 @@ import Foundation
 import StubModel
 import Testing
 @testable import Recording
+import StubdTestTags
 
 /// A relayed WebSocket conversation turned into a script without a socket (issue 37, item 6):
 /// the upstream's first messages as `onOpen`, each client message's answers with their pauses, the
 /// upstream's close, secrets out of messages and matches, repeats kept once, and the file the
 /// recorder writes read back by the fixture reader's rules.
-@Suite struct RecordedConversationTests {
+@Suite(.tags(.inMemory)) struct RecordedConversationTests {
     static func message(_ fromClient: Bool, _ at: Double, _ text: String) -> CapturedConversation.Message {
         CapturedConversation.Message(fromClient: fromClient, at: at, message: .text(text))
     }

@@ -1,10 +1,11 @@
 import Testing
 import StubModel
 @testable import Recording
+import StubdTestTags
 
 /// What a recorded answer keeps, without a socket: form answers redacted, an undecodable body
 /// left out with a note, JSON values replaced by kind.
-@Suite struct RecordedResponseTests {
+@Suite(.tags(.inMemory)) struct RecordedResponseTests {
     @Test func aFormAnswerIsRedactedByName() {
         let answer = RecordedResponse(status: 200, headers: [NameValue("Content-Type", "application/x-www-form-urlencoded")],
                                       body: Array("access_token=gho_SECRET&scope=repo&token_type=bearer".utf8), redactor: Redactor())

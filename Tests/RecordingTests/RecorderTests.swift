@@ -3,10 +3,11 @@ import Foundation
 import StubModel
 import Testing
 @testable import Recording
+import StubdTestTags
 
 /// The recorder without a server or a socket: captured exchanges in, fixture files out, on the
 /// recorder's own queue.
-@Suite struct RecorderTests {
+@Suite(.tags(.inMemory)) struct RecorderTests {
     static func folder() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("stubd-recorder-\(UUID().uuidString)").path
     }

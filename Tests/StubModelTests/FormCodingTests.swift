@@ -1,8 +1,10 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// Query and form decoding: `+` is a space and `%2B` a plus (the form encoding, WHATWG URL query
 /// parsing); the literal reading stays available for fixtures written before; paths keep `+`.
+@Suite(.tags(.inMemory))
 struct FormCodingTests {
     @Test(arguments: [
         ("q=swift+stub", "swift stub"),

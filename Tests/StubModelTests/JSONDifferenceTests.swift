@@ -1,9 +1,10 @@
 import Testing
 @testable import StubModel
+import StubdTestTags
 
 /// Near-miss wording for JSON: each differing field named, and for arrays of another length the
 /// elements one side has and the other lacks.
-@Suite struct JSONDifferenceTests {
+@Suite(.tags(.inMemory)) struct JSONDifferenceTests {
     @Test func arraysOfAnotherLengthNameTheirElements() throws {
         let expected = try JSONParser.parse(#"{"tags": ["ios", "ui"]}"#)
         let got = try JSONParser.parse(#"{"tags": ["ios", "android", "web"]}"#)

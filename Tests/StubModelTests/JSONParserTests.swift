@@ -1,6 +1,8 @@
 import Testing
 @testable import StubModel
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONParser.parse(#"{"a": [1, 2.5, -3e2, true, false, null, "x\u00e9\n\/"]}"#)

@@ -1,8 +1,9 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// Socket-free: the JSONPath forms `matchesJsonPath` uses, parsed and evaluated.
-@Suite struct JSONPathTests {
+@Suite(.tags(.inMemory)) struct JSONPathTests {
     static let document = try! JSONParser.parse(#"""
         {"user": {"name": "ada", "roles": ["admin", "dev"]},
          "items": [{"id": 3, "tag": "a"}, {"id": 7, "tag": "b", "meta": {"name": "deep"}}],

@@ -1,9 +1,10 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// Shape drift between a fixture's JSON and a live answer: removed, added, retyped, now null — by
 /// path, never by value.
-@Suite struct JSONShapeDriftTests {
+@Suite(.tags(.inMemory)) struct JSONShapeDriftTests {
     @Test func eachKindOfDriftIsNamedByPath() throws {
         let fixture = try JSONParser.parse(#"{"id": 1, "plan": {"name": "pro"}, "bio": "x", "items": [{"price": 1.5}, {"tax": 0.2}], "note": null}"#)
         let live = try JSONParser.parse(#"{"id": "1", "bio": null, "token": "SECRET", "items": [{"price": "1.5", "tax": 0.3}], "note": "now text"}"#)

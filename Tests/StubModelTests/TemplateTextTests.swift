@@ -1,8 +1,9 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// Socket-free: what the template language accepts, and what it says about what it does not.
-@Suite struct TemplateTextTests {
+@Suite(.tags(.inMemory)) struct TemplateTextTests {
     static func values(_ text: String) throws -> [TemplateValue] {
         try TemplateText.parse(text).get().parts.compactMap { if case .value(let value) = $0 { value } else { nil } }
     }

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import StubdSystem
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct SystemTests {
     @Test func listsAFolderWithFolderFlagsAndLongNames() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-system-\(UUID().uuidString)").path

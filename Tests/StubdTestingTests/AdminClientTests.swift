@@ -4,12 +4,13 @@ import StubdTestSupport
 import StubdTesting
 import StubdEngine
 import TargetModel
+import StubdTestTags
 
 /// The kit's typed admin client against a whole stubd served in memory: every call is built from
 /// the admin contract and its answer read back as the contract's type (the same declarations the
 /// server answers from), a refusal comes back as `StubdAdminError` with the server's problems,
 /// and a session's verification names the closest route's differences.
-@Suite struct AdminClientTests {
+@Suite(.tags(.inMemory)) struct AdminClientTests {
     static let fixtures = #"""
     {"collections": [{"name": "todos", "path": "/todos", "seed": [{"id": 1, "title": "milk"}]}],
      "routes": [{"name": "zen", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "zen"}},

@@ -4,11 +4,12 @@ import FoundationNetworking
 #endif
 import StubdTesting
 import Testing
+import StubdTestTags
 
 /// `session.stub(operation:variables:data:errors:)` (issue 36): a GraphQL app's operations
 /// stubbed per test over a real socket, told apart by name and variables, with `errors` beside
 /// partial `data`; another session does not see them.
-@Suite struct GraphQLKitTests {
+@Suite(.tags(.socket)) struct GraphQLKitTests {
     static func post(_ base: URL, session: String?, _ body: [String: Any]) async throws -> (status: Int, json: [String: Any]) {
         var request = URLRequest(url: base.appendingPathComponent("graphql"))
         request.httpMethod = "POST"

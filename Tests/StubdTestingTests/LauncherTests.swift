@@ -5,11 +5,12 @@ import FoundationNetworking
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// A stubd the test process starts for itself when none runs (issue 34): the built binary as a
 /// child on port 0, shared by the process's tests, each in its own session — and a stubd started
 /// with `--parent-pid` stops when that process ends, so a killed test run leaves none behind.
-@Suite(.serialized) struct LauncherTests {
+@Suite(.serialized, .tags(.process)) struct LauncherTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let binary = root.appendingPathComponent(".build/debug/stubd").path
 

@@ -5,12 +5,13 @@ import FoundationNetworking
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// Fifty tests in parallel on one stubd, each stubbing the same target with its own answer, each
 /// seeing only its own — what in-process `URLProtocol` stubs cannot do (their registry is global),
 /// so teams turn Swift Testing's parallelism off. Each test uses its session's `URLSession` and
 /// `request(for:)`, nothing shared.
-@Suite struct ParallelSessionTests {
+@Suite(.tags(.socket)) struct ParallelSessionTests {
     static let shared = try! KitServer()
 
     @Test(arguments: 0..<50) func eachParallelTestSeesOnlyItsOwnStub(number: Int) async throws {

@@ -2,10 +2,11 @@ import Foundation
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// Record once, replay: a test's calls recorded from a stand-in for the real API into its folder,
 /// then served from it in another session; a changed request misses and a strict session says so.
-@Suite(.serialized) struct RecordOnceTests {
+@Suite(.serialized, .tags(.socket)) struct RecordOnceTests {
     @Test func recordThenPlaybackThenAChangedRequestFails() async throws {
         let realAPI = try KitServer(targets: [UserAPI.profile, UserAPI.search(query: "swift", page: 1)])
         let stubd = try KitServer()

@@ -5,10 +5,11 @@ import StubdTestSupport
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// Request snapshots: the canonical text (order of keys and parameters does not matter, secrets
 /// stay redacted), written on the first run, matched after, a change shown as a diff.
-@Suite struct RequestSnapshotTests {
+@Suite(.tags(.socket)) struct RequestSnapshotTests {
     static func record(url: String, body: String?, type: String = "application/json") -> RequestRecord {
         RequestRecord(sequence: 1, time: "", method: "POST", url: url, path: "", session: "s", connection: nil, connectionRequest: nil,
                       headers: [NameValue("User-Agent", "x/1"), NameValue("Content-Type", type)], body: body, bodyBase64: nil,

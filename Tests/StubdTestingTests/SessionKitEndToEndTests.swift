@@ -7,10 +7,11 @@ import StubdSystem
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// The kit against a real stubd over real sockets, as a UI test uses it: a session per test,
 /// stubs and verification by target, requests built by Moya's own endpoint code.
-@Suite struct SessionKitEndToEndTests {
+@Suite(.tags(.socket)) struct SessionKitEndToEndTests {
     @Test func twoSessionsInParallelEachSeeOnlyTheirOwnStubsAndCounts() async throws {
         let stubd = try KitServer(targets: [UserAPI.profile])
         defer { stubd.stop() }
@@ -129,7 +130,7 @@ import Testing
 }
 
 /// The Swift Testing trait: a session per test, ended after it.
-@Suite struct SessionTraitTests {
+@Suite(.tags(.socket)) struct SessionTraitTests {
     static let shared = try! KitServer(targets: [UserAPI.profile])
 
     @Test(.stubdSession(baseURL: SessionTraitTests.shared.url)) func theTraitOpensASessionForTheTest() async throws {

@@ -7,6 +7,7 @@ import StubModel
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// An app's streaming endpoints as targets: a live feed and a chat completion declare a
 /// `sampleStream`; compiled in, stubbed through the kit, or exported to JSON, the app reads the
@@ -47,7 +48,7 @@ enum StreamAPI: TargetType {
     }
 }
 
-@Suite struct StreamKitTests {
+@Suite(.tags(.socket)) struct StreamKitTests {
     @Test func aTargetsStreamIsExportedAndReadBackEqual() throws {
         let fixtures = try [StreamAPI.live(team: "lions"), StreamAPI.chat(prompt: "hi")].compactMap { target throws in try Fixture(target: target) }
         guard case .stream = fixtures[0].outcome, case .llm = fixtures[1].outcome else {

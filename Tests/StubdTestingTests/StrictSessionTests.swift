@@ -4,9 +4,10 @@ import StubdTestSupport
 import StubdTesting
 import TargetModel
 import Testing
+import StubdTestTags
 
 /// Strict sessions and counts of what the app did, against a real stubd over sockets.
-@Suite struct StrictSessionTests {
+@Suite(.tags(.process)) struct StrictSessionTests {
     @Test func aStrictSessionFailsForAnUnusedStubAndForAMissAndPassesWhenClean() async throws {
         let stubd = try KitServer()
         defer { stubd.stop() }

@@ -2,9 +2,10 @@ import Foundation
 import StubModel
 @testable import StubdTesting
 import Testing
+import StubdTestTags
 
 /// Socket-free: what routes the kit makes of targets and answers, and what it reads from the environment.
-@Suite struct StubResponseTests {
+@Suite(.tags(.inMemory)) struct StubResponseTests {
     @Test func answersBecomeTheRoutesOutcomes() throws {
         var fixture = try StubdSession.fixture(for: UserAPI.profile, options: .init())
         #expect(fixture.name == "profile")

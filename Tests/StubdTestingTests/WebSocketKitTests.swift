@@ -3,6 +3,7 @@ import StubModel
 import StubdTestSupport
 import StubdTesting
 import Testing
+import StubdTestTags
 
 /// The kit's hand in a WebSocket conversation (issue 37): a WebSocket route added through the kit,
 /// an app's client opening it with the session's header, a message pushed by the test at the
@@ -10,7 +11,7 @@ import Testing
 /// conversation untouched. (Foundation's `URLSessionWebSocketTask` cannot run on Debian 12:
 /// swift-corelibs answers -1002 "WebSockets not supported by libcurl"; the client here is a plain
 /// socket, `RawWebSocket`.)
-@Suite struct WebSocketKitTests {
+@Suite(.tags(.socket)) struct WebSocketKitTests {
     @Test func aTestPushesListsAndClosesItsSessionsConversations() async throws {
         let server = try KitServer()
         defer { server.stop() }

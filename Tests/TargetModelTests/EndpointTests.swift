@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TargetModel
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct EndpointTests {
     @Test func anEmptyPathKeepsTheBaseURLVerbatim() throws {
         let target = TestTarget(baseURL: URL(string: "http://example.com/123/somepath?X-ABC-Asd=123")!, path: "")

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import TargetModel
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct URLEncodingTests {
     @Test func getParametersGoInTheQueryWithTopLevelKeysSorted() throws {
         let target = TestTarget(task: .requestParameters(parameters: ["b": 1, "a": "x", "10": 6, "9": 7, "B": 2, "_": 4],

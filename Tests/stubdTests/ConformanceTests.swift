@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// The `make test` part of `make conformance`: the real curl and Python requests clients run every
 /// fault, the JSON route and the fault sequences against this build of stubd (the other clients
 /// run in `make conformance`).
-@Suite struct ConformanceTests {
+@Suite(.tags(.process)) struct ConformanceTests {
     @Test func curlAndPythonRequestsReportEveryFaultAndSeeEveryFaultStep() throws {
         let result = try StubdProcess.run(
             ["python3", "conformance/run.py", "--stubd", StubdProcess.executable.path, "--clients", "curl,requests"],

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// Examples/MyServerApp: an app's Moya API file (`import Moya`, `Moya.Method`, the "MyServerType"
 /// style with `.never` by default) and the stubd targets package beside it, built here with
 /// SwiftPM as a team would build it, then run.
-@Suite(.serialized) struct ExamplePackageTests {
+@Suite(.serialized, .tags(.process)) struct ExamplePackageTests {
     /// The checkout as a folder named `stubd` (a symbolic link), as a team's default clone is
     /// named: a package folder of the same name would clash with it, so building through this
     /// path proves the example (what `stubd init` writes) does not.

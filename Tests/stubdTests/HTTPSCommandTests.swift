@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// `--https-port` and `stubd cert` as a user runs them, with a CA folder made for the test.
-@Suite struct HTTPSCommandTests {
+@Suite(.tags(.process)) struct HTTPSCommandTests {
     static func caFolder() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("stubd-cli-ca-\(UUID().uuidString)").path
     }

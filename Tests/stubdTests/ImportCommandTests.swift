@@ -1,11 +1,12 @@
 import Foundation
 @testable import StubdCLI
 import Testing
+import StubdTestTags
 
 /// `stubd import wiremock` and `serve --wiremock`: a WireMock root written here that uses every
 /// supported field, converted, served and checked mapping by mapping with curl; the report of
 /// unsupported fields; refusals for bad input.
-@Suite struct ImportWireMockTests {
+@Suite(.tags(.process)) struct ImportWireMockTests {
     static let mappings: [String: String] = [
         "mappings/exact.json": #"{"request": {"method": "GET", "url": "/exact?x=1"}, "response": {"status": 200, "body": "exact"}}"#,
         "mappings/query.json": #"""
@@ -150,7 +151,7 @@ import Testing
 }
 
 /// `stubd import har`: captures in the shapes Chrome and Charles write, imported and replayed.
-@Suite struct ImportHARTests {
+@Suite(.tags(.process)) struct ImportHARTests {
     /// Chrome DevTools: HTTP/2 pseudo-headers, a gzip response whose text HAR stores decoded,
     /// a base64 image, a redirect, a request carrying a cookie, a failed entry, another host.
     static let chrome = #"""
@@ -270,7 +271,7 @@ import Testing
 }
 
 /// `stubd import openapi`: a 3.0 YAML and a 3.1 JSON spec, imported and served.
-@Suite struct ImportOpenAPITests {
+@Suite(.tags(.process)) struct ImportOpenAPITests {
     static let yaml30 = """
     openapi: 3.0.3
     info: {title: Pets, version: "1"}
@@ -366,7 +367,7 @@ import Testing
 }
 
 /// Without the stubd-openapi program, `stubd import openapi` says what adds it.
-@Suite struct OpenAPIProgramTests {
+@Suite(.tags(.process)) struct OpenAPIProgramTests {
     @Test func aBuildWithoutTheProgramNamesTheCommandThatAddsIt() {
         guard case .failure(let problem) = OpenAPIProgram.locate(environment: [:], candidates: ["/nonexistent/stubd-openapi"]) else {
             Issue.record("nothing is there to find")

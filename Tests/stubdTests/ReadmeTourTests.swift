@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// The README's curl tour is run as written (port changed): every command that shows output must
 /// print each shown line, in order (`Date:` lines and `…` excepted), and the log lines it shows
 /// must have the form stubd prints.
+@Suite(.tags(.process))
 struct ReadmeTourTests {
     /// `(command, shown output lines)` for each `$ ` command of the tour block that shows output.
     static func tourExamples() throws -> [(command: String, lines: [String])] {

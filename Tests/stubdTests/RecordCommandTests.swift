@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// `stubd record` as a user runs it: banner, a line per request, the summary on SIGINT, exit 64
 /// for a bad `--upstream`, an error before anything is proxied for an output that cannot be
 /// written, and `kill -9` in the middle of a busy recording leaving only valid fixtures.
-@Suite struct RecordCommandTests {
+@Suite(.tags(.process)) struct RecordCommandTests {
     /// An upstream stubd: any `/items/{id}`, and `/tick` whose answer changes every call.
     static func upstream() throws -> ServingStubd {
         let root = try StubdProcess.temporaryFolder(["api.json": #"""

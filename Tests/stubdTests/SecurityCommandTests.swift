@@ -1,10 +1,11 @@
 import Foundation
 import StubdSystem
 import Testing
+import StubdTestTags
 
 /// What stubd writes never shows a secret unless asked, and a low descriptor limit with a crowd
 /// of slow clients does not keep normal clients waiting or make stubd spin.
-@Suite(.serialized) struct SecurityCommandTests {
+@Suite(.serialized, .tags(.process)) struct SecurityCommandTests {
     static let secrets = ["hdr-authz-1111", "proxy-2222", "cookie-3333", "apikey-4444", "sessionid-5555", "custom-token-6666",
                           "query-key-7777", "form-password-8888", "json-token-9999", "set-cookie-0000"]
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// `--ready-file` and `--pid-file`, and the start/stop scripts docs/UI-TESTS.md's recipes call.
-@Suite struct StartupRecipeTests {
+@Suite(.tags(.process)) struct StartupRecipeTests {
     @Test func theReadyFileNamesTheURLOnceItAnswersAndBothFilesGoAtExit() throws {
         let folder = try StubdProcess.temporaryFolder(["ready": "http://127.0.0.1:1 (a stale file from an earlier run)\n"])
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// The `stubd` binary, end to end: exit codes, messages and serving.
-@Suite(.serialized) struct StubdCommandTests {
+@Suite(.serialized, .tags(.process)) struct StubdCommandTests {
     @Test func checkAcceptsTheDemoFixtures() throws {
         let result = try StubdProcess.run(["check"])
         #expect(result.status == 0)

@@ -3,10 +3,11 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import StubdTestTags
 
 /// `stubd verify` against a stubd standing in for a real API that drifted: every kind reported by
 /// path, the exit status following `--fail-on`, no live value in the report.
-@Suite struct VerifyCommandTests {
+@Suite(.tags(.process)) struct VerifyCommandTests {
     @Test func driftIsReportedEachWayWithoutLiveValues() throws {
         let fixtures = try StubdProcess.temporaryFolder(["api.json": #"""
             {"routes": [

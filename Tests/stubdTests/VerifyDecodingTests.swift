@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import StubdCLI
+import StubdTestTags
 
 /// `stubd verify`'s decode check without a socket: each way a live body stops decoding as the
 /// app's type is located by path and kind, never with the value (issue 34).
-@Suite struct VerifyDecodingTests {
+@Suite(.tags(.inMemory)) struct VerifyDecodingTests {
     struct Item: Decodable { let price: Double }
     struct Order: Decodable {
         enum Status: String, Decodable { case open, shipped }

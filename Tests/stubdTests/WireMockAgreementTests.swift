@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import StubdTestTags
 
 /// A WireMock root with what real suites contain and stubd used to refuse — comments, a repeated
 /// key, `"body": true`, no method, overlapping mappings, a query inside `urlPattern`, `basicAuth`,
 /// `//` in a `urlPathPattern`, `matchesJsonPath` and several body patterns, a proxy stub — served by `stubd serve --wiremock`, with the answers
 /// WireMock 2.35.1 gives (measured, and compared live when its jar is at hand).
-@Suite(.serialized) struct WireMockAgreementTests {
+@Suite(.serialized, .tags(.process)) struct WireMockAgreementTests {
     static let files: [String: String] = [
         "mappings/comments.json": """
             // a comment WireMock's parser accepts

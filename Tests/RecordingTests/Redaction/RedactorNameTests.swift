@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import StubModel
 @testable import Recording
+import StubdTestTags
 
 /// Which names hide their values: names read as words, a credential noun anywhere, a credential
 /// kind as the last word. Socket-free; the journal and recording tests cover where it applies.
-@Suite struct RedactorNameTests {
+@Suite(.tags(.inMemory)) struct RedactorNameTests {
     static let secret = [
         "Authorization", "Cookie", "X-Api-Key", "x-api-key", "api_key", "apiKey", "APIKey", "apikey", "key", "KEY", "private_key",
         "access_token", "accessToken", "refresh_token", "id_token", "IDToken", "X-Auth-Token", "X-CSRF-Token", "tokens",
@@ -51,7 +52,7 @@ import StubModel
 }
 
 /// Values under secret names are replaced by kind: strings by the placeholder, a JWT by a JWT.
-@Suite struct RedactorValueTests {
+@Suite(.tags(.inMemory)) struct RedactorValueTests {
     @Test func valuesAreReplacedByKind() throws {
         let document = try JSONParser.parse(Array(#"""
             {"id_token": "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln", "access_token": "abc.def.ghi", "token_hint": "none",

@@ -1,8 +1,10 @@
 import Testing
 @testable import StubModel
+import StubdTestTags
 
 /// The persistent map agrees with a Dictionary under random changes, and a change never alters the
 /// map it was made from — what lets a published snapshot share it.
+@Suite(.tags(.inMemory))
 struct PersistentMapTests {
     /// A key whose hash the test chooses, to force collisions at every depth.
     struct Key: Hashable, Sendable {

@@ -1,9 +1,10 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// Each provider's envelope for one answer: the order of events, text reassembled from the
 /// tokens, tool-call arguments reassembled from their fragments, usage and the end markers.
-@Suite struct LLMEnvelopeTests {
+@Suite(.tags(.inMemory)) struct LLMEnvelopeTests {
     private let answer = LLMAnswer(provider: .openaiChat, text: "Hello, wörld! 42 times.",
                                    toolCalls: [LLMAnswer.ToolCall(name: "get_weather", arguments: .object([("city", .string("Paris")), ("days", .number(3))]))])
 

@@ -1,9 +1,10 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// SSE, NDJSON and chunked framing, byte for byte; what one request of a stream receives —
 /// pauses, jitter, splits and faults — without sockets.
-@Suite struct StreamEventTests {
+@Suite(.tags(.inMemory)) struct StreamEventTests {
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func sseFramingIsExact() {

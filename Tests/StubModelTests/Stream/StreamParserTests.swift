@@ -1,9 +1,10 @@
 import Testing
 import StubModel
+import StubdTestTags
 
 /// A recorded stream read back into events: SSE as a browser's EventSource parses it, NDJSON by
 /// line, each event with the pause before it taken from when its last byte arrived.
-@Suite struct StreamParserTests {
+@Suite(.tags(.inMemory)) struct StreamParserTests {
     @Test func sseIsParsedAsEventSourceParsesIt() {
         let body = Array(": hi\r\nid: 7\r\nevent: tick\r\nretry: 300\r\ndata: one\r\ndata:two\r\n\r\ndata: {\"n\":1}\n\ndata: {\"n\": 2}\rdata: x\r\rdata: cut".utf8)
         let events = StreamParser.events(body, format: .sse, arrivals: [])

@@ -1,6 +1,8 @@
 import Testing
 @testable import StubModel
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct RouteIDTests {
     @Test func idsRoundTripThroughTheirTextAndRejectAnythingElse() {
         #expect(RouteID("f3") == RouteID(.fixture, 3))

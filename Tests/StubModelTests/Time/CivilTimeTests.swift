@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import StubModel
+import StubdTestTags
 
 /// `CivilTime` against Foundation's Gregorian calendar in UTC, over dates that cross leap days,
 /// century rules and 1970 in both directions.
-@Suite struct CivilTimeTests {
+@Suite(.tags(.inMemory)) struct CivilTimeTests {
     static let moments: [Int] = [
         0, -1, 86_399, 86_400, 951_782_400 /* 2000-02-29 */, 4_107_456_000 /* 2100-02-28 */, 4_107_542_400 /* 2100-03-01 */,
         1_795_534_765 /* 2026-11-24 */, -2_208_988_800 /* 1900-01-01 */, 253_402_300_799 /* 9999-12-31 23:59:59 */,

@@ -1,11 +1,12 @@
 import Testing
 @testable import StubModel
+import StubdTestTags
 
 /// RFC 6455 as pure code (issue 37): the handshake's accept key against the RFC's own vector,
 /// frames read as a client sends them — masked, fragmented with a ping between, split across
 /// reads, with 16-bit lengths — and refused as the RFC says (unmasked, reserved bits and opcodes,
 /// oversized, bad UTF-8, fragmented control frames), and the server's frames.
-@Suite struct WebSocketFramesTests {
+@Suite(.tags(.inMemory)) struct WebSocketFramesTests {
     /// A client frame: masked with `key`.
     static func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, key: [UInt8] = [0x37, 0xfa, 0x21, 0x3d]) -> [UInt8] {
         var out: [UInt8] = [(fin ? 0x80 : 0) | opcode]

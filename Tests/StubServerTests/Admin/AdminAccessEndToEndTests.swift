@@ -9,11 +9,12 @@ import StubdTestSupport
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// The admin API belongs to its owner: web pages, forged Host names, HTML-form-shaped writes and
 /// other machines are refused with a JSON error naming the flag that would allow them, and the
 /// state stays as it was. Stubs are served to everyone either way.
-@Suite(.serialized) struct AdminAccessEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct AdminAccessEndToEndTests {
     static let addZen = #"{"request": {"method": "GET", "path": "/pwned"}, "response": {"text": "pwned"}}"#
 
     static func runtimeRoutes(_ server: TestServer) -> Int { server.server.admin.health.runtimeRoutes }
@@ -109,7 +110,7 @@ import AdminContract
 }
 
 /// On an address other machines can reach, the admin API needs the token; stubs do not.
-@Suite(.serialized) struct ExposedAdminEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct ExposedAdminEndToEndTests {
     /// A non-loopback IPv4 address of this machine (traffic to it stays on the machine).
     static let address = StubdSystem.System.nonLoopbackIPv4Addresses().first
 

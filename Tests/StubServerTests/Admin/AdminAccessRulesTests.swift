@@ -6,9 +6,10 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// Who may use the admin API, decided without a socket.
-@Suite struct AdminAccessRulesTests {
+@Suite(.tags(.inMemory)) struct AdminAccessRulesTests {
     static func request(host: String?, peer: String = "127.0.0.1", headers: [NameValue] = [], method: String = "GET") -> IncomingRequest {
         var request = IncomingRequest(method: method, target: "/__stubd/health", headers: (host.map { [NameValue("Host", $0)] } ?? []) + headers)
         request.peer = peer

@@ -7,10 +7,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// The admin API driven with curl, as a test script or a developer would; its refusals in
 /// memory: `AdminServingTests`.
-@Suite(.serialized) struct AdminEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct AdminEndToEndTests {
     static func json(_ result: CurlResult) throws -> JSONValue { try JSONParser.parse(result.stdout) }
 
     @Test func addReplaceRemoveAndResetRuntimeRoutes() throws {

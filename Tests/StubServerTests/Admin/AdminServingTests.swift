@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import StubdTestSupport
 import StubModel
+import StubdTestTags
 
 /// The admin API's refusals on a stubd served in memory: a bad route names its field, an unknown
 /// or fixture route id is 404/409, an unknown endpoint lists the table, a batch with two routes for
 /// one request adds nothing.
-@Suite struct AdminServingTests {
+@Suite(.tags(.inMemory)) struct AdminServingTests {
     static let zen = #"{"routes": [{"request": {"method": "GET", "path": "/zen"}, "response": {"text": "z"}}]}"#
     static let json = [("Content-Type", "application/json")]
 

@@ -7,11 +7,13 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A browser's requests to the admin API, as Chromium marks them (`Sec-Fetch-*`), over real
 /// sockets (issue 30): a script on stubd's own origin — a stub page — has no `Origin` on its GETs
 /// but is marked same-origin, and is refused; the dashboard's own calls carry its key; what the
 /// user types into the address bar is read as before; curl and the kit carry no marks.
+@Suite(.tags(.process))
 struct BrowserAdminAccessEndToEndTests {
     /// The headers Chromium sends with a page script's `fetch` to its own origin.
     static let sameOriginFetch = ["-H", "Sec-Fetch-Site: same-origin", "-H", "Sec-Fetch-Mode: cors", "-H", "Sec-Fetch-Dest: empty"]

@@ -6,9 +6,11 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// The one owner of state, without a socket: a reset means the same whether it comes from the
 /// admin API or from `StubdServer`.
+@Suite(.tags(.inMemory))
 struct StubAdminTests {
     static func admin() -> StubAdmin {
         var step = route("/todo", outcome: ok("[]"))

@@ -8,11 +8,12 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A declared collection served as a small REST API over a real socket: create, read, update,
 /// replace, delete and the 404/409/400 a real API gives. Sessions, the admin API and templates
 /// reading collections: `CollectionServingTests`.
-@Suite struct CollectionEndToEndTests {
+@Suite(.tags(.process)) struct CollectionEndToEndTests {
     static let fixtures = #"""
     {"collections": [{"name": "todos", "path": "/todos", "seed": [{"id": 1, "title": "milk", "done": false}]}],
      "routes": [{"request": {"method": "GET", "path": "/todos/99"}, "response": {"status": 418, "text": "a hand-written stub wins"}}]}

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import StubdTestSupport
 import StubModel
+import StubdTestTags
 
 /// Collections per session on a stubd served in memory: sessions isolated and reset to the seed,
 /// the admin API reading and replacing items, templates reading saved values and collections.
-@Suite struct CollectionServingTests {
+@Suite(.tags(.inMemory)) struct CollectionServingTests {
     static let todos = #"""
     {"collections": [{"name": "todos", "path": "/todos", "seed": [{"id": 1, "title": "milk", "done": false}]}]}
     """#

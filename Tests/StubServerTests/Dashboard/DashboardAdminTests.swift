@@ -8,9 +8,11 @@ import StubdTestSupport
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// The dashboard's endpoints and its page's admin rights, without a socket: the decision the
 /// engine would carry out, asked of the handler directly.
+@Suite(.tags(.process))
 struct DashboardAdminTests {
     static func handler(writeDirectory: String? = nil, access: AdminAccess = AdminAccess(host: "127.0.0.1")) -> (StubHandler, DashboardState) {
         let admin = StubAdmin(fixtures: try! RouteTable(fixtures: [route("/zen", outcome: ok("zen"))]))

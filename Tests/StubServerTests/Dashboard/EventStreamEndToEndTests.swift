@@ -10,11 +10,12 @@ import StubdTestSupport
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// `GET /__stubd/events` over real sockets, without a browser: events in journal order, a tab
 /// that stops reading dropped while another client is served. A reconnect with `Last-Event-ID`
 /// in memory: `EventStreamServingTests`.
-@Suite(.serialized) struct EventStreamEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct EventStreamEndToEndTests {
     /// `curl -N` reading the stream in the background; `wait` returns when the text so far
     /// satisfies a condition (woken by each arrival, bounded by a deadline).
     final class StreamReader: @unchecked Sendable {

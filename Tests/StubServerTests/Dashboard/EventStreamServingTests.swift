@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import StubdTestSupport
 import StubdEngine
+import StubdTestTags
 
 /// The dashboard's event stream on a stubd served in memory: a reconnect with `Last-Event-ID`
 /// (or `?lastEventId=`) gets everything after it that the journal still holds, then the live
 /// events, none twice.
-@Suite struct EventStreamServingTests {
+@Suite(.tags(.inMemory)) struct EventStreamServingTests {
     static let fixtures = #"{"routes": [{"request": {"method": "GET", "path": "/item", "anyOtherQuery": true}, "response": {"text": "item"}}]}"#
 
     /// The `id:` lines received so far.

@@ -1,9 +1,10 @@
 import Testing
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// `Range` on a route's answer, without sockets: which bytes, when 416, when the whole body.
-@Suite struct ByteRangesTests {
+@Suite(.tags(.inMemory)) struct ByteRangesTests {
     @Test func singleRangesAreReadAsRFC9110Says() {
         #expect(ByteRanges.parse("bytes=0-99", length: 1000) == .range(0..<100))
         #expect(ByteRanges.parse("bytes=500-", length: 1000) == .range(500..<1000))

@@ -9,11 +9,13 @@ import Synchronization
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// What gives way at the connection cap (issue 30, floods), over real sockets with a cap of 4:
 /// connections whose clients have left go first, then the one silent longest; a connection whose
 /// client has sent bytes is never closed to make room, so a flood cannot close a normal client's
 /// connection before its request is read.
+@Suite(.tags(.process))
 struct ConnectionBudgetEndToEndTests {
     static func server() throws -> TestServer {
         try TestServer(fixtures: [route("/zen", outcome: ok("zen"))]) { configuration in

@@ -7,8 +7,9 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
-@Suite(.serialized) struct DelayEndToEndTests {
+@Suite(.serialized, .tags(.socket)) struct DelayEndToEndTests {
     @Test func aDelayedRouteAnswersNoSoonerThanItsDelay() async throws {
         let server = try TestServer(fixtures: [route("/slow", outcome: ok("late"), delay: 0.4), route("/fast", outcome: ok("now"))])
         defer { server.stop() }

@@ -7,10 +7,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A dribbled body arrives whole, in pieces, over the configured time; a client that leaves
 /// half-way costs the server nothing.
-@Suite(.serialized) struct DribbleEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct DribbleEndToEndTests {
     static let body = String(repeating: "0123456789", count: 40)
 
     static func server() throws -> TestServer {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import StubdEngine
+import StubdTestTags
 
 /// The engine's precomputed `Date` value, without a socket.
-@Suite struct EngineTextTests {
+@Suite(.tags(.inMemory)) struct EngineTextTests {
     @Test(arguments: [0, 784_111_777, 951_782_400, 1_795_534_765, 4_107_542_400] + (0..<50).map { $0 * 38_123_457 })
     func theDateIsTheIMFFixdateFoundationWrites(seconds: Int) {
         let formatter = DateFormatter()

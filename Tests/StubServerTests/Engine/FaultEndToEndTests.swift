@@ -10,9 +10,10 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Each fault as curl and URLSession see it (docs/FAULTS.md's table).
-@Suite(.serialized) struct FaultEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct FaultEndToEndTests {
     static let fixtures = [
         route("/reset", outcome: .fault(.reset)),
         route("/empty", outcome: .fault(.empty)),

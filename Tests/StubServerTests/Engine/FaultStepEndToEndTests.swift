@@ -10,11 +10,12 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A sequence step that fails without a response byte reaches clients that silently re-send
 /// requests (curl and URLSession on a reused connection, Java's HttpClient always), and the
 /// journal shows every attempt with its connection.
-@Suite(.serialized) struct FaultStepEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct FaultStepEndToEndTests {
     static func fixtures() -> [Fixture] {
         [
             route("/warm", outcome: ok("warm")),

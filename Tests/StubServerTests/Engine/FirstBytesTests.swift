@@ -1,9 +1,10 @@
 import Testing
 @testable import StubdEngine
+import StubdTestTags
 
 /// A connection's first bytes, without sockets (issue 33): the HTTP/2 preface and an over-limit
 /// `Expect: 100-continue` head are answered before evhttp reads them; anything else is left alone.
-@Suite struct FirstBytesTests {
+@Suite(.tags(.inMemory)) struct FirstBytesTests {
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     @Test func theHTTP2PrefaceGetsSettingsThenGoaway() {

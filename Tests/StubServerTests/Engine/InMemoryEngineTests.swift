@@ -3,12 +3,13 @@ import Synchronization
 import Testing
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// The in-memory engine against a handler of the test's own, without a server: it carries out
 /// what `HTTPEngine` would — a reply now, a later completion from another thread (once), an
 /// upstream call answered on its loop, a stream written after its head — and refuses what the
 /// engine refuses before any handler runs.
-@Suite struct InMemoryEngineTests {
+@Suite(.tags(.inMemory)) struct InMemoryEngineTests {
     /// A handler deciding with `decide`, counting its calls.
     final class Handler: EngineHandler, @unchecked Sendable {
         let decide: @Sendable (IncomingRequest, ReplyHandle) -> HandlerDecision

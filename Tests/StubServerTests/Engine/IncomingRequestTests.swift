@@ -1,9 +1,11 @@
 import StubModel
 import Testing
 @testable import StubdEngine
+import StubdTestTags
 
 /// The request is a value although its fields share one box: a copy that is changed leaves the
 /// original as it was, on any field.
+@Suite(.tags(.inMemory))
 struct IncomingRequestTests {
     @Test func aChangedCopyLeavesTheOriginalAlone() {
         var original = IncomingRequest(method: "GET", target: "/a?x=1", headers: [NameValue("Accept", "*/*")], body: [1, 2])

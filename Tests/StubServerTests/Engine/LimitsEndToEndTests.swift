@@ -8,9 +8,10 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A slow, malformed or oversized client cannot pin the server; start-up errors are typed.
-@Suite(.serialized) struct LimitsEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct LimitsEndToEndTests {
     @Test func oversizedHeadersGet400() throws {
         let server = try TestServer(fixtures: [route("/a", outcome: ok("a"))]) { $0.maxHeaderBytes = 1024 }
         defer { server.stop() }

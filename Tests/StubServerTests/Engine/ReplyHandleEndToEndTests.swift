@@ -10,11 +10,12 @@ import StubdTestSupport
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The engine seam over real sockets: a handler may complete a request at once, later from
 /// another thread (the engine hops back to the request's loop), or never before the server
 /// stops; completing twice is harmless.
-@Suite(.serialized) struct ReplyHandleEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct ReplyHandleEndToEndTests {
     /// Answers `/later` from a global queue after 0.2 s, `/twice` twice (on the loop, before
     /// returning `.later`), `/never` not at all, `/answered` at once and then again through its
     /// handle, and everything else at once.

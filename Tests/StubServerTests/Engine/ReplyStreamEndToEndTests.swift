@@ -6,11 +6,12 @@ import Synchronization
 import Testing
 import StubdTestSupport
 @testable import StubdEngine
+import StubdTestTags
 
 /// Streamed replies over real sockets: pieces written from another thread arrive in order; a
 /// client that stops reading is dropped while another client is served; a client that leaves
 /// is noticed when it closes, not at the next write; stopping the server ends open streams.
-@Suite(.serialized) struct ReplyStreamEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct ReplyStreamEndToEndTests {
     /// `/count?n` streams n numbered lines from a global queue; `/flood` writes an 8 KiB piece
     /// every millisecond from a timer (a source with its own pace, as live events are) until the
     /// stream ends; `/hold` opens a stream and

@@ -11,9 +11,10 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// The demo API served from its Swift targets, hit with URLSession and curl over real sockets.
-@Suite(.serialized) struct ResponseEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct ResponseEndToEndTests {
     /// The request a Moya client would send for `target`, pointed at the test server.
     static func moyaRequest(_ target: GitHubAPI, server: TestServer) throws -> URLRequest {
         var request = try Endpoint(target: target).urlRequest()

@@ -5,10 +5,11 @@ import StubdEngine
 import StubdTestSupport
 import FixtureFiles
 import StubServer
+import StubdTestTags
 
 /// One 101 head: the engine sends, the in-memory engine hands a test, and the journal keeps the
 /// same lines — `Connection: Upgrade` and the subprotocol included.
-@Suite struct UpgradeHeadTests {
+@Suite(.tags(.socket)) struct UpgradeHeadTests {
     static let document = #"""
         {"routes": [{"request": {"method": "GET", "path": "/chat"}, "websocket": {"subprotocols": ["chat.v2"], "onOpen": [{"send": {"text": "hi"}}]}}]}
         """#

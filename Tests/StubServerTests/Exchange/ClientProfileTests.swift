@@ -2,11 +2,12 @@ import Testing
 import StubModel
 import StubServer
 import StubdEngine
+import StubdTestTags
 
 /// The one table of who a client is: what the admin guard ("a page"), the Delivery stage ("a
 /// browser", "a client that re-sends") and the dashboard read. A measured client that needs other
 /// handling is a row here first.
-@Suite struct ClientProfileTests {
+@Suite(.tags(.socket)) struct ClientProfileTests {
     struct Row: Sendable, CustomStringConvertible {
         let name: String
         let headers: [(String, String)]

@@ -7,7 +7,9 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct ExchangeLogLineTests {
     @Test func oneLinePerExchangeWithStatusOrFaultRouteAndLatency() {
         let hit = Exchange(request: IncomingRequest(method: "GET", target: "/zen?x=1"), session: nil,

@@ -8,10 +8,11 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Observers that join a running server see each exchange with its response, and stop seeing
 /// them when they leave.
-@Suite struct LiveObserverEndToEndTests {
+@Suite(.tags(.process)) struct LiveObserverEndToEndTests {
     /// Keeps what it is sent.
     final class Collector: ExchangeObserver {
         let seen = Mutex<[(path: String, status: Int?, headers: [NameValue], body: [UInt8], fault: Bool)]>([])

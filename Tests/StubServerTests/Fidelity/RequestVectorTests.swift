@@ -9,8 +9,10 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Each vector's request as Moya builds it: exact URL, headers and body.
+@Suite(.tags(.inMemory))
 struct RequestVectorTests {
     @Test func thereAreAtLeastSixtyVectors() {
         #expect(RequestVectors.all().count >= 60)

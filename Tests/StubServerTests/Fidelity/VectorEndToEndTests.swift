@@ -10,10 +10,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Every vector's target served by stubd at once, hit by URLSession with the request a Moya
 /// client sends (uploads with the file or a fresh multipart boundary).
-@Suite(.serialized) struct VectorEndToEndTests {
+@Suite(.serialized, .tags(.socket)) struct VectorEndToEndTests {
     static func wireRequest(_ vector: RequestVector, port: Int) throws -> URLRequest {
         var request = try Endpoint(target: vector.target).urlRequest()
         var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!

@@ -3,13 +3,14 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// GraphQL operations as stubs (issue 36, item 5), on a whole stubd served in memory: one
 /// `POST /graphql` told apart by operation name (sent, or read from the query document), by a
 /// persisted query's hash (POST and GET forms) and by variables (partial); near misses in
 /// operations and variables; templates reading the operation and its variables; an answer with
 /// `errors` beside partial `data`.
-@Suite struct GraphQLMatchingTests {
+@Suite(.tags(.inMemory)) struct GraphQLMatchingTests {
     static let fixtures = #"""
     {"routes": [
       {"name": "profile-7", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "ProfileQuery", "variables": {"id": 7}}},

@@ -3,12 +3,13 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// Remote input at the edges that killed or held stubd at 065f99a (issue 43), socket-free: every
 /// number from outside converts without a trap, every recursive reader stops at its stated depth,
 /// readers that were quadratic read the same inputs (their time is `make hostile`'s to print), and
 /// template helpers stop at the output bound while they build.
-@Suite struct RemoteInputBoundsTests {
+@Suite(.tags(.inMemory)) struct RemoteInputBoundsTests {
     static let text = [("Content-Type", "text/plain")]
 
     /// A stubd in memory with a `POST` route per (path, text template).

@@ -7,8 +7,9 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
-@Suite(.serialized) struct JournalEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct JournalEndToEndTests {
     @Test func theJournalStaysBoundedUnderThousandsOfRequests() throws {
         let server = try TestServer(fixtures: [route("/a", outcome: ok("a"))], journalCapacity: 100)
         defer { server.stop() }
@@ -27,6 +28,7 @@ import AdminContract
 
 /// The journal's time is the request's arrival, not the moment its reply went (issue 31: a route
 /// with a 2 s delay was journaled, shown and exported 2 s late).
+@Suite(.tags(.process))
 struct JournalArrivalTimeTests {
     @Test func aDelayedRouteIsJournaledAtItsArrival() throws {
         let server = try TestServer(fixtures: [route("/slow", outcome: ok("x"), delay: 0.6)])

@@ -3,11 +3,12 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubServer
+import StubdTestTags
 
 /// The journal through the admin API, on a stubd served in memory: counts filtered by method,
 /// path, route and match; entries with body, status, route and near miss; clearing; bodies cut to
 /// the limit. (Bounded under thousands of requests on sockets: `JournalEndToEndTests`.)
-@Suite struct JournalServingTests {
+@Suite(.tags(.inMemory)) struct JournalServingTests {
     static let fixtures = #"""
     {"routes": [{"name": "user", "request": {"method": "GET", "path": "/users/octocat"}, "response": {"text": "u"}},
                 {"name": "create", "request": {"method": "POST", "path": "/issues"}, "response": {"status": 201, "text": "c"}}]}

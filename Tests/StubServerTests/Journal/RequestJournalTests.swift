@@ -7,8 +7,10 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The journal as an exchange observer, without a socket: bounded, filtered, per session.
+@Suite(.tags(.inMemory))
 struct RequestJournalTests {
     static func exchange(_ path: String, method: String = "GET", session: SessionID? = nil, hit: Bool = true,
                          headers: [NameValue] = [], body: String = "") -> Exchange {

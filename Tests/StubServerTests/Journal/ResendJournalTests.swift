@@ -4,10 +4,11 @@ import StubdTestSupport
 import StubModel
 import StubServer
 import FixtureFiles
+import StubdTestTags
 
 /// A client's silent re-send of a request that got a no-byte fault (curl, URLSession, Chromium,
 /// OkHttp and Java do it on a reused connection) is journaled marked, so counts can leave it out.
-@Suite struct ResendJournalTests {
+@Suite(.tags(.process)) struct ResendJournalTests {
     static let fixtures = #"""
     {"routes": [
       {"name": "flaky", "request": {"method": "POST", "path": "/orders"}, "responses": [{"fault": "reset"}, {"status": 201, "text": "made"}]},

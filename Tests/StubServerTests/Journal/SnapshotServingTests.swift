@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import StubdTestSupport
 import StubModel
+import StubdTestTags
 
 /// `GET /__stubd/requests/snapshot`: a session's requests as the canonical text any language's
 /// test can compare with a file.
-@Suite struct SnapshotServingTests {
+@Suite(.tags(.inMemory)) struct SnapshotServingTests {
     @Test func aSessionsRequestsComeAsCanonicalText() throws {
         let stubd = try InMemoryStubd(#"{"routes": [{"request": {"method": "POST", "path": "/login"}, "response": {"status": 204}}]}"#)
         defer { stubd.stop() }

@@ -6,9 +6,11 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// Each request-part matcher without a socket: `matches` on the hit path, `distance` for ranking,
 /// `explain` for the 404 report.
+@Suite(.tags(.inMemory))
 struct MatcherTests {
     static func view(_ method: String = "GET", _ target: String, headers: [NameValue] = [], body: String = "") -> RequestView {
         RequestView(IncomingRequest(method: method, target: target, headers: headers, body: Array(body.utf8)))

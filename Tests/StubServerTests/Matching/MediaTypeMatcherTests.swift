@@ -6,8 +6,10 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// Content-Type by meaning: every client's spelling of the route's media type matches.
+@Suite(.tags(.inMemory))
 struct MediaTypeMatcherTests {
     static func view(_ contentType: String?) -> RequestView {
         RequestView(IncomingRequest(method: "POST", target: "/", headers: contentType.map { [NameValue("Content-Type", $0)] } ?? []))

@@ -7,10 +7,12 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A near-miss report redacts by the journal's rules whatever kind of body it echoes (issue 30):
 /// a multipart or byte-order-marked JSON body that misses a form route showed its `password`
 /// value in the 404 and in the journal.
+@Suite(.tags(.process))
 struct NearMissRedactionEndToEndTests {
     static let formRoute = Fixture(name: "login", source: "test", request: RequestPattern(method: "POST", path: "/login", body: .form([NameValue("user", "a"), NameValue("password", "x")])),
                                    outcome: .response(StubHTTPResponse(status: 204)))

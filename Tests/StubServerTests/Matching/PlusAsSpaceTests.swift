@@ -7,10 +7,12 @@ import StubdTestSupport
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A space sent as `+` (browsers, URLSearchParams, Python requests, curl --data-urlencode) matches
 /// a fixture written with a space; a fixture written with a literal `+` keeps matching; Moya's
 /// `%20` and `%2B` read as before; the near miss says when only a space's encoding differs.
+@Suite(.tags(.process))
 struct PlusAsSpaceTests {
     static func handler(_ fixtures: [Fixture]) -> StubHandler {
         let admin = StubAdmin(fixtures: try! RouteTable(fixtures: fixtures))

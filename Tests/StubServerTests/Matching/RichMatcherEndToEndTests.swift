@@ -8,11 +8,12 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// The fixture format's richer matchers, loaded from a file and hit with curl: path patterns
 /// after exact and template routes, value matchers on query, headers and cookies, partial JSON,
 /// body text, drawn delays, and the near-miss reasons they give.
-@Suite struct RichMatcherEndToEndTests {
+@Suite(.tags(.process)) struct RichMatcherEndToEndTests {
     static let fixtures = #"""
     {"routes": [
       {"name": "exact", "request": {"method": "GET", "path": "/users/me"}, "response": {"text": "exact"}},

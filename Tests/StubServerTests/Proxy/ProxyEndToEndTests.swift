@@ -7,10 +7,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// `--proxy-unmatched`: stubs answer where they match; everything else goes to a real upstream
 /// (here another stubd) and its answer comes back, without any loop waiting for it.
-@Suite struct ProxyEndToEndTests {
+@Suite(.tags(.process)) struct ProxyEndToEndTests {
     static func upstream() throws -> TestServer {
         try TestServer(fixtures: [
             route("/api/up", outcome: ok("from upstream", status: 201, headers: [NameValue("X-Up", "1")])),
@@ -159,7 +160,7 @@ import AdminContract
 
 /// HTTPS upstreams: verified against the given CA with SNI and host-name checks; an unknown CA
 /// or a wrong name is a 502 naming the TLS reason; `--insecure-upstream` skips the checks.
-@Suite(.serialized) struct TLSProxyEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct TLSProxyEndToEndTests {
     static func answer(_ proxy: ProxyUpstream) throws -> String {
         let server = try TestServer(fixtures: [], proxy: proxy)
         defer { server.stop() }

@@ -6,9 +6,10 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The proxy's header rules and which pages may use it, without a socket.
-@Suite struct ProxyRulesTests {
+@Suite(.tags(.inMemory)) struct ProxyRulesTests {
     @Test func aForwardedRequestLosesHopByHopHeadersAndGainsForwardingOnes() throws {
         let upstream = try ProxyUpstream(url: "https://api.example.com:8443/v1/")
         var request = IncomingRequest(method: "GET", target: "/users?x=1", headers: [

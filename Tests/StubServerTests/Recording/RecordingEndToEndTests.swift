@@ -10,13 +10,14 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// `stubd record` as a library: a real upstream (Python's http.server, plain HTTP or HTTPS with
 /// a CA made at test time) recorded through stubd's proxy, then the written folder served by a
 /// plain stubd and compared answer by answer; secrets searched for in every written byte. What
 /// the recorder decides for each answer (scrubbing, keep, repeats, hand-written files, a missing
 /// upstream) is checked in memory: `RecordingServingTests`.
-@Suite(.serialized) struct RecordingEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct RecordingEndToEndTests {
     /// The API being recorded: JSON (with a cookie), laid-out JSON, text, binary, gzip, deflate,
     /// an undecodable gzip, 404, 500, a search with a key, a counter, a slow call, a login.
     static let api = """

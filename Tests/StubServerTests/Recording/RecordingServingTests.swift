@@ -7,13 +7,14 @@ import StubModel
 import StubServer
 import StubdEngine
 import Recording
+import StubdTestTags
 
 /// Recording on a stubd served in memory: the in-memory upstream answers, the recorder writes
 /// real files, and the folder is served again in memory — secrets scrubbed wherever they appear,
 /// a name kept as sent, repeats kept first or as a sequence, hand-written files kept, and an
 /// unanswered request a 502 that writes nothing. (Real upstreams, codings and relays over
 /// sockets: `RecordingEndToEndTests`.)
-@Suite struct RecordingServingTests {
+@Suite(.tags(.inMemory)) struct RecordingServingTests {
     /// One request: method, target, headers, body.
     struct Sent {
         var method = "GET"

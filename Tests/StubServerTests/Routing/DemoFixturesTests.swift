@@ -7,9 +7,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// `fixtures/` and the `GitHubAPI` enum describe the same API; these prove it, and prove the
 /// targets → exported files → loaded table round trip.
+@Suite(.tags(.inMemory))
 struct DemoFixturesTests {
     static let fixturesRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -8,8 +8,10 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The documented precedence order, one rule per test, plus templates end to end.
+@Suite(.tags(.process))
 struct PrecedenceTests {
     static func template(_ raw: String, name: String, priority: Int = Fixture.defaultPriority, headers: [NameValue] = []) -> Fixture {
         guard case .success(let parsed) = PathTemplate.parse(raw) else { fatalError("bad template \(raw)") }

@@ -1,10 +1,11 @@
 import Testing
 import StubdTestSupport
 import StubModel
+import StubdTestTags
 
 /// Every listing shows what a route really answers: a stream 200, a WebSocket 101, a collection's
 /// own statuses — not the 500 placeholder those routes were once compiled with.
-@Suite struct RouteListingTests {
+@Suite(.tags(.inMemory)) struct RouteListingTests {
     static let fixtures = #"""
         {"collections": [{"name": "todos", "path": "/todos"}],
          "routes": [

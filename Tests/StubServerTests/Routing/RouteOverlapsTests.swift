@@ -2,12 +2,13 @@ import Testing
 import FixtureFiles
 import StubModel
 @testable import StubServer
+import StubdTestTags
 
 /// Overlap warnings (issue 36, item 2): two routes one request reaches alike — through header,
 /// query, template and GraphQL matchers — are named with that request; routes stubd ranks by
 /// themselves (a literal path before a template, more constraints first) or that no single request
 /// reaches are not.
-@Suite struct RouteOverlapsTests {
+@Suite(.tags(.inMemory)) struct RouteOverlapsTests {
     static func table(_ routes: String) throws -> RouteTable {
         let fixtures = try FixtureReader(file: "o.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("{\"routes\": [\(routes)]}".utf8))
         return try RouteTable(fixtures: fixtures)

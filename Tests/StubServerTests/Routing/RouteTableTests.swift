@@ -7,7 +7,9 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
+@Suite(.tags(.inMemory))
 struct RouteTableTests {
     @Test func twoStubsForTheSameRequestWithDifferentAnswersNameBoth() {
         let first = route("/a", name: "first", outcome: ok("1"))
@@ -109,6 +111,7 @@ struct RouteTableTests {
 }
 
 /// Routes that load but would not behave as their author expects are warned about.
+@Suite(.tags(.inMemory))
 struct RouteWarningTests {
     @Test func headBodiesLongDelaysAndBracesInALiteralPathAreWarnedAbout() throws {
         var head = route("/h", method: "HEAD", name: "head", outcome: ok("sample"))

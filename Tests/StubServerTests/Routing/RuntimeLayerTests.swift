@@ -7,9 +7,11 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// A runtime layer answers every request as a route table of the same routes would, whatever
 /// order they were added and removed in; the newest route answering a request replaces the older.
+@Suite(.tags(.inMemory))
 struct RuntimeLayerTests {
     static func fixtures() -> [Fixture] {
         var fixtures: [Fixture] = []

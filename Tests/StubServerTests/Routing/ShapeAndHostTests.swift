@@ -8,10 +8,11 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The shape policy (any client's request for a target's endpoint) and host-distinguished
 /// routes, socket-free: compiled tables and lookups.
-@Suite struct ShapeAndHostTests {
+@Suite(.tags(.inMemory)) struct ShapeAndHostTests {
     enum SearchAPI: TargetType {
         case search(String)
         var baseURL: URL { URL(string: "https://api.example.com")! }

@@ -7,8 +7,9 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
-@Suite(.serialized) struct CORSEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct CORSEndToEndTests {
     @Test func preflightIsAnsweredAndResponsesCarryAllowHeadersOnLoopback() throws {
         let server = try TestServer(fixtures: [route("/data", method: "POST", outcome: ok("d", headers: [NameValue("X-Total", "3")]))])
         defer { server.stop() }

@@ -6,8 +6,10 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// CORS decisions without a socket.
+@Suite(.tags(.inMemory))
 struct CORSPolicyTests {
     static func request(_ headers: [(String, String)], method: String = "GET") -> IncomingRequest {
         IncomingRequest(method: method, target: "/x", headers: headers.map { NameValue($0.0, $0.1) })

@@ -9,9 +9,10 @@ import TargetModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The in-process API a test uses: two servers at once, targets added at runtime, the journal.
-@Suite(.serialized) struct EmbeddingTests {
+@Suite(.serialized, .tags(.process)) struct EmbeddingTests {
     @Test func twoServersInOneProcessKeepTheirOwnStubsAndJournals() async throws {
         let first = try StubdServer.start(table: try RouteTable(targets: GitHubAPI.all), port: 0, logger: nil)
         let second = try StubdServer.start(table: .empty, port: 0, logger: nil)

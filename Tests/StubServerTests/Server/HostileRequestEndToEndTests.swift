@@ -7,10 +7,11 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Requests built to hurt: a huge body to an unmatched path must not hold its loop or come back
 /// echoed, and the 404 and the journal never show a secret the request carried.
-@Suite struct HostileRequestEndToEndTests {
+@Suite(.tags(.process)) struct HostileRequestEndToEndTests {
     static let routes = [
         route("/zen", outcome: ok("zen")),
         route("/users", method: "POST", body: .json(.object([("name", .string("octocat"))])), outcome: ok("created", status: 201)),

@@ -9,9 +9,10 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// `--watch`: a good edit is served without dropping connections; a broken one keeps the old table.
-@Suite(.serialized) struct HotReloadEndToEndTests {
+@Suite(.serialized, .tags(.socket)) struct HotReloadEndToEndTests {
     @Test func goodEditsAreServedAndBrokenEditsKeepTheOldTable() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-watch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

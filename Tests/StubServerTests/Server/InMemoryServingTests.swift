@@ -6,12 +6,13 @@ import StubModel
 import StubServer
 import StubdEngine
 import StubdRuntime
+import StubdTestTags
 
 /// A whole stubd on the in-memory engine: the handler, the admin API, the journal and the
 /// observers run as under libevent, with requests and replies as values and the calls stubd makes
 /// itself answered by an in-memory upstream — a hit, a miss, a templated answer, a forwarded miss,
 /// a webhook and its retries, an admin change answered later, a stream.
-@Suite struct InMemoryServingTests {
+@Suite(.tags(.socket)) struct InMemoryServingTests {
     static let fixtures = #"""
     {"routes": [
       {"name": "zen", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "Design for failure."}},

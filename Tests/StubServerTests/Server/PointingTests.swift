@@ -10,10 +10,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// docs/MOYA.md's "point the app at stubd" recipe: the endpoint mapping lines a Moya app adds,
 /// run on this package's Endpoint (Moya 15's API), then sent with URLSession to a real stubd.
-@Suite struct PointingTests {
+@Suite(.tags(.socket)) struct PointingTests {
     struct Profile: TargetType {
         var server = "api.myserver.example"
         var baseURL: URL { URL(string: "https://\(server)/v1")! }

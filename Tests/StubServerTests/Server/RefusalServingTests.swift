@@ -4,11 +4,12 @@ import StubdTestSupport
 import StubModel
 import StubServer
 import StubdEngine
+import StubdTestTags
 
 /// Who stubd refuses, decided on a stubd served in memory: a request carrying stubd's own mark
 /// at the admin API, a page of another origin asking for a forwarded miss, an origin not listed
 /// for CORS; and how a webhook's 5xx, refused connection and unusable URL end in the log.
-@Suite struct RefusalServingTests {
+@Suite(.tags(.socket)) struct RefusalServingTests {
     static let zen = #"{"routes": [{"request": {"method": "GET", "path": "/local"}, "response": {"text": "stub"}}]}"#
 
     @Test func theAdminAPIRefusesARequestCarryingStubdsOwnMark() throws {

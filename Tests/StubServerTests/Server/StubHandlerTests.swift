@@ -7,9 +7,11 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The serving decision in memory (no socket), as Hummingbird's `.router` test mode does: the
 /// same handler the engine calls, asked directly.
+@Suite(.tags(.inMemory))
 struct StubHandlerTests {
     static func handler(_ fixtures: [Fixture], cors: CORSPolicy = CORSPolicy(enabled: false)) -> (StubHandler, StubAdmin) {
         let admin = StubAdmin(fixtures: try! RouteTable(fixtures: fixtures))

@@ -7,10 +7,12 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// A transfer coding stubd does not understand is answered 501 and the connection closed (RFC
 /// 9112 §6.1), instead of libevent ignoring it and reading the body by Content-Length — two
 /// parsers reading one request differently is how smuggling starts (issue 30).
+@Suite(.tags(.socket))
 struct TransferCodingEndToEndTests {
     @Test(arguments: ["xchunked", "gzip, chunked", "identity"])
     func anUnknownCodingIs501(coding: String) throws {

@@ -8,10 +8,11 @@ import FixtureFiles
 import StubdTestSupport
 import StubModel
 import StubServer
+import StubdTestTags
 
 /// Streams over real sockets: framing byte for byte (a raw-socket reader), events in separate
 /// chunks at their pauses, a split UTF-8 character, and each stream fault as curl reports it.
-@Suite struct StreamEndToEndTests {
+@Suite(.tags(.process)) struct StreamEndToEndTests {
     static let fixtures = #"""
     {"routes": [
       {"request": {"method": "GET", "path": "/feed"},

@@ -4,11 +4,12 @@ import StubdTestSupport
 import StubModel
 import StubServer
 import StubdEngine
+import StubdTestTags
 
 /// What stubd decides for a stream route, in memory: the script one request gets (events
 /// rendered, pauses drawn from the session's seed, faults), a language-model answer streamed or
 /// not as the request asks, and the journal's record.
-@Suite struct StreamServingTests {
+@Suite(.tags(.inMemory)) struct StreamServingTests {
     static let fixtures = #"""
     {"routes": [
       {"name": "feed", "request": {"method": "GET", "path": "/feed", "anyOtherQuery": true},

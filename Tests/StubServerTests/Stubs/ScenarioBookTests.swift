@@ -6,8 +6,10 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Scenario states and sequence positions, per session, without a socket.
+@Suite(.tags(.inMemory))
 struct ScenarioBookTests {
     @Test func aStepAdvancesOnlyFromItsRequiredState() throws {
         let book = ScenarioBook()

@@ -8,10 +8,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Sequences ("first call fails, second succeeds", a reset on the wire) and scenario steps taken
 /// once under concurrent clients; scenario states through the admin API: `ScenarioServingTests`.
-@Suite(.serialized) struct ScenarioEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct ScenarioEndToEndTests {
     static func load(_ json: String) throws -> [Fixture] {
         try FixtureReader(file: "test") { path throws(FixtureReader.FixtureProblem) in throw .init(path) }.read(Array(json.utf8))
     }

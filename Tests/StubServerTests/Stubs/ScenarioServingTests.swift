@@ -3,11 +3,12 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// Scenario state machines on a stubd served in memory: states gate routes and move, the admin
 /// API lists, resets and sets them, and a typo in a scenario or state is refused naming the known
 /// ones.
-@Suite struct ScenarioServingTests {
+@Suite(.tags(.inMemory)) struct ScenarioServingTests {
     @Test func scenarioStatesGateAndMoveStubs() throws {
         let stubd = try InMemoryStubd(#"""
             {"routes": [

@@ -11,10 +11,11 @@ import TargetModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Two tests sharing one stubd, each in its own `X-Stubd-Session`, never see each other's runtime
 /// routes, scenario state or journal entries.
-@Suite(.serialized) struct SessionIsolationEndToEndTests {
+@Suite(.serialized, .tags(.socket)) struct SessionIsolationEndToEndTests {
     @Test func twoParallelClientsInTwoSessionsAreIsolated() async throws {
         let server = try TestServer(fixtures: [route("/profile", name: "profile", outcome: ok("fixture"))])
         defer { server.stop() }

@@ -9,11 +9,13 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdState
+import StubdTestTags
 
 /// Every per-session store is bounded in UTF-8 bytes, per value, per session and in total, over
 /// real sockets (issue 30): past a bound the request gets a 507 naming the bound and its flag,
 /// nothing kept is dropped to make room, and sessions that traffic alone created can never crowd
 /// out, or erase, a session a test opened through the admin API.
+@Suite(.tags(.process))
 struct StateBoundsEndToEndTests {
     static let routes = #"""
     {"collections": [{"name": "todos", "path": "/todos"}],

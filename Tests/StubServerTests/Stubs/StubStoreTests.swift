@@ -7,9 +7,11 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdEngine
+import StubdTestTags
 
 /// The store without a socket: every change publishes a new snapshot, failures change nothing,
 /// and sessions see their own layer first.
+@Suite(.tags(.inMemory))
 struct StubStoreTests {
     static let fixtures = try! RouteTable(fixtures: [route("/zen", outcome: ok("fixture"))])
 

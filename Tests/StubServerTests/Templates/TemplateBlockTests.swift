@@ -3,13 +3,14 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// Blocks and helpers (issue 36), on a whole stubd served in memory: loops over what a JSON path
 /// selects, conditions with else-if chains, `#assign`, `#with`; stubd's dialect writes values as
 /// they are and WireMock's escapes HTML unless in triple braces; a templated JSON key; a loop past
 /// its bound is refused with a 500 naming the route; the request line's base URL. (The same
 /// templates against real WireMock: Tests/wiremock/templating_test.py in `make test`.)
-@Suite struct TemplateBlockTests {
+@Suite(.tags(.socket)) struct TemplateBlockTests {
     static let json = [("Content-Type", "application/json")]
 
     static func route(_ path: String, _ text: String, dialect: String = "true") -> String {

@@ -9,10 +9,12 @@ import StubModel
 @testable import Dashboard
 import AdminContract
 @testable import StubdTemplates
+import StubdTestTags
 
 /// Templated output is bounded per request and cannot split or smuggle headers (issue 30), over
 /// real sockets: an amplifying template is refused at its bound with a 500 naming the route and the
 /// flag, header values keep no control character but TAB.
+@Suite(.tags(.process))
 struct TemplateBoundsEndToEndTests {
     static func server(_ routes: String, limit: Int = TemplateState.defaultOutputLimit) throws -> TestServer {
         let fixtures = try FixtureReader(file: "t.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("{\"routes\": [\(routes)]}".utf8))

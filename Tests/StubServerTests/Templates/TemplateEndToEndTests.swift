@@ -8,12 +8,13 @@ import StubModel
 @testable import AdminAPI
 @testable import Dashboard
 import AdminContract
+import StubdTestTags
 
 /// Templated responses served over a real socket and read with curl: every request source and
 /// escaping in JSON strings and headers on the wire, and load-time problems. What templates
 /// compute (dates, ids, clocks, counters, seeds, JSON paths) is checked in memory
 /// (`TemplateServingTests`).
-@Suite struct TemplateEndToEndTests {
+@Suite(.tags(.process)) struct TemplateEndToEndTests {
     static let fixtures = #"""
     {"routes": [
       {"request": {"method": "GET", "pathTemplate": "/users/{id}", "anyOtherQuery": true},

@@ -3,11 +3,12 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdEngine
+import StubdTestTags
 
 /// What templates compute, on a whole stubd served in memory: JSON paths and the body, literal
 /// braces, dates and ids made per request, a fixed clock and counters per session, seeded random
 /// values, and a file that opts in as a whole. (Escaping on the wire: `TemplateEndToEndTests`.)
-@Suite struct TemplateServingTests {
+@Suite(.tags(.inMemory)) struct TemplateServingTests {
     static func json(_ reply: InMemoryReply?) throws -> [String: Any] {
         let reply = try #require(reply)
         return try #require(try JSONSerialization.jsonObject(with: Data(reply.body)) as? [String: Any], "\(reply.text)")

@@ -11,12 +11,14 @@ import StubdSystem
 import AdminContract
 @testable import StubdEngine
 @testable import StubdWebhooks
+import StubdTestTags
 
 /// What stubd sends itself cannot be turned on stubd (issue 30), over real sockets: a client's
 /// webhook depth is never believed, a webhook never reaches the admin API in any spelling of this
 /// machine, a URL the request chose reaches stubd's own stubs only when allowed, a request carrying
 /// stubd's own mark is refused by the admin API however it arrived, and a forwarded miss that comes
 /// back is not forwarded again.
+@Suite(.tags(.process))
 struct OwnTrafficEndToEndTests {
     static func server(_ routes: String, settings: (inout StubdServer.Configuration) -> Void = { _ in }) throws -> TestServer {
         let fixtures = try FixtureReader(file: "hooks.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array("{\"routes\": [\(routes)]}".utf8))

@@ -11,12 +11,13 @@ import AdminContract
 @testable import StubdEngine
 @testable import StubdTemplates
 @testable import StubdWebhooks
+import StubdTestTags
 
 /// Webhooks sent by a route over real sockets to a Python http.server receiver: the templated
 /// request arrives after the answer, a refused connection is retried until the receiver is up,
 /// a 5xx is retried, a webhook pointed at stubd itself stops after `maxDepth` hops, and every
 /// delivery is listed by `GET /__stubd/webhooks`.
-@Suite struct WebhookEndToEndTests {
+@Suite(.tags(.process)) struct WebhookEndToEndTests {
     /// Appends each request it receives to received.jsonl and answers 204 (503 for the first
     /// `failFirst` requests).
     static func receiver(port: Int = 0, failFirst: Int = 0) throws -> PythonUpstream {

@@ -9,11 +9,12 @@ import StubModel
 import AdminContract
 @testable import StubdCertificates
 @testable import StubdEngine
+import StubdTestTags
 
 /// HTTPS on the engine with certificates made at test time (stubd's local CA in a temporary
 /// folder, and hand-made bad ones): real curl and Python clients, one route table served over
 /// HTTP and HTTPS, faults and delays under TLS, refusals.
-@Suite(.serialized) struct HTTPSEndToEndTests {
+@Suite(.serialized, .tags(.process)) struct HTTPSEndToEndTests {
     static func caFolder() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ca-\(UUID().uuidString)").path
     }

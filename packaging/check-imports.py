@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The module map, kept true where SwiftPM does not: a module can `import` any module built before
+it, declared or not (a three-target probe showed a module two levels up compiling `import
+CLibevent`). So this check, run by `make test`, holds every Swift file to Package.swift:
+
+1. a file imports only the package modules its target declares as dependencies;
+2. the C modules are dependencies of their one home each: libevent of StubdEngine, OpenSSL of
+   StubdCertificates (and CStubdTLS, shared with the engine), zlib of Recording;
+3. the answer kinds (StubdState, StubdTemplates, StubdStreams, StubdCollections, StubdWebSockets)
+   depend on nothing above the serving core and do not name its types (Route, Exchange, StubAdmin,
+   StubHandler): they take an `OutcomeContext` and the small protocols beside it;
+4. docs/ARCHITECTURE.md's module table gives every module under Sources/, with its real count of
+   Swift files.
+
+    python3 packaging/check-imports.py      # exits 1 naming each file, module or row to fix
+"""
+import json, os, re, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+C_HOMES = {"CLibevent": {"StubdEngine"}, "CLibeventTLS": {"StubdEngine"}, "CStubdTLS": {"StubdEngine", "StubdCertificates"},
+           "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}}
+KINDS = ["StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets"]
+ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "StubdCLI", "stubd"}
+CORE_TYPES = re.compile(r"\b(Route|Exchange|StubAdmin|StubHandler)\b")
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+|public\s+|package\s+|internal\s+)*import\s+(?:struct\s+|enum\s+|class\s+)?(\w+)", re.M)
+
+
+def package():
+    out = subprocess.run(["swift", "package", "dump-package"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    targets = {}
+    for target in json.loads(out)["targets"]:
+        deps = set()
+        for dependency in target.get("dependencies", []):
+            (kind, value), = dependency.items()
+            deps.add(value[0])
+        default = "Tests" if target["type"] == "test" else "Sources"
+        targets[target["name"]] = (target.get("path") or f"{default}/{target['name']}", deps, target["type"])
+    return targets
+
+
+def swift_files(folder):
+    for base, _, names in os.walk(os.path.join(ROOT, folder)):
+        for name in names:
+            if name.endswith(".swift"):
+                yield os.path.join(base, name)
+
+
+def without_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r"//.*", "", text)
+
+
+def main():
+    targets = package()
+    problems = []
+    for name, (path, deps, kind) in sorted(targets.items()):
+        if kind == "system":
+            continue
+        for file in swift_files(path):
+            text = open(file).read()
+            for imported in IMPORT.findall(text):
+                if imported in targets and imported != name and imported not in deps:
+                    problems.append(f"{os.path.relpath(file, ROOT)}: imports {imported}, which Package.swift does not give {name}: "
+                                    f"add it to {name}'s dependencies if the map allows it, or move the code")
+        for c_module, homes in C_HOMES.items():
+            if c_module in deps and name not in homes:
+                problems.append(f"Package.swift: {name} depends on {c_module}, whose only home is {' and '.join(sorted(homes))}")
+    for name in KINDS:
+        path, deps, _ = targets[name]
+        for above in sorted(deps & ABOVE_CORE):
+            problems.append(f"Package.swift: the answer kind {name} depends on {above}, which sits above the serving core")
+        for file in swift_files(path):
+            for number, line in enumerate(without_comments(open(file).read()).split("\n"), 1):
+                found = CORE_TYPES.search(line)
+                if found:
+                    problems.append(f"{os.path.relpath(file, ROOT)}:{number}: the answer kind {name} names the core's {found.group(1)}; "
+                                    "take what it needs through OutcomeContext, AnsweringRoute or ConversationSink")
+    table = {}
+    for line in open(os.path.join(ROOT, "docs/ARCHITECTURE.md")):
+        row = re.match(r"^\| (\w+) \| (\d+)\b", line)
+        if row:
+            table[row.group(1)] = int(row.group(2))
+    for name, (path, _, kind) in sorted(targets.items()):
+        if not path.startswith("Sources/") or kind == "system":
+            continue
+        count = sum(1 for _ in swift_files(path))
+        if count == 0:
+            continue
+        if name not in table:
+            problems.append(f"docs/ARCHITECTURE.md: the module table has no row for {name} ({count} Swift files)")
+        elif table[name] != count:
+            problems.append(f"docs/ARCHITECTURE.md: the module table gives {name} {table[name]} Swift files; {path} has {count}")
+    for name in sorted(set(table) - set(targets)):
+        problems.append(f"docs/ARCHITECTURE.md: the module table lists {name}, which Package.swift does not declare")
+    if problems:
+        print("\n".join(problems))
+        print(f"check-imports: {len(problems)} problem(s)")
+        return 1
+    print(f"check-imports: {len(targets)} targets hold to Package.swift; the kinds stay below the core; ARCHITECTURE's table matches the tree")
+    return 0
+
+
+sys.exit(main())
