@@ -1,3 +1,4 @@
+import StubModel
 /// The admin API, declared once: every endpoint's method, path, what it takes and what it
 /// answers. The server's router is built from it (each handler is registered against a call
 /// declared here), the test kit calls through it (typed values both ways), and docs/ADMIN-API.md's
@@ -156,24 +157,7 @@ public struct AdminCall<Request: AdminBody, Response: AdminBody>: Sendable {
         var rest = parameters[...]
         return spec.path.split(separator: "/").map { segment -> String in
             guard segment.hasPrefix("{"), let value = rest.popFirst() else { return String(segment) }
-            return value.addingPercentEncodingForPath()
+            return PercentEncoding.encode(value, keeping: PercentEncoding.unreserved)
         }.joined(separator: "/")
-    }
-}
-
-extension String {
-    /// Percent-encoded as one path segment.
-    func addingPercentEncodingForPath() -> String {
-        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~".utf8)
-        var out = ""
-        for byte in utf8 {
-            if kept.contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
     }
 }

@@ -28,6 +28,26 @@ struct ReadinessArguments: ParsableArguments {
     }
 
     /// Writes the pid file, then the ready file (last: it is what waiters watch), each atomically.
+    /// Starts a server with `settings`, or exits 1 saying why; then announces it (the readiness
+    /// file is written before the banner: whoever has read the banner, or sees the file, can use
+    /// stubd). A failed announcement stops the server again.
+    func start(table: RouteTable, _ settings: StubdServer.Configuration) throws -> StubdServer {
+        let server: StubdServer
+        do {
+            server = try StubdServer.start(table: table, settings)
+        } catch {
+            printError("stubd: error: \(error.description)")
+            throw ExitCode(1)
+        }
+        do {
+            try announce(server)
+        } catch {
+            server.stop()
+            throw error
+        }
+        return server
+    }
+
     func announce(_ server: StubdServer) throws {
         if let pidFile { try write("\(ProcessInfo.processInfo.processIdentifier)\n", to: pidFile, flag: "--pid-file") }
         if let readyFile {

@@ -57,20 +57,7 @@ struct RecordCommand: ParsableCommand {
         settings.upstreamTLS = upstreamTLS.tls
         let termination = TerminationSignal()
         readiness.watchParent(termination)
-        let server: StubdServer
-        do {
-            server = try StubdServer.start(table: .empty, settings)
-        } catch {
-            printError("stubd: error: \(error.description)")
-            throw ExitCode(1)
-        }
-        // Written before the banner: whoever has read the banner (or sees the file) can use stubd.
-        do {
-            try readiness.announce(server)
-        } catch {
-            server.stop()
-            throw error
-        }
+        let server = try readiness.start(table: .empty, settings)
         printOut("stubd: recording \(proxy) into \(out) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: redacting Authorization, Cookie, Set-Cookie, X-Api-Key and secret names (password, secret anywhere; token, key, session at the end)"

@@ -191,20 +191,7 @@ struct ServeCommand: ParsableCommand {
         let recorder = settings.recorder
         let termination = TerminationSignal()
         readiness.watchParent(termination)
-        let server: StubdServer
-        do {
-            server = try StubdServer.start(table: table, settings)
-        } catch {
-            printError("stubd: error: \(error.description)")
-            throw ExitCode(1)
-        }
-        // Written before the banner: whoever has read the banner (or sees the file) can use stubd.
-        do {
-            try readiness.announce(server)
-        } catch {
-            server.stop()
-            throw error
-        }
+        let server = try readiness.start(table: table, settings)
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
         printOut("stubd: \(access.summary)")

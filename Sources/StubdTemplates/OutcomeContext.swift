@@ -35,4 +35,10 @@ package struct OutcomeContext {
         self.state = state
         self.collections = collections
     }
+
+    /// The same context for another request (a WebSocket message read as the upgrade request
+    /// with the message as its body).
+    package func reading(_ request: IncomingRequest) -> OutcomeContext {
+        OutcomeContext(request: request, route: route, session: session, state: state, collections: collections)
+    }
 }

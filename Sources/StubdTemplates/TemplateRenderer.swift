@@ -11,27 +11,12 @@ import StubdEngine
 /// past `outputBound` bytes rendering stops and the answer is a 500 naming the route and the
 /// bound. Runs on the request's loop; only templated routes call it.
 package struct TemplateRenderer {
-    package let request: IncomingRequest
-    package let route: any AnsweringRoute
-    package let session: SessionID?
-    package let state: TemplateState
-    /// Where `collection.NAME` reads a collection's items.
-    package let collections: any CollectionItemsSource
+    /// The request, route, session and state handles it renders for.
+    package let context: OutcomeContext
 
     /// A renderer for the request and route of `context`.
     package init(_ context: OutcomeContext) {
-        self.init(request: context.request, route: context.route, session: context.session, state: context.state,
-                  collections: context.collections)
-    }
-
-    /// A renderer for `request` answered by `route`.
-    package init(request: IncomingRequest, route: any AnsweringRoute, session: SessionID?, state: TemplateState,
-                 collections: any CollectionItemsSource) {
-        self.request = request
-        self.route = route
-        self.session = session
-        self.state = state
-        self.collections = collections
+        self.context = context
     }
 
     /// Why rendering stopped.
@@ -48,8 +33,7 @@ package struct TemplateRenderer {
     /// substitution inserts after the authority is percent-encoded for where it lands: a path
     /// segment, or a query name or value.
     package func render(_ text: TemplateText, encodingForURL: Bool = false) throws(Failure) -> String {
-        var context = Context(request: request, route: route, session: session, state: state, collections: collections,
-                              bound: outputBound(templateBytes: text.source.utf8.count))
+        var context = Context(self.context, bound: outputBound(templateBytes: text.source.utf8.count))
         context.encodingForURL = encodingForURL
         let out = context.text(text)
         if let failure = context.failure { throw failure }
@@ -69,7 +53,7 @@ package struct TemplateRenderer {
     /// `head`: the reply's status and headers made once, when every header value is constant.
     package func renderMessage(_ template: ResponseTemplate, head: PreparedReply? = nil) -> Result<PreparedReply, Failure> {
         let bound = outputBound(templateBytes: template.size)
-        var context = Context(request: request, route: route, session: session, state: state, collections: collections, bound: bound)
+        var context = Context(self.context, bound: bound)
         let headers = head != nil ? [] : template.headers.map { header in
             // By scalar: "\r\n" is one Character, which a Character filter would keep.
             NameValue(header.name, String(String.UnicodeScalarView(context.text(header.value).unicodeScalars.filter(Self.allowedInHeader))))
@@ -96,6 +80,7 @@ package struct TemplateRenderer {
     /// times the template and the request together, plus 64 KiB, and never more than the
     /// server's `--template-output-limit`.
     package func outputBound(templateBytes: Int) -> Int {
+        let request = context.request, state = context.state
         let requestBytes = request.body.count + request.rawPath.utf8.count + (request.rawQuery?.utf8.count ?? 0)
             + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         let (scaled, overflow) = (templateBytes + requestBytes).multipliedReportingOverflow(by: 4)
@@ -108,7 +93,7 @@ package struct TemplateRenderer {
         case .outputBound:
             return JSONReply.error(explain(failure), status: 500,
                                     problems: ["a template's output may reach 4 × (the template + the request) + 64 KiB, at most --template-output-limit "
-                                               + "(\(StateBudget.size(state.outputLimit))); shorten what the template repeats, or raise the flag"])
+                                               + "(\(StateBudget.size(context.state.outputLimit))); shorten what the template repeats, or raise the flag"])
         case .store:
             return JSONReply.error(explain(failure), status: 507)
         case .loopBound:
@@ -120,9 +105,9 @@ package struct TemplateRenderer {
     /// One sentence naming the route and the bound.
     package func explain(_ failure: Failure) -> String {
         switch failure {
-        case .outputBound(let bound): return "route \(route.name): the templated output passed its bound of \(bound) bytes"
-        case .store(let refusal): return "route \(route.name): \(refusal.description)"
-        case .loopBound(let bound): return "route \(route.name): the template's loops went round more than \(bound) times"
+        case .outputBound(let bound): return "route \(context.route.name): the templated output passed its bound of \(bound) bytes"
+        case .store(let refusal): return "route \(context.route.name): \(refusal.description)"
+        case .loopBound(let bound): return "route \(context.route.name): the template's loops went round more than \(bound) times"
         }
     }
 
@@ -152,15 +137,9 @@ package struct TemplateRenderer {
         /// The rendering's time for regular expressions (`=~` filters), all of them together.
         private lazy var regexBudget = RegexBudget()
 
-        init(request: IncomingRequest, route: any AnsweringRoute, session: SessionID?, state: TemplateState, collections: any CollectionItemsSource,
-             bound: Int) {
-            self.request = request
-            self.route = route
-            self.session = session
-            self.state = state
-            self.collections = collections
-            self.bound = bound
-            self.remaining = bound
+        init(_ outcome: OutcomeContext, bound: Int) {
+            (request, route, session, state, collections) = (outcome.request, outcome.route, outcome.session, outcome.state, outcome.collections)
+            (self.bound, remaining) = (bound, bound)
         }
 
         /// Appends `piece` while the bound allows.

@@ -22,27 +22,13 @@ package enum URLComponentEncoding {
     package static func encode(_ value: String, after prefix: String) -> String {
         switch place(after: prefix) {
         case .authority: return value
-        case .path: return encode(value, keeping: pathKept)
-        case .query, .fragment: return encode(value, keeping: queryKept)
+        case .path: return PercentEncoding.encode(value, keeping: pathKept)
+        case .query, .fragment: return PercentEncoding.encode(value, keeping: queryKept)
         }
     }
 
     /// Unreserved characters (RFC 3986 §2.3) and the sub-delimiters a segment may carry.
-    private static let pathKept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@".utf8)
+    private static let pathKept = PercentEncoding.unreserved.union("!$'()*,;:@".utf8)
     /// Unreserved characters and those a query value may carry unencoded.
-    private static let queryKept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;:@/?".utf8)
-
-    private static func encode(_ value: String, keeping kept: Set<UInt8>) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for byte in value.utf8 {
-            if kept.contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
-    }
+    private static let queryKept = pathKept.union("/?".utf8)
 }

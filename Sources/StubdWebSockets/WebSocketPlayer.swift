@@ -121,8 +121,7 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
         guard case .text(let text) = message, let template = compiled.template(for: text) else { return message }
         var request = context.request
         request.body = incoming?.bytes ?? []
-        let renderer = TemplateRenderer(request: request, route: context.route, session: context.session, state: context.state,
-                                        collections: context.collections)
+        let renderer = TemplateRenderer(context.reading(request))
         return .text((try? renderer.render(template)) ?? text)
     }
 

@@ -36,7 +36,7 @@ package struct WebhookDelivery: Sendable {
                        collections: any CollectionItemsSource, own: OwnTraffic) -> [WebhookDelivery] {
         let depth = own.webhookDepth(of: request)
         guard depth < maxDepth else { return [] }
-        let renderer = TemplateRenderer(request: request, route: route, session: session, state: state, collections: collections)
+        let renderer = TemplateRenderer(OutcomeContext(request: request, route: route, session: session, state: state, collections: collections))
         // Compiled when they are sent (a route with webhooks is rare; the core keeps no slot for them).
         return route.fixture.webhooks.compactMap(CompiledWebhook.init).map { webhook in
             let url: String
