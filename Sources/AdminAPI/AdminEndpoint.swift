@@ -12,12 +12,17 @@ public struct AdminEndpoint: Sendable, CustomStringConvertible {
     /// What a handler is given: the server's state, the request, its session, the values of the
     /// path's parameters in order, and the decoded query.
     public struct Call: Sendable {
+        /// The session store the handler reads and changes.
         public let state: StubAdmin
+        /// The request as received.
         public let request: IncomingRequest
         /// Who sent it (`ClientProfile`).
         public let client: ClientProfile
+        /// The caller's `X-Stubd-Session` (nil: every session, or the shared one).
         public let session: SessionID?
+        /// The values of the endpoint's `{name}` path segments, in order.
         public let parameters: [String]
+        /// The query's pairs, decoded.
         public let query: [NameValue]
     }
 

@@ -7,8 +7,11 @@ import StubdState
 /// Why an admin call was refused: the status, what went wrong and, per item, what to fix (the
 /// admin API's `{"error", "problems"}` body).
 public struct AdminRefusal: Error, Sendable {
+    /// The status the caller gets.
     public let status: Int
+    /// What went wrong, in one sentence.
     public let message: String
+    /// Per item, what to change.
     public let problems: [String]
 
     /// A refusal with `status` (400 by default).

@@ -136,6 +136,7 @@ public struct AdminEndpointSpec: Sendable, Hashable, CustomStringConvertible {
     public let summary: String
     /// The request and response type names.
     public let request: String
+    /// The name of the type it answers.
     public let response: String
 
     /// `GET /__stubd/health`.

@@ -11,10 +11,12 @@ public struct ScenarioChange: AdminBody {
         self.state = state
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         state = try JSONFields(json, usage: #"expected a body like {"state": "Step 2"}"#).string("state")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("state", .string(state))]) }
 }
 
@@ -30,11 +32,13 @@ public struct ClockSetting: AdminBody {
 
     static let usage = #"expected a body like {"now": "2026-01-01T09:00:00Z"} (ISO 8601, with a zone)"#
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         guard case .string(let text)? = json["now"], let date = Self.parse(text) else { throw AdminBodyProblem(Self.usage) }
         now = date
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("now", .string(Self.format(now)))]) }
 
     /// An ISO 8601 time with a zone, fractional seconds allowed.
@@ -61,6 +65,7 @@ public struct SeedSetting: AdminBody {
         self.seed = seed
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         switch json["seed"] {
         case nil: throw AdminBodyProblem(#"expected a body like {"seed": 42}"#)
@@ -70,6 +75,7 @@ public struct SeedSetting: AdminBody {
         }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("seed", seed.map { .number(Double($0)) } ?? .null)]) }
 }
 
@@ -84,11 +90,13 @@ public struct CollectionItems: AdminBody {
         self.items = items
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         guard case .array(let items) = json else { throw AdminBodyProblem("expected a JSON array of objects") }
         self.items = items
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .array(items) }
 }
 
@@ -118,6 +126,7 @@ public struct RecordingStart: AdminBody {
         self.overwrite = overwrite
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: #"expected a body like {"upstream": "https://api.example.com", "out": "fixtures/recorded"}"#)
         if let unknown = fields.names.first(where: { !Self.fields.contains($0) }) {
@@ -134,6 +143,7 @@ public struct RecordingStart: AdminBody {
         keep = fields.raw("keep") == nil ? [] : try fields.strings("keep")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("upstream", .string(upstream))]
         if let out { members.append(("out", .string(out))) }
@@ -161,6 +171,7 @@ public struct FixtureWrite: AdminBody {
         self.overwrite = overwrite
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: #"the body is not a JSON object; send {"file": "NAME.json", "document": {…}}"#)
         guard case .string(let file)? = fields.raw("file"), Self.isPlainName(file) else {
@@ -172,6 +183,7 @@ public struct FixtureWrite: AdminBody {
         overwrite = try fields.bool("overwrite", absent: false)
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("file", .string(file)), ("document", document), ("overwrite", .bool(overwrite))]) }
 
     /// `name.json` with letters, digits, `.`, `_`, `-` only, not hidden: never a path.

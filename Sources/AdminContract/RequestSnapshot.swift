@@ -73,9 +73,11 @@ public struct RequestSnapshotText: AdminBody {
         self.snapshot = snapshot
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         snapshot = try JSONFields(json, usage: "expected the snapshot object").string("snapshot")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("snapshot", .string(snapshot))]) }
 }

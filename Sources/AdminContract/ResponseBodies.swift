@@ -8,6 +8,7 @@ public struct Health: AdminBody {
     public let runtimeRoutes: Int
     /// Journal entries held, and kept at most.
     public let journalSize: Int
+    /// How many entries the journal keeps at most (`--journal-size`).
     public let journalCapacity: Int
     /// A recording under way: its upstream, folder and the files written so far.
     public let recording: (upstream: String, out: String, files: [String])?
@@ -22,6 +23,7 @@ public struct Health: AdminBody {
         self.recording = recording
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected the health object")
         fixtureRoutes = try fields.int("fixtureRoutes")
@@ -37,6 +39,7 @@ public struct Health: AdminBody {
         }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("status", .string("ok")), ("fixtureRoutes", .int(fixtureRoutes)), ("runtimeRoutes", .int(runtimeRoutes)),
@@ -55,11 +58,13 @@ public struct Readiness: AdminBody {
     /// Ready.
     public init() {}
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let status = try JSONFields(json, usage: "expected the readiness object").string("status")
         guard status == "ready" else { throw AdminBodyProblem("status: expected \"ready\", got \"\(status)\"") }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("status", .string("ready"))]) }
 }
 
@@ -73,10 +78,12 @@ public struct ResetDone: AdminBody {
         self.removedRoutes = removedRoutes
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         removedRoutes = try JSONFields(json, usage: "expected the reset object").optionalInt("removedRoutes")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         .object([("reset", .bool(true))] + (removedRoutes.map { [("removedRoutes", .int($0))] } ?? []))
     }
@@ -104,6 +111,7 @@ public struct RouteEntry: AdminBody {
         (self.id, self.origin, self.session, self.source, self.answers, self.hits, self.route) = (id, origin, session, source, answers, hits, route)
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected a route entry")
         id = try fields.string("id")
@@ -115,6 +123,7 @@ public struct RouteEntry: AdminBody {
         route = fields.raw("route") ?? .null
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("origin", .string(origin))]
         if let session { members.append(("session", .string(session))) }
@@ -133,10 +142,12 @@ public struct RouteList: AdminBody {
         self.routes = routes
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         routes = try JSONFields(json, usage: "expected the routes object").array("routes").map { item throws(AdminBodyProblem) in try RouteEntry(json: item) }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("routes", .array(routes.map(\.json)))]) }
 }
 
@@ -150,10 +161,12 @@ public struct AddedRoutes: AdminBody {
         self.added = added
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         added = try JSONFields(json, usage: "expected the added object").strings("added")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("added", .array(added.map { .string($0) }))]) }
 }
 
@@ -167,10 +180,12 @@ public struct ReplacedRoute: AdminBody {
         self.replaced = replaced
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         replaced = try JSONFields(json, usage: "expected the replaced object").string("replaced")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("replaced", .string(replaced))]) }
 }
 
@@ -184,10 +199,12 @@ public struct RemovedRoute: AdminBody {
         self.removed = removed
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         removed = try JSONFields(json, usage: "expected the removed object").string("removed")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("removed", .string(removed))]) }
 }
 
@@ -201,10 +218,12 @@ public struct RemovedCount: AdminBody {
         self.removed = removed
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         removed = try JSONFields(json, usage: "expected the removed object").int("removed")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("removed", .int(removed))]) }
 }
 
@@ -216,28 +235,37 @@ public struct RequestRecord: AdminBody {
     public let time: String
     /// Method, path and query as sent, decoded path.
     public let method: String
+    /// The target as sent: path and query, percent-encoded.
     public let url: String
+    /// The path, percent-decoded.
     public let path: String
     /// Its `X-Stubd-Session`.
     public let session: String?
     /// The connection it came on and its place there.
     public let connection: Int?
+    /// Which request of that connection it was (1: the first).
     public let connectionRequest: Int?
     /// Headers in order.
     public let headers: [NameValue]
     /// The body as text, or as base64 when it is not UTF-8; the full size.
     public let body: String?
+    /// The body as base64, when it is not UTF-8 text.
     public let bodyBase64: String?
+    /// The body's whole size in bytes (the shown body may be cut).
     public let bodySize: Int
     /// Why no body is shown.
     public let bodyNote: String?
     /// Whether a route answered, which, and, for a miss, the closest route.
     public let matched: Bool
+    /// The id of the route that answered.
     public let routeID: String?
+    /// The name of the route that answered.
     public let route: String?
+    /// For a miss, the closest route and why it missed.
     public let nearMiss: String?
     /// The status, or the fault.
     public let status: Int?
+    /// The fault sent instead of a response (`reset`, `empty`, …).
     public let fault: String?
     /// Milliseconds from arrival to the reply.
     public let latencyMs: Double
@@ -283,6 +311,7 @@ public struct RequestRecord: AdminBody {
         self.faultSentAs = faultSentAs
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected a request record")
         sequence = try fields.int("sequence")
@@ -315,6 +344,7 @@ public struct RequestRecord: AdminBody {
         faultSentAs = try fields.optionalString("faultSentAs")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("sequence", .int(sequence)), ("time", .string(time)), ("method", .string(method)), ("url", .string(url)), ("path", .string(path)),
@@ -351,11 +381,13 @@ public struct RequestList: AdminBody {
         self.requests = requests
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         requests = try JSONFields(json, usage: "expected the requests object").array("requests")
             .map { item throws(AdminBodyProblem) in try RequestRecord(json: item) }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("count", .int(requests.count)), ("requests", .array(requests.map(\.json)))]) }
 }
 
@@ -369,10 +401,12 @@ public struct RequestCount: AdminBody {
         self.count = count
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         count = try JSONFields(json, usage: "expected the count object").int("count")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("count", .int(count))]) }
 }
 
@@ -381,10 +415,12 @@ public struct Cleared: AdminBody {
     /// Cleared.
     public init() {}
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         _ = try JSONFields(json, usage: "expected the cleared object").bool("cleared")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("cleared", .bool(true))]) }
 }
 
@@ -392,10 +428,13 @@ public struct Cleared: AdminBody {
 public struct SequencePosition: AdminBody {
     /// The route's id and name.
     public let route: String
+    /// Its name.
     public let name: String
     /// Answers served, answers it has, and what the next is (`200`, `fault:reset`).
     public let served: Int
+    /// How many answers the sequence has.
     public let steps: Int
+    /// What the next request gets (`200`, `fault:reset`, `200 stream`).
     public let next: String
 
     /// A position.
@@ -403,6 +442,7 @@ public struct SequencePosition: AdminBody {
         (self.route, self.name, self.served, self.steps, self.next) = (route, name, served, steps, next)
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected a sequence")
         route = try fields.string("route")
@@ -412,6 +452,7 @@ public struct SequencePosition: AdminBody {
         next = try fields.string("next")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         .object([("route", .string(route)), ("name", .string(name)), ("served", .int(served)), ("steps", .int(steps)), ("next", .string(next))])
     }
@@ -430,6 +471,7 @@ public struct ScenarioStates: AdminBody {
         self.sequences = sequences
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected the scenarios object")
         guard case .object(let members)? = fields.raw("scenarios") else { throw AdminBodyProblem("scenarios: expected an object") }
@@ -442,6 +484,7 @@ public struct ScenarioStates: AdminBody {
         sequences = fields.raw("sequences") == nil ? [] : try fields.array("sequences").map { item throws(AdminBodyProblem) in try SequencePosition(json: item) }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         .object([("scenarios", .object(scenarios.keys.sorted().map { ($0, .string(scenarios[$0]!)) })), ("sequences", .array(sequences.map(\.json)))])
     }
@@ -449,7 +492,9 @@ public struct ScenarioStates: AdminBody {
 
 /// A scenario set to a state: `{"NAME": "STATE"}`.
 public struct ScenarioSet: AdminBody {
+    /// The scenario's name.
     public let name: String
+    /// The state it is in now.
     public let state: String
 
     /// `name` set to `state`.
@@ -458,6 +503,7 @@ public struct ScenarioSet: AdminBody {
         self.state = state
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         guard case .object(let members) = json, members.count == 1, case .string(let state) = members[0].value else {
             throw AdminBodyProblem(#"expected {"NAME": "STATE"}"#)
@@ -466,11 +512,13 @@ public struct ScenarioSet: AdminBody {
         self.state = state
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([(name, .string(state))]) }
 }
 
 /// The time templates see: `{"now": "2026-01-01T09:00:00Z"}`, or `"real time"`.
 public struct ClockReading: AdminBody {
+    /// The time as ISO 8601 in UTC, or `real time` when the clock is not fixed.
     public let now: String
 
     /// A reading of `now`.
@@ -478,15 +526,18 @@ public struct ClockReading: AdminBody {
         self.now = now
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         now = try JSONFields(json, usage: "expected the clock object").string("now")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("now", .string(now))]) }
 }
 
 /// The random seed in force: `{"seed": 42}` or `{"seed": null}`.
 public struct SeedReading: AdminBody {
+    /// The seed, or nil when randomness is not fixed.
     public let seed: UInt64?
 
     /// A reading of `seed`.
@@ -494,17 +545,22 @@ public struct SeedReading: AdminBody {
         self.seed = seed
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         seed = try SeedSetting(json: json).seed
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { SeedSetting(seed: seed).json }
 }
 
 /// One collection the session sees.
 public struct CollectionSummary: AdminBody {
+    /// Its name, as templates and the admin API name it.
     public let name: String
+    /// The path its routes serve.
     public let path: String
+    /// How many items the session sees.
     public let count: Int
 
     /// A summary.
@@ -512,6 +568,7 @@ public struct CollectionSummary: AdminBody {
         (self.name, self.path, self.count) = (name, path, count)
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected a collection")
         name = try fields.string("name")
@@ -519,11 +576,13 @@ public struct CollectionSummary: AdminBody {
         count = try fields.int("count")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("name", .string(name)), ("path", .string(path)), ("count", .int(count))]) }
 }
 
 /// `GET /__stubd/collections`.
 public struct CollectionList: AdminBody {
+    /// Every collection the session sees.
     public let collections: [CollectionSummary]
 
     /// These collections.
@@ -531,17 +590,21 @@ public struct CollectionList: AdminBody {
         self.collections = collections
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         collections = try JSONFields(json, usage: "expected the collections object").array("collections")
             .map { item throws(AdminBodyProblem) in try CollectionSummary(json: item) }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("collections", .array(collections.map(\.json)))]) }
 }
 
 /// `GET /__stubd/collections/{name}`.
 public struct CollectionContents: AdminBody {
+    /// The collection's name.
     public let name: String
+    /// The session's items, in order.
     public let items: [JSONValue]
 
     /// `name`'s items.
@@ -550,18 +613,22 @@ public struct CollectionContents: AdminBody {
         self.items = items
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected the collection object")
         name = try fields.string("name")
         items = try fields.array("items")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("name", .string(name)), ("items", .array(items))]) }
 }
 
 /// A collection's items replaced: `{"name": "users", "count": 3}`.
 public struct CollectionCount: AdminBody {
+    /// The collection's name.
     public let name: String
+    /// How many items it holds now.
     public let count: Int
 
     /// `name` holds `count` items.
@@ -570,27 +637,36 @@ public struct CollectionCount: AdminBody {
         self.count = count
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected the collection count")
         name = try fields.string("name")
         count = try fields.int("count")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("name", .string(name)), ("count", .int(count))]) }
 }
 
 /// One webhook sent and how it ended.
 public struct WebhookRecord: AdminBody {
+    /// Increasing number, unique per server.
     public let sequence: Int
+    /// When it ended (ISO 8601, UTC).
     public let time: String
+    /// The route whose answer sent it.
     public let route: String
+    /// The method it was sent with.
     public let method: String
     /// The URL, its query's secrets hidden.
     public let url: String
+    /// Attempts made (retries included).
     public let attempts: Int
+    /// The session of the request that caused it.
     public let session: String?
     /// The last answer's status, or why it failed.
     public let status: Int?
+    /// Why it failed, when it did.
     public let error: String?
 
     /// A record of these values.
@@ -599,6 +675,7 @@ public struct WebhookRecord: AdminBody {
         (self.attempts, self.session, self.status, self.error) = (attempts, session, status, error)
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected a webhook record")
         sequence = try fields.int("sequence")
@@ -612,6 +689,7 @@ public struct WebhookRecord: AdminBody {
         error = try fields.optionalString("error")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("sequence", .int(sequence)), ("time", .string(time)), ("route", .string(route)), ("method", .string(method)),
@@ -626,6 +704,7 @@ public struct WebhookRecord: AdminBody {
 
 /// `GET /__stubd/webhooks`.
 public struct WebhookList: AdminBody {
+    /// The webhooks sent, oldest first.
     public let webhooks: [WebhookRecord]
 
     /// These records.
@@ -633,18 +712,23 @@ public struct WebhookList: AdminBody {
         self.webhooks = webhooks
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         webhooks = try JSONFields(json, usage: "expected the webhooks object").array("webhooks")
             .map { item throws(AdminBodyProblem) in try WebhookRecord(json: item) }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("webhooks", .array(webhooks.map(\.json)))]) }
 }
 
 /// A recording started: `{"recording": true, "upstream", "out", "warnings": […]}`.
 public struct RecordingStarted: AdminBody {
+    /// The upstream misses are forwarded to.
     public let upstream: String
+    /// The folder fixtures are written into.
     public let out: String
+    /// What the recorder could not honour (say, an unwritable folder), one sentence each.
     public let warnings: [String]
 
     /// A started recording.
@@ -652,6 +736,7 @@ public struct RecordingStarted: AdminBody {
         (self.upstream, self.out, self.warnings) = (upstream, out, warnings)
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: "expected the recording object")
         upstream = try fields.string("upstream")
@@ -659,6 +744,7 @@ public struct RecordingStarted: AdminBody {
         warnings = try fields.strings("warnings")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         .object([("recording", .bool(true)), ("upstream", .string(upstream)), ("out", .string(out)), ("warnings", .array(warnings.map { .string($0) }))])
     }
@@ -666,6 +752,7 @@ public struct RecordingStarted: AdminBody {
 
 /// A fixture file the dashboard wrote: 201, `{"written": "PATH"}`.
 public struct FixtureWritten: AdminBody {
+    /// The file's path.
     public let path: String
 
     /// Written at `path`.
@@ -673,9 +760,11 @@ public struct FixtureWritten: AdminBody {
         self.path = path
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         path = try JSONFields(json, usage: "expected the written object").string("written")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("written", .string(path))]) }
 }

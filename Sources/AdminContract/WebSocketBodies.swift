@@ -17,6 +17,7 @@ public struct WebSocketPush: AdminBody {
 
     static let usage = #"expected {"path"?: "/chat", "text": "…"} (or "json": {…}, or "base64": "…")"#
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: Self.usage)
         path = try fields.optionalString("path")
@@ -32,6 +33,7 @@ public struct WebSocketPush: AdminBody {
         }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = path.map { [("path", .string($0))] } ?? []
         switch message {
@@ -44,9 +46,11 @@ public struct WebSocketPush: AdminBody {
 
 /// `POST /__stubd/websockets/close`: close the session's open conversations (on `path`).
 public struct WebSocketCloseRequest: AdminBody {
+    /// Only conversations opened on this path (nil: all of the session's).
     public let path: String?
     /// 1000 by default.
     public let code: Int
+    /// The close frame's reason text.
     public let reason: String
 
     /// A close.
@@ -56,6 +60,7 @@ public struct WebSocketCloseRequest: AdminBody {
         self.reason = reason
     }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: #"expected {"path"?: "/chat", "code"?: 1000, "reason"?: "…"}"#)
         path = try fields.optionalString("path")
@@ -66,6 +71,7 @@ public struct WebSocketCloseRequest: AdminBody {
         }
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         .object((path.map { [("path", .string($0))] } ?? []) + [("code", .number(Double(code)))] + (reason.isEmpty ? [] : [("reason", .string(reason))]))
     }
@@ -73,15 +79,18 @@ public struct WebSocketCloseRequest: AdminBody {
 
 /// `POST /__stubd/websockets/send` and `/close`: how many conversations it reached.
 public struct WebSocketReach: AdminBody {
+    /// How many conversations it reached.
     public let count: Int
 
     /// A count.
     public init(count: Int) { self.count = count }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         count = try JSONFields(json, usage: "expected {\"count\": n}").int("count")
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue { .object([("count", .number(Double(count)))]) }
 }
 
@@ -89,9 +98,13 @@ public struct WebSocketReach: AdminBody {
 public struct WebSocketList: AdminBody {
     /// One open conversation.
     public struct Entry: Sendable, Equatable {
+        /// The conversation's number, unique per server.
         public let id: Int
+        /// The route playing it, or `proxied to …` for a relayed one.
         public let route: String
+        /// The path it was opened on.
         public let path: String
+        /// When it opened (ISO 8601, UTC).
         public let opened: String
 
         /// An entry.
@@ -103,11 +116,13 @@ public struct WebSocketList: AdminBody {
         }
     }
 
+    /// The open conversations, oldest first.
     public let open: [Entry]
 
     /// A list.
     public init(open: [Entry]) { self.open = open }
 
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         guard case .array(let items)? = json["open"] else { throw AdminBodyProblem("expected {\"open\": [{\"id\", \"route\", \"path\", \"opened\"}]}") }
         var entries: [Entry] = []
@@ -118,6 +133,7 @@ public struct WebSocketList: AdminBody {
         open = entries
     }
 
+    /// The body as the admin API sends it.
     public var json: JSONValue {
         .object([("open", .array(open.map { .object([("id", .number(Double($0.id))), ("route", .string($0.route)), ("path", .string($0.path)), ("opened", .string($0.opened))]) }))])
     }

@@ -49,28 +49,27 @@ public final class HTTPEngine: Engine {
         var bound: [Listener] = []
         var listeners: [(fd: Int32, tls: TLSServerContext?)] = []
         var ports = BoundPorts()
+        /// A bound socket, and its loopback twin (the other address family's) when it has one.
+        func serve(_ listener: Listener, tls: TLSServerContext?) {
+            bound.append(listener)
+            listeners.append((listener.fd, tls))
+            if let twin = Self.loopbackTwin(of: listener, host: configuration.host) {
+                bound.append(twin)
+                listeners.append((twin.fd, tls))
+            }
+        }
         do throws(EngineError) {
             if configuration.servesHTTP {
                 // Nagle off here too: a reply larger than one segment left its last segment waiting
                 // for the client's delayed ACK, 40 ms per 64 KiB answer on a keep-alive connection.
                 let listener = try Listener.bind(host: configuration.host, port: configuration.port, noDelay: true)
-                bound.append(listener)
-                listeners.append((listener.fd, nil))
+                serve(listener, tls: nil)
                 ports.http = listener.port
-                if let twin = Self.loopbackTwin(of: listener, host: configuration.host) {
-                    bound.append(twin)
-                    listeners.append((twin.fd, nil))
-                }
             }
             if let https = configuration.https, let tls {
                 let listener = try Listener.bind(host: configuration.host, port: https.port, flag: "--https-port", noDelay: true)
-                bound.append(listener)
-                listeners.append((listener.fd, tls))
+                serve(listener, tls: tls)
                 ports.https = listener.port
-                if let twin = Self.loopbackTwin(of: listener, host: configuration.host) {
-                    bound.append(twin)
-                    listeners.append((twin.fd, tls))
-                }
             }
         } catch {
             for listener in bound { listener.close() }

@@ -34,6 +34,7 @@ public struct URLSessionTransport: StubdTransport {
     /// The transport.
     public init() {}
 
+    /// Sends `call` with URLSession and returns the status and body.
     public func send(_ call: StubdTransportCall) async throws -> (status: Int, body: [UInt8]) {
         var request = URLRequest(url: call.url)
         request.httpMethod = call.method

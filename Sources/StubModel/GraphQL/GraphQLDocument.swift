@@ -20,6 +20,7 @@ public struct GraphQLDocument: Sendable, Hashable {
 
     /// One operation.
     public struct Operation: Sendable, Hashable {
+        /// Query, mutation or subscription.
         public let kind: OperationKind
         /// Nil for an anonymous operation (`{ viewer { id } }`).
         public let name: String?
@@ -38,8 +39,11 @@ public struct GraphQLDocument: Sendable, Hashable {
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// 1-based line and column.
         public let line: Int
+        /// The column (1-based) where the problem is.
         public let column: Int
+        /// What is wrong there.
         public let message: String
+        /// `line L, column C: message`, as errors name a place in a file.
         public var description: String { "line \(line), column \(column): \(message)" }
     }
 

@@ -17,11 +17,13 @@ public struct GraphQLPattern: Sendable, Hashable {
         self.variables = variables
     }
 
+    /// Equal when they match the same operations (by their canonical text).
     public static func == (lhs: GraphQLPattern, rhs: GraphQLPattern) -> Bool {
         lhs.operationName == rhs.operationName && lhs.persistedQueryHash == rhs.persistedQueryHash
             && lhs.variables.map(\.name) == rhs.variables.map(\.name) && lhs.variables.map(\.value) == rhs.variables.map(\.value)
     }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(operationName)
         hasher.combine(persistedQueryHash)

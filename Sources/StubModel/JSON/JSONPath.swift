@@ -31,6 +31,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         public init(message: String) { self.message = message }
     }
 
+    /// The path as written.
     public var description: String { text }
 
     /// Parses `text`; the problem names the position and what is supported.

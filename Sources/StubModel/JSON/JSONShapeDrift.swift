@@ -15,6 +15,7 @@ public enum JSONShapeDrift {
         public let path: String
         /// The fixture's kind and the live one's (`number` → `string`).
         public let was: String?
+        /// What the live body has there now, when it differs.
         public let now: String?
 
         /// `$.items[].price: retyped, number → string`.

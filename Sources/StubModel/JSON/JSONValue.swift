@@ -36,6 +36,7 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
     /// Compact JSON text.
     public var description: String { JSONWriter.write(self, pretty: false) }
 
+    /// Equal as JSON: objects compare their members in order, numbers by value.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -51,6 +52,7 @@ public enum JSONValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Hashes what equality compares.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)

@@ -36,6 +36,7 @@ public final class RegexBudget {
     /// What is left.
     public fileprivate(set) var remainingNanoseconds: UInt64
 
+    /// A budget of `nanoseconds` (50 ms per request by default).
     public init(nanoseconds: UInt64 = RegexBudget.perRequestNanoseconds) {
         remainingNanoseconds = nanoseconds
     }

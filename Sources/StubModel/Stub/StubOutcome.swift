@@ -51,6 +51,7 @@ public struct StubHTTPResponse: Sendable, Equatable {
         self.template = template
     }
 
+    /// Equal as HTTP sees it: same status and body, header names compared case-insensitively and order across names ignored.
     public static func == (lhs: StubHTTPResponse, rhs: StubHTTPResponse) -> Bool {
         lhs.status == rhs.status && lhs.body == rhs.body && lhs.template == rhs.template && lhs.templateDialect == rhs.templateDialect && canonical(lhs.headers) == canonical(rhs.headers)
     }

@@ -53,6 +53,7 @@ public enum WebSocketMessage: Sendable, Equatable {
 
 /// One thing a script does, after `delay` seconds (from the step before it).
 public struct WebSocketStep: Sendable, Equatable {
+    /// What a step does: send a message, close, or fail on the wire.
     public enum Action: Sendable, Equatable {
         /// Send a message; a text one may be a template (it reads the client's message as
         /// `request.body` and the upgrade request's path, query and headers).
