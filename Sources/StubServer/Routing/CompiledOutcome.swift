@@ -71,6 +71,12 @@ enum CompiledOutcome: Sendable {
         }
     }
 
+    /// The WebSocket it holds, when it is one.
+    var webSocket: CompiledWebSocket? {
+        if case .webSocket(let compiled) = self { return compiled }
+        return nil
+    }
+
     /// Whether it fails without sending a byte (a step `Delivery` places).
     var sendsNoResponse: Bool {
         if case .fault(let fault) = self { return fault.sendsNoResponse }

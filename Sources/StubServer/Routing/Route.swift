@@ -77,16 +77,19 @@ public final class Route: Sendable, AnsweringRoute {
         }
     }
 
-    /// The answer for the `served`-th hit of the request in `context`: each kind's module makes it.
-    func reply(forHit served: Int, _ context: OutcomeContext, collections: CollectionStore) -> ReplyContent {
+    /// The answer of `step` (one of this route's) to the request in `context`: each kind's module
+    /// makes it. The context is made only for a step that reads it (a prepared reply does not).
+    func reply(_ step: CompiledOutcome, _ context: @autoclosure () -> OutcomeContext, collections: CollectionStore) -> ReplyContent {
         // Saved before the answer is made, so the answer can use what it saved.
-        if !saves.isEmpty, let refusal = save(context) { return .response(refusal) }
-        switch outcome(forHit: served) {
+        if !saves.isEmpty, let refusal = save(context()) { return .response(refusal) }
+        switch step {
         case .prepared(let reply): return .response(reply)
         case .fault(let fault): return .fault(fault)
-        case .templated(let template, let head): return .response(TemplateRenderer(context).render(template, head: head))
-        case .stream(let composer): return composer.content(context)
-        case .collection(let operation): return .response(collections.perform(operation, request: context.request, session: context.session))
+        case .templated(let template, let head): return .response(TemplateRenderer(context()).render(template, head: head))
+        case .stream(let composer): return composer.content(context())
+        case .collection(let operation):
+            let context = context()
+            return .response(collections.perform(operation, request: context.request, session: context.session))
         case .webSocket:
             // `WebSocketOpening` answers a WebSocket step before a reply is asked for.
             return .response(JSONReply.error("route \(name) is a WebSocket: open it with Upgrade: websocket", status: 426))
@@ -125,11 +128,6 @@ public final class Route: Sendable, AnsweringRoute {
         return nil
     }
 
-    /// The WebSocket script answering hit number `served`, if that answer is one.
-    func webSocket(forHit served: Int) -> CompiledWebSocket? {
-        if case .webSocket(let compiled) = outcome(forHit: served) { return compiled }
-        return nil
-    }
 
     /// The label used in logs and listings: the fixture's name.
     public var name: String { fixture.name }

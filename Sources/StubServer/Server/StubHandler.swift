@@ -215,15 +215,19 @@ package final class StubHandler: EngineHandler {
         }
         route.hitCounter.wrappingIncrement(ordering: .relaxed)
         exchange.routeAnswered()
-        let context = OutcomeContext(request: request, route: route, session: session, state: admin.templates, collections: admin)
-        let webSocket = route.webSocket(forHit: hit)
-        if webSocket != nil || request.sentUpgrade,
-           let opening = WebSocketOpening.plan(webSocket, context: context, registry: admin.webSockets, exchange: exchange,
-                                               redactor: redactor, headOnly: headOnly) {
+        let step = route.outcome(forHit: hit)
+        if request.sentUpgrade || step.webSocket != nil,
+           let opening = WebSocketOpening.plan(step.webSocket, context: context(of: exchange, answeredBy: route), registry: admin.webSockets,
+                                               exchange: exchange, redactor: redactor, headOnly: headOnly) {
             return .reply(opening)
         }
-        return .reply(ReplyPlan(content: route.reply(forHit: hit, context, collections: admin.collections),
+        return .reply(ReplyPlan(content: route.reply(step, context(of: exchange, answeredBy: route), collections: admin.collections),
                                 delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble))
+    }
+
+    /// What an answer kind reads to answer `exchange` from `route`.
+    private func context(of exchange: Exchange, answeredBy route: Route) -> OutcomeContext {
+        OutcomeContext(request: exchange.request, route: route, session: exchange.session, state: admin.templates, collections: admin)
     }
 
     /// A miss for the upstream — unless a page stubd may not forward for sent it
