@@ -4,6 +4,7 @@ import PackageDescription
 /// One settings array for every Swift target, so the whole package is held to the same rules.
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(

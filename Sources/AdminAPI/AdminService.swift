@@ -2,6 +2,7 @@ import AdminContract
 import StubModel
 import StubServer
 import StubdEngine
+import StubdState
 
 /// The admin API as a running server answers it: who may call (`AdminAccess`), CORS for the
 /// origins `--admin-cors-origin` lists, and the endpoint table — the standard endpoints and those

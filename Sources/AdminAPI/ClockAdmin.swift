@@ -1,6 +1,7 @@
 import AdminContract
 import StubModel
 import StubServer
+import StubdTemplates
 
 /// `PUT /__stubd/clock` (`{"now": "2026-01-01T09:00:00Z"}`), `DELETE /__stubd/clock` and `PUT
 /// /__stubd/random`: the time and the random values templates see, fixed for one session (with

@@ -1,6 +1,7 @@
 import AdminContract
 import StubModel
 import StubServer
+import StubdCollections
 
 /// `GET /__stubd/collections` (each collection the session sees and its item count), and
 /// `GET`/`PUT /__stubd/collections/{name}` (its items, or replace them: a JSON array of objects).

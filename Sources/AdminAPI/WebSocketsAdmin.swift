@@ -1,6 +1,7 @@
 import AdminContract
 import StubModel
 import StubServer
+import StubdWebSockets
 
 /// `/__stubd/websockets`: a test's hand in the session's open conversations — list them, push a
 /// message ("a new chat message arrives" at the moment the test wants), close them.

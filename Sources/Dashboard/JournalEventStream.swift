@@ -5,6 +5,7 @@ import StubServer
 import StubdEngine
 import Synchronization
 import StubdWebSockets
+import AdminContract
 
 /// `GET /__stubd/events`: the journal as Server-Sent Events, one `exchange` event per request
 /// as it is journaled, its `id` the journal's sequence number — so a client that reconnects with

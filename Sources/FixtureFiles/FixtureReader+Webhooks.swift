@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 extension FixtureReader {
     /// `"webhooks": [{"method", "url", "headers", "json" | "text" | "base64", "delay",

@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// An upstream's answer as a fixture keeps it: the status, the headers that describe the
 /// content (not the connection, the length or the date), the body decoded from gzip/deflate,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import StubdRuntime
 import TargetModel
+import Foundation
 
 /// `stubd routes`: the compiled table as a table.
 struct RoutesCommand: ParsableCommand {

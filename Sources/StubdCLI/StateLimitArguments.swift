@@ -2,6 +2,7 @@ import ArgumentParser
 import StubdRuntime
 import StubdState
 import StubdTemplates
+import Foundation
 
 /// The byte bounds of what stubd keeps per session and renders per request: `serve` and
 /// `record` take them, and each refusal at a bound names its flag.

@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// `Range: bytes=…` on a route's answer (RFC 9110 §14): what AVPlayer, ExoPlayer and a browser's
 /// `<audio>`/`<video>` send to seek. A single range of a 200 answer with a body is answered 206

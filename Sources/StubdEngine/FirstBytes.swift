@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// What a connection's first bytes call for before evhttp reads them — two things evhttp 2.1
 /// cannot answer well by itself, both seen by a peek at the first bytes the client sends (the

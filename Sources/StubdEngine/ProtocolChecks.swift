@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// Framing problems libevent 2.1 lets through that stubd refuses itself, before routing, each
 /// answered 400 with `Connection: close` (RFC 9112 §6.3: a server must not guess at framing; a

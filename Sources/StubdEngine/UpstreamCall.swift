@@ -4,6 +4,7 @@ import StubdSystem
 import CLibeventTLS
 import CStubdTLS
 import StubModel
+import Foundation
 
 /// One request to an upstream server on a worker's event loop: its own evhttp connection (async
 /// DNS through the worker's evdns base), a timeout, and one callback with the answer, on the

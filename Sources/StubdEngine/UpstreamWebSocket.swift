@@ -3,6 +3,7 @@ import CLibeventTLS
 import CStubdTLS
 import StubModel
 import StubdSystem
+import Foundation
 
 /// What an upstream answered a WebSocket upgrade (`ReplyHandle.openWebSocket`).
 public enum UpstreamWebSocketAnswer: Sendable {

@@ -4,6 +4,7 @@ import Dashboard
 import StubdEngine
 import Recording
 import Logging
+import StubModel
 
 /// Writes one line per request: method, path (and query), status or `fault:NAME`, the route
 /// (or `MISS` with the closest route and its differences, `ADMIN`, `CORS`) and the latency.

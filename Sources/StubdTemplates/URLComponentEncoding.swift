@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 /// Percent-encoding for a value a template inserts into a URL (a webhook's), chosen by where it
 /// lands in what was rendered before it: before the authority ends it is inserted as it is (a
 /// fixture may take a whole callback URL from the request); in the path it is one segment's

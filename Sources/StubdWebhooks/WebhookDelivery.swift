@@ -2,6 +2,7 @@ import StubModel
 import StubdEngine
 import StubdTemplates
 import StubServer
+import Foundation
 
 /// One webhook rendered for the request that caused it: what will be sent, or why it cannot be
 /// (a URL made from the request that is not a URL). Made on the request's loop when the route

@@ -1,3 +1,4 @@
+import Foundation
 /// How a compiled target's stub recognises requests.
 ///
 /// `exact` is the request this app sends, byte for byte in meaning: every header the target

@@ -1,3 +1,4 @@
+import Foundation
 /// Choices a team makes once for how its Moya targets become stubs.
 public struct TargetCompileOptions: Sendable {
     /// What happens to targets whose `stubBehavior` is `.never`.

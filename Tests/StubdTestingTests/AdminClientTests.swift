@@ -5,6 +5,9 @@ import StubdTesting
 import StubdEngine
 import TargetModel
 import StubdTestTags
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The kit's typed admin client against a whole stubd served in memory: every call is built from
 /// the admin contract and its answer read back as the contract's type (the same declarations the

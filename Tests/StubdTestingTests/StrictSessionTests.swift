@@ -5,6 +5,9 @@ import StubdTesting
 import TargetModel
 import Testing
 import StubdTestTags
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Strict sessions and counts of what the app did, against a real stubd over sockets.
 @Suite(.tags(.process)) struct StrictSessionTests {

@@ -3,6 +3,7 @@ import StubModel
 @testable import StubdTesting
 import Testing
 import StubdTestTags
+import TargetModel
 
 /// Socket-free: what routes the kit makes of targets and answers, and what it reads from the environment.
 @Suite(.tags(.inMemory)) struct StubResponseTests {

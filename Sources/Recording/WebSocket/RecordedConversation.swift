@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// A relayed conversation as a scripted `"websocket"` route replays it: the upstream's messages
 /// before the client's first as `onOpen`; after each client message, the upstream's messages up

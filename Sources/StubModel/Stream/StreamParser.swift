@@ -1,3 +1,5 @@
+import Foundation
+
 /// When a piece of a streamed body arrived: `seconds` after the head, with the body `end` bytes
 /// long once it had (the recorder keeps one per piece read from an upstream).
 public struct StreamArrival: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// What the body must be: anything, exact bytes, JSON by meaning, form pairs as a multiset,
 /// multipart parts in order with any boundary, or just the field names (shape). The request's parsed forms come from its

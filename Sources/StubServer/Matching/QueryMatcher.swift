@@ -1,4 +1,5 @@
 import StubModel
+import Foundation
 
 /// The decoded query pairs must be exactly these, as a multiset: order is free (Alamofire's
 /// nested-dictionary order is random per process), a missing, extra or changed pair does not match.

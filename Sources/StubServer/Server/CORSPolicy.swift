@@ -1,6 +1,7 @@
 import StubModel
 import StubdEngine
 import StubdSystem
+import Foundation
 
 /// Cross-origin rules for browser clients: which `Origin`s get `Access-Control-Allow-*` headers,
 /// and the answer to preflight `OPTIONS` requests.

@@ -3,6 +3,7 @@ import StubModel
 import StubdEngine
 import StubdSystem
 import Synchronization
+import Foundation
 
 /// Requests stubd sends itself — webhooks, forwarded misses — and how stubd knows them when they
 /// come back to it. A client can never pass for stubd, and stubd never calls its own admin API:

@@ -5,6 +5,7 @@ import StubdEngine
 import StubdWebSockets
 import StubdState
 import StubdTemplates
+import Atomics
 
 /// Answers requests, one `Exchange` each, made as the request arrives: CORS preflights, the admin
 /// API, then the stubs of the request's session (scenario state and sequence position applied),

@@ -3,6 +3,7 @@ import Foundation
 import Importers
 import Recording
 import StubdEngine
+import FixtureFiles
 
 /// `stubd import har FILE --out DIR`: a HAR capture (Chrome/Firefox DevTools, Charles, Proxyman)
 /// becomes fixtures exactly as a recording would write them: one per distinct request, bodies

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Importers
+import FixtureFiles
 
 /// `--template-helpers FILE` (on `import wiremock` and `serve --wiremock`): the suite's helpers,
 /// or exit 1 naming the flag, the file and the helper at fault.

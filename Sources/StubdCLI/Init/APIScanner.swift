@@ -1,3 +1,4 @@
+import Foundation
 /// Finds the Moya targets in an app's API files, reading Swift as text: enough for the way API
 /// files are written (an `enum` whose cases are the endpoints, conforming to `TargetType` or to
 /// a protocol that refines it, often in an extension), without compiling them or linking a

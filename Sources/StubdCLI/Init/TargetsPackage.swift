@@ -1,3 +1,4 @@
+import Foundation
 /// The files of a stubd targets package: `Package.swift` and a `main.swift` listing the targets
 /// an app's API files declare. The API files themselves are linked, never copied, so the package
 /// always serves what the app sends.

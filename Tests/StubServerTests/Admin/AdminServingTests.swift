@@ -3,6 +3,7 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdTestTags
+import StubdEngine
 
 /// The admin API's refusals on a stubd served in memory: a bad route names its field, an unknown
 /// or fixture route id is 404/409, an unknown endpoint lists the table, a batch with two routes for

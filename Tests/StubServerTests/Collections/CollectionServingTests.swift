@@ -3,6 +3,7 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdTestTags
+import StubdEngine
 
 /// Collections per session on a stubd served in memory: sessions isolated and reset to the seed,
 /// the admin API reading and replacing items, templates reading saved values and collections.

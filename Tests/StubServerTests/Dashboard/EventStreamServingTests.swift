@@ -3,6 +3,7 @@ import Testing
 import StubdTestSupport
 import StubdEngine
 import StubdTestTags
+import StubdRuntime
 
 /// The dashboard's event stream on a stubd served in memory: a reconnect with `Last-Event-ID`
 /// (or `?lastEventId=`) gets everything after it that the journal still holds, then the live

@@ -1,6 +1,7 @@
 import Testing
 @testable import StubdEngine
 import StubdTestTags
+import Foundation
 
 /// A connection's first bytes, without sockets (issue 33): the HTTP/2 preface and an over-limit
 /// `Expect: 100-continue` head are answered before evhttp reads them; anything else is left alone.

@@ -6,6 +6,7 @@ import StubdTestSupport
 import FixtureFiles
 import StubServer
 import StubdTestTags
+import StubdRuntime
 
 /// One 101 head: the engine sends, the in-memory engine hands a test, and the journal keeps the
 /// same lines — `Connection: Upgrade` and the subprotocol included.

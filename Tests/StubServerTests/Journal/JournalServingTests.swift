@@ -4,6 +4,7 @@ import StubdTestSupport
 import StubModel
 import StubServer
 import StubdTestTags
+import StubdRuntime
 
 /// The journal through the admin API, on a stubd served in memory: counts filtered by method,
 /// path, route and match; entries with body, status, route and near miss; clearing; bodies cut to

@@ -5,6 +5,7 @@ import StubModel
 import StubServer
 import FixtureFiles
 import StubdTestTags
+import StubdRuntime
 
 /// A client's silent re-send of a request that got a no-byte fault (curl, URLSession, Chromium,
 /// OkHttp and Java do it on a reused connection) is journaled marked, so counts can leave it out.

@@ -3,6 +3,7 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdTestTags
+import StubdEngine
 
 /// `GET /__stubd/requests/snapshot`: a session's requests as the canonical text any language's
 /// test can compare with a file.

@@ -8,6 +8,7 @@ import StubServer
 import StubdEngine
 import Recording
 import StubdTestTags
+import StubdRuntime
 
 /// Recording on a stubd served in memory: the in-memory upstream answers, the recorder writes
 /// real files, and the folder is served again in memory — secrets scrubbed wherever they appear,

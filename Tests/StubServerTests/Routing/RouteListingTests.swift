@@ -2,6 +2,7 @@ import Testing
 import StubdTestSupport
 import StubModel
 import StubdTestTags
+import StubdEngine
 
 /// Every listing shows what a route really answers: a stream 200, a WebSocket 101, a collection's
 /// own statuses — not the 500 placeholder those routes were once compiled with.

@@ -5,6 +5,8 @@ import StubModel
 import StubServer
 import StubdEngine
 import StubdTestTags
+import StubdRuntime
+import StubdWebhooks
 
 /// Who stubd refuses, decided on a stubd served in memory: a request carrying stubd's own mark
 /// at the admin API, a page of another origin asking for a forwarded miss, an origin not listed

@@ -5,6 +5,7 @@ import StubModel
 import StubServer
 import StubdEngine
 import StubdTestTags
+import StubdRuntime
 
 /// What stubd decides for a stream route, in memory: the script one request gets (events
 /// rendered, pauses drawn from the session's seed, faults), a language-model answer streamed or
