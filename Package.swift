@@ -142,7 +142,8 @@ let package = Package(
         // The admin API's handlers and who may call them, on the serving core's state.
         .target(
             name: "AdminAPI",
-            dependencies: ["StubServer", "StubdState", "AdminContract", "StubModel", "FixtureFiles", "Recording", "StubdEngine", "StubdSystem"],
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdCollections", "StubdWebSockets", "AdminContract", "StubModel",
+                           "FixtureFiles", "Recording", "StubdEngine", "StubdSystem"],
             swiftSettings: swiftSettings
         ),
         // Webhooks: an observer above the serving core that sends a route's webhooks once its
