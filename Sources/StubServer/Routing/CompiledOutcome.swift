@@ -5,7 +5,9 @@ import StubdWebSockets
 
 /// One step of a route (most routes have one), made ready when the route is loaded. A closed set:
 /// an answer kind is one case here and one module below the serving core, so the compiler lists
-/// every `switch` a new kind must join, and the plain hit keeps its static dispatch.
+/// every `switch` a new kind must join, and the plain hit keeps its static dispatch. The large
+/// payloads are boxed (`indirect`), so a step is one reference wide and reading one is a retain,
+/// not a copy of a template or a collection's spec.
 enum CompiledOutcome: Sendable {
     /// A response sent as written, built once.
     case prepared(PreparedReply)
@@ -13,11 +15,11 @@ enum CompiledOutcome: Sendable {
     case fault(Fault)
     /// A response rendered per request (`"template": true`); `head` is its status and headers made
     /// once when no header value is templated.
-    case templated(ResponseTemplate, head: PreparedReply?)
+    indirect case templated(ResponseTemplate, head: PreparedReply?)
     /// A stream of events, or a language-model answer (`"stream"`, `"llm"`).
-    case stream(StreamComposer)
+    indirect case stream(StreamComposer)
     /// An answer made from the session's items of a collection.
-    case collection(CollectionOperation)
+    indirect case collection(CollectionOperation)
     /// A WebSocket conversation (`"websocket"`).
     case webSocket(CompiledWebSocket)
 

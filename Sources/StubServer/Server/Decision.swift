@@ -12,6 +12,12 @@ package enum Decision {
     /// An admin call answered later, from any thread: the work calls back with the reply.
     case later(@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
 
+    /// Whether it replies with a fault that sends no byte (the Delivery stage notes and places those).
+    var sendsNoByteFault: Bool {
+        guard case .reply(let plan) = self, case .fault(let fault, _) = plan.content else { return false }
+        return fault.sendsNoResponse
+    }
+
     /// The plan of a `.reply` (tests read it).
     package var plan: ReplyPlan? {
         if case .reply(let plan) = self { return plan }

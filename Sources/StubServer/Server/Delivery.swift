@@ -45,6 +45,9 @@ struct Delivery {
     /// `decision` as the client of `exchange` should get it. Admin answers and preflights do not
     /// come here: their stage answers for itself.
     func deliver(_ decision: Decision, for exchange: Exchange) -> Decision {
+        // The common answer — no fault step in any table, no range, no CORS, not a no-byte fault —
+        // goes as decided, uncopied.
+        guard store.hasFaultSteps || cors.enabled || exchange.request.sentRange || decision.sendsNoByteFault else { return decision }
         guard case .reply(var plan) = decision else { return decision }
         let request = exchange.request
         if case .route(let route) = exchange.resolution { placeFaultSteps(&plan, of: route, for: exchange) }
