@@ -129,6 +129,10 @@ public final class Route: Sendable, AnsweringRoute {
     }
 
 
+    /// Whether it sends webhooks when it answers: the webhook observer asks on every exchange, so
+    /// the answer is read here, beside the fixture, rather than through a copy of it.
+    public var sendsWebhooks: Bool { !fixture.webhooks.isEmpty }
+
     /// The label used in logs and listings: the fixture's name.
     public var name: String { fixture.name }
 

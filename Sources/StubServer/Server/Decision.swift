@@ -14,8 +14,12 @@ package enum Decision {
 
     /// Whether it replies with a fault that sends no byte (the Delivery stage notes and places those).
     var sendsNoByteFault: Bool {
-        guard case .reply(let plan) = self, case .fault(let fault, _) = plan.content else { return false }
-        return fault.sendsNoResponse
+        switch self {
+        case .reply(let plan):
+            if case .fault(let fault, _) = plan.content { return fault.sendsNoResponse }
+            return false
+        case .forward, .later: return false
+        }
     }
 
     /// The plan of a `.reply` (tests read it).

@@ -42,19 +42,20 @@ struct Delivery {
     let store: StubStore
     let cors: CORSPolicy
 
-    /// `decision` as the client of `exchange` should get it. Admin answers and preflights do not
-    /// come here: their stage answers for itself.
-    func deliver(_ decision: Decision, for exchange: Exchange) -> Decision {
+    /// Adjusts `decision` for the client of `exchange`, in place. Admin answers and preflights do
+    /// not come here: their stage answers for itself.
+    func deliver(_ decision: inout Decision, for exchange: Exchange) {
         // The common answer — no fault step in any table, no range, no CORS, not a no-byte fault —
-        // goes as decided, uncopied.
-        guard store.hasFaultSteps || cors.enabled || exchange.request.sentRange || decision.sendsNoByteFault else { return decision }
-        guard case .reply(var plan) = decision else { return decision }
+        // goes as decided, untouched.
+        guard store.hasFaultSteps || cors.enabled || exchange.request.sentRange || decision.sendsNoByteFault,
+              case .reply(var plan) = decision else { return }
         let request = exchange.request
         if case .route(let route) = exchange.resolution { placeFaultSteps(&plan, of: route, for: exchange) }
+        defer { decision = .reply(plan) }
         // Only a byte range or CORS changes the plan further.
-        guard request.sentRange || cors.enabled else { return .reply(plan) }
+        guard request.sentRange || cors.enabled else { return }
         // A miss refused forwarding is answered without CORS: the page may not read why.
-        if case .notForwarded = exchange.resolution { return .reply(plan) }
+        if case .notForwarded = exchange.resolution { return }
         if request.sentRange, case .route = exchange.resolution, let ranged = ByteRanges.apply(to: plan, request: request) { plan = ranged }
         if cors.enabled {
             switch plan.content {
@@ -65,7 +66,6 @@ struct Delivery {
             case .fault, .stream, .upgrade: break
             }
         }
-        return .reply(plan)
     }
 
     /// Rules 1 and 2 for a route's answer: a no-byte fault is noted (a re-send of it is known) and

@@ -153,7 +153,9 @@ package final class StubHandler: EngineHandler {
             exchange.resolve(.preflight)
             return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
-        return delivery.deliver(route(exchange, headOnly: headOnly), for: exchange)
+        var decision = route(exchange, headOnly: headOnly)
+        delivery.deliver(&decision, for: exchange)
+        return decision
     }
 
     /// The admin API's answer to a request stubd sent itself (a webhook, a forwarded miss),
