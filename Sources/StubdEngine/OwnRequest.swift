@@ -29,22 +29,17 @@ extension Worker {
             completion(.failed("cannot schedule the request (out of memory)"))
             return
         }
-        ownRequests[ObjectIdentifier(own)] = own
+        inFlight.hold(own)
     }
 
     fileprivate func start(_ own: OwnRequest) {
-        ownRequests[ObjectIdentifier(own)] = nil
+        inFlight.letGo(own)
         if let timer = own.timer { event_free(timer) }
         own.timer = nil
         dnsStarted = true
         UpstreamCall.start(own.request, for: nil, on: self, completion: own.completion)
     }
 
-    /// At shutdown: the requests still waiting are dropped unsent.
-    func dropOwnRequests() {
-        for own in ownRequests.values { if let timer = own.timer { event_free(timer) } }
-        ownRequests.removeAll()
-    }
 }
 
 private func onOwnRequestTimer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {

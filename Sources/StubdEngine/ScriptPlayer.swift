@@ -46,7 +46,7 @@ final class ScriptPlayer {
         }
         player.timer = timer
         box.player = player
-        worker.scripts[ObjectIdentifier(player)] = player
+        worker.inFlight.hold(player)
         player.arm(script.steps.first?.after ?? script.endingAfter)
     }
 
@@ -67,7 +67,7 @@ final class ScriptPlayer {
             return
         }
         if next < script.steps.count {
-            if let writer = worker.streams[ObjectIdentifier(stream)] {
+            if let writer = worker.inFlight.writer(of: stream) {
                 writer.writeOnLoop(script.steps[next].bytes)
             } else {
                 stream.write(script.steps[next].bytes)
@@ -93,7 +93,7 @@ final class ScriptPlayer {
             arm(seconds ?? worker.configuration.hangCapSeconds)
         case .reset, .close:
             // What was written must leave first: a reset would discard it, a close could cut it.
-            let writer = worker.streams[ObjectIdentifier(stream)]
+            let writer = worker.inFlight.writer(of: stream)
             if let writer, !writer.isIdle || stream.queuedBytes > 0, flushWaits < 200 {
                 flushWaits += 1
                 arm(0.005)
@@ -113,7 +113,7 @@ final class ScriptPlayer {
     private func stop() {
         if let timer { event_free(timer) }
         timer = nil
-        worker.scripts[ObjectIdentifier(self)] = nil
+        worker.inFlight.letGo(self)
         report()
     }
 
@@ -123,8 +123,10 @@ final class ScriptPlayer {
         listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 
+    let shutdownOrder = InFlightShutdown.afterConnections
+
     /// At shutdown: the timer goes; the stream ends with the server.
-    func cancel() {
+    func serverStopped() {
         if let timer { event_free(timer) }
         timer = nil
     }

@@ -153,39 +153,28 @@ final class StreamWriter {
 
 extension Worker {
     fileprivate func register(_ writer: StreamWriter) {
-        streams[ObjectIdentifier(writer.stream)] = writer
-        streamConnections[writer.connection] = ObjectIdentifier(writer.stream)
+        inFlight.hold(writer)
         budget.hold(ObjectIdentifier(writer)) { [unowned writer] in writer.abort(reset: false) }
     }
 
     fileprivate func unregister(_ writer: StreamWriter) {
-        streams[ObjectIdentifier(writer.stream)] = nil
-        streamConnections[writer.connection] = nil
+        inFlight.letGo(writer)
         budget.letGo(ObjectIdentifier(writer))
     }
 
     /// The client took a stream's batch (`onStreamDrained`).
     fileprivate func streamDrained(_ connection: OpaquePointer) {
-        guard let id = streamConnections[connection] else { return }
-        streams[id]?.drained()
+        inFlight.writer(on: connection)?.drained()
     }
 
     /// A mailbox wake-up for `stream`; nothing when it has ended meanwhile.
     func flush(_ stream: ReplyStream) {
-        streams[ObjectIdentifier(stream)]?.flush()
+        inFlight.writer(of: stream)?.flush()
     }
 
     /// A connection closed (`ConnectionTracker`): a stream on it learns that its client left.
     func connectionClosed(_ connection: OpaquePointer) {
-        guard !streamConnections.isEmpty, let id = streamConnections[connection] else { return }
-        streams[id]?.clientLeft()
-    }
-
-    /// At shutdown, before the fronts are freed.
-    func endStreams() {
-        for writer in streams.values { writer.serverStopped() }
-        streams.removeAll()
-        streamConnections.removeAll()
+        inFlight.writer(on: connection)?.clientLeft()
     }
 }
 

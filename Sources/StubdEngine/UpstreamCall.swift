@@ -99,7 +99,7 @@ final class UpstreamCall {
         evhttp_connection_set_retries(connection, 0)
         let retained = Unmanaged.passRetained(call)
         call.retained = retained
-        worker.upstreamCalls[ObjectIdentifier(call)] = call
+        worker.inFlight.hold(call)
         guard let outgoing = evhttp_request_new(onUpstreamDone, retained.toOpaque()) else {
             call.finish(.failed("cannot create the upstream request"))
             return
@@ -242,7 +242,7 @@ final class UpstreamCall {
     /// At shutdown, for a call that never finished: frees its connection (and with it the
     /// outgoing request, without calling back) and drops the call. The client's request is
     /// freed with the server's.
-    func abandon() {
+    func serverStopped() {
         if let connection { evhttp_connection_free(connection) }
         connection = nil
         retained?.release()
@@ -252,7 +252,7 @@ final class UpstreamCall {
     private func finish(_ response: UpstreamResponse) {
         guard !finished else { return }
         finished = true
-        worker.upstreamCalls[ObjectIdentifier(self)] = nil
+        worker.inFlight.letGo(self)
         completion(response)
         if let connection {
             // Freed on the next loop turn, outside libevent's callback for it.

@@ -94,7 +94,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         guard let bev = made else { return completion(.failed("cannot open a connection to \(request.host):\(request.port)")) }
         let socket = UpstreamWebSocket(bev: bev, worker: worker, key: key, host: request.host, messageLimit: messageLimit, isTLS: request.tls != nil)
         socket.completion = completion
-        worker.upstreamWebSockets[ObjectIdentifier(socket)] = socket
+        worker.inFlight.hold(socket)
         bufferevent_setcb(bev, onUpstreamRead, onUpstreamWrite, onUpstreamEvent, Unmanaged.passUnretained(socket).toOpaque())
         var timeout = System.timeValue(seconds: request.timeoutSeconds)
         bufferevent_set_timeouts(bev, &timeout, &timeout)
@@ -336,7 +336,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         closeTimer = nil
         bufferevent_setcb(bev, nil, nil, nil, nil)
         bufferevent_free(bev)
-        worker.upstreamWebSockets[ObjectIdentifier(self)] = nil
+        worker.inFlight.letGo(self)
         complete(.failed(reason))
         let peer = self.peer
         self.peer = nil
@@ -347,14 +347,6 @@ public final class UpstreamWebSocket: @unchecked Sendable {
     func serverStopped() {
         guard phase != .ended else { return }
         end(code: 1001, reason: "stubd stopped", by: .serverStopped)
-    }
-}
-
-extension Worker {
-    /// Ends every upstream conversation (the server stops).
-    func endUpstreamWebSockets() {
-        for socket in Array(upstreamWebSockets.values) { socket.serverStopped() }
-        upstreamWebSockets.removeAll()
     }
 }
 

@@ -48,7 +48,7 @@ public final class WebSocketConnection: @unchecked Sendable {
             return
         }
         let socket = WebSocketConnection(connection: connection, bev: bev, worker: worker, upgrade: upgrade)
-        worker.webSockets[ObjectIdentifier(socket)] = socket
+        worker.inFlight.hold(socket)
         worker.budget.hold(ObjectIdentifier(socket)) { [unowned socket] in socket.leaveForRoom() }
         let argument = Unmanaged.passUnretained(socket).toOpaque()
         bufferevent_setcb(bev, onSocketRead, onSocketWrite, onSocketEvent, argument)
@@ -245,7 +245,7 @@ public final class WebSocketConnection: @unchecked Sendable {
         open = false
         worker.budget.letGo(ObjectIdentifier(self))
         release()
-        worker.webSockets[ObjectIdentifier(self)] = nil
+        worker.inFlight.letGo(self)
         bufferevent_setcb(bev, nil, nil, nil, nil)
         if reset { LibeventFaultInjector.reset(connection) } else { evhttp_connection_free(connection) }
         peer.ended(code: code, reason: reason, by: by)
@@ -266,14 +266,6 @@ public final class WebSocketConnection: @unchecked Sendable {
         release()
         bufferevent_setcb(bev, nil, nil, nil, nil)
         peer.ended(code: 1001, reason: "stubd stopped", by: .serverStopped)
-    }
-}
-
-extension Worker {
-    /// Tells every open conversation the server stops (before evhttp frees their connections).
-    func endWebSockets() {
-        for socket in webSockets.values { socket.serverStopped() }
-        webSockets.removeAll()
     }
 }
 

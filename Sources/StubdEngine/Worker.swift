@@ -21,21 +21,10 @@ final class Worker {
     let budget: ConnectionBudget
     private(set) var stopEvent: OpaquePointer?
     private(set) var mailbox: LoopMailbox!
-    /// Requests waiting on a timer (delays, hang caps), owned here until they fire or shutdown.
-    @exclusivity(unchecked) var pending: [ObjectIdentifier: PendingExchange] = [:]
-    /// Replies played as timed pieces (streams, dribbles), owned here until their ending or shutdown.
-    var scripts: [ObjectIdentifier: ScriptPlayer] = [:]
-    /// Upstream calls under way, freed at shutdown if they never finish.
-    var upstreamCalls: [ObjectIdentifier: UpstreamCall] = [:]
-    /// Streamed replies under way (`ReplyStream`), by stream, and by connection for closes.
-    var streams: [ObjectIdentifier: StreamWriter] = [:]
-    var streamConnections: [OpaquePointer: ObjectIdentifier] = [:]
-    /// Open WebSocket conversations, owned here until they end or shutdown.
-    var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
-    /// WebSocket conversations the proxy holds with upstreams, owned here until they end.
-    var upstreamWebSockets: [ObjectIdentifier: UpstreamWebSocket] = [:]
-    /// Requests of stubd's own waiting for their start time (`OwnRequest`).
-    var ownRequests: [ObjectIdentifier: OwnRequest] = [:]
+    /// Everything in flight on this loop — delayed replies, scripts, streamed replies,
+    /// conversations, upstream calls, stubd's own timed requests — owned here until each ends or
+    /// the server stops.
+    @exclusivity(unchecked) var inFlight = InFlightRegistry()
     /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
     @exclusivity(unchecked) private var awaiting: [UInt64: OpaquePointer] = [:]
     @exclusivity(unchecked) private var lastToken: UInt64 = 0
@@ -138,21 +127,10 @@ final class Worker {
     func run() {
         event_base_dispatch(base)
         mailbox.close()
-        endStreams()
-        endWebSockets()
-        endUpstreamWebSockets()
+        // What still writes to a client's connection ends before the fronts free them.
+        for item in inFlight.take(before: .afterConnections) { item.serverStopped() }
         for front in fronts { front.connections.shutdown() }
-        for exchange in pending.values {
-            if let timer = exchange.timer { event_free(timer) }
-            exchange.watch?.end()
-            if case .stream(let stream) = exchange.plan.content { stream.end(.serverStopped) }
-        }
-        pending.removeAll()
-        for player in scripts.values { player.cancel() }
-        scripts.removeAll()
-        dropOwnRequests()
-        for call in upstreamCalls.values { call.abandon() }
-        upstreamCalls.removeAll()
+        for item in inFlight.take() { item.serverStopped() }
         awaiting.removeAll()
         for front in fronts { evhttp_free(front.http) }
         fronts.removeAll()
@@ -280,7 +258,7 @@ final class Worker {
         exchange.worker = self
         exchange.watch = DepartureWatch(exchange.request, exchange: exchange)
         exchange.timer = clev_timer_new(base, onTimer, Unmanaged.passUnretained(exchange).toOpaque())
-        pending[ObjectIdentifier(exchange)] = exchange
+        inFlight.hold(exchange)
         var delay = System.timeValue(seconds: seconds)
         // libevent measures a new timer from the loop's cached time, which is stale by whatever this
         // iteration has done so far; refresh it so a delay never ends early.
@@ -292,7 +270,7 @@ final class Worker {
     }
 
     func fire(_ exchange: PendingExchange) {
-        pending[ObjectIdentifier(exchange)] = nil
+        inFlight.letGo(exchange)
         if let timer = exchange.timer { event_free(timer) }
         exchange.timer = nil
         exchange.watch?.end()
@@ -312,7 +290,7 @@ extension Worker {
     /// The client of a waiting request went away: drop the timer and free the connection (and
     /// with it the request) now. The exchange still ends, so the journal shows it.
     func clientLeft(_ exchange: PendingExchange) {
-        pending[ObjectIdentifier(exchange)] = nil
+        inFlight.letGo(exchange)
         if let timer = exchange.timer { event_free(timer) }
         exchange.timer = nil
         exchange.watch = nil
@@ -330,7 +308,7 @@ extension Worker {
 /// A request held by a worker until its timer fires. Owned by `Worker.pending`; the timer's
 /// argument is an unretained pointer to it, valid because the entry is removed only when the
 /// timer fires (once) or when the worker frees the timer at shutdown.
-final class PendingExchange {
+final class PendingExchange: InFlight {
     enum Kind { case deliver, closeAfterHang }
     let request: OpaquePointer
     let plan: ReplyPlan
@@ -348,6 +326,16 @@ final class PendingExchange {
         self.start = start
         self.listener = listener
         self.kind = kind
+    }
+
+    let shutdownOrder = InFlightShutdown.afterConnections
+
+    /// The timer goes unfired; a stream it would have started ends with the server.
+    func serverStopped() {
+        if let timer { event_free(timer) }
+        timer = nil
+        watch?.end()
+        if case .stream(let stream) = plan.content { stream.end(.serverStopped) }
     }
 }
 

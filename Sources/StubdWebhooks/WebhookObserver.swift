@@ -23,7 +23,7 @@ package struct WebhookObserver: ExchangeObserver {
     }
 
     package func exchangeEnded(_ exchange: Exchange) {
-        guard exchange.answeredByRoute, let route = exchange.route, route.sendsWebhooks, let reply = exchange.reply else { return }
+        guard let route = exchange.routeSendingWebhooks, let reply = exchange.reply else { return }
         let deliveries = WebhookDelivery.render(route, request: exchange.request, session: exchange.session, state: state,
                                                 collections: collections, own: own)
         for delivery in deliveries { send(delivery, via: reply) }

@@ -57,14 +57,9 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     /// Whether that fault (one that sends no byte) went to a browser as a head with broken framing
     /// instead, so it could not be silently re-sent (`FaultSending.brokenFraming`).
     @exclusivity(unchecked) public private(set) var faultAsBrokenFraming = false
-    /// Who sent the request, decided on first use and kept (`ClientProfile`).
-    public var client: ClientProfile {
-        if let profile { return profile }
-        let made = ClientProfile(request)
-        profile = made
-        return made
-    }
-    @exclusivity(unchecked) private var profile: ClientProfile?
+    /// Who sent the request (`ClientProfile`): read only where an answer depends on the client
+    /// (the admin guard, the dashboard, a route with fault steps), so a plain hit never makes one.
+    public var client: ClientProfile { ClientProfile(request) }
     /// Seconds from arrival to the reply (or fault), delays included.
     @exclusivity(unchecked) public private(set) var latencySeconds: Double = 0
     /// Whether the route's own answer was served (a sequence or scenario step taken): not a step
@@ -130,6 +125,13 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         case .route, .miss, .forwarded, .notForwarded: return true
         case .admin, .preflight, .arriving: return false
         }
+    }
+
+    /// The route that answered, when it sends webhooks: the webhook observer asks on every
+    /// exchange, and this answers in one call.
+    package var routeSendingWebhooks: Route? {
+        guard answeredByRoute, case .route(let route) = resolution, route.sendsWebhooks else { return nil }
+        return route
     }
 
     /// The route that answered, if one did.

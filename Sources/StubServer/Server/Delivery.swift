@@ -86,14 +86,15 @@ struct Delivery {
 
     /// The fault to deliver without consuming the step (rule 3), or nil to serve as usual.
     func heldFault(_ route: Route, for exchange: Exchange) -> Fault? {
-        guard route.hasSteps, !exchange.client.isBrowser else { return nil }
+        guard route.hasSteps else { return nil }
         let session = exchange.session
         // The step first (most are not no-byte faults), then, only for one that is, the client.
         let hit = route.isSequence ? scenarios.hitsServed(route: route.id, session: session) : 0
-        guard case .fault(let fault) = route.outcome(forHit: hit), fault.sendsNoResponse,
-              exchange.client.resendsAfterNoByteFailure else { return nil }
+        guard case .fault(let fault) = route.outcome(forHit: hit), fault.sendsNoResponse else { return nil }
+        let client = exchange.client
+        guard !client.isBrowser, client.resendsAfterNoByteFailure else { return nil }
         // Java re-sends once even on a fresh connection: held once, the re-send consumes it.
-        if exchange.client.family == .javaHTTPClient { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
+        if client.family == .javaHTTPClient { return scenarios.holdForResend(route: route.id, session: session) ? fault : nil }
         // Any other client re-sends from reused connections until it opens one for the request.
         return fault
     }
