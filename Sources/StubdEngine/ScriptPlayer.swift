@@ -7,7 +7,7 @@ import StubModel
 /// one re-armed loop timer, then the ending — the body ended, or the connection reset, closed or
 /// held (a stall) first.
 ///
-/// Confined to its worker. Owned by `Worker.scripts` from the head to the ending (or the stream
+/// Confined to its worker. Owned by the loop's `InFlightRegistry` from the head to the ending (or the stream
 /// ending first: the client left, read too slowly, or the server stopped); the timer's argument
 /// is an unretained pointer to it. The listener, if any, hears once when the script is over, with
 /// the latency from the request's arrival.

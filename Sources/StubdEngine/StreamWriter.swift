@@ -6,7 +6,7 @@ import StubdSystem
 /// and ends the reply — when the stream finishes, the client leaves, the client reads too slowly,
 /// or the server stops.
 ///
-/// Confined to its worker. Owned by `Worker.streams` from the head to the end; a closing
+/// Confined to its worker. Owned by the loop's `InFlightRegistry` from the head to the end; a closing
 /// connection finds its stream through `Worker.streamConnections`.
 final class StreamWriter {
     let stream: ReplyStream

@@ -31,7 +31,7 @@ public protocol UpstreamWebSocketPeer: AnyObject, Sendable {
 /// frames both ways — masked out (§5.3), unmasked in. Pings from the upstream are answered here.
 ///
 /// Loop-confined except `send`, `close` and `abandon`, which hop onto the loop. Owned by
-/// `Worker.upstreamWebSockets` until it ends.
+/// the loop's `InFlightRegistry` until it ends.
 public final class UpstreamWebSocket: @unchecked Sendable {
     /// Bytes of a refused upgrade's body kept for the client.
     public static let bodyLimit = 1 << 20

@@ -12,7 +12,7 @@ import Synchronization
 /// server stops. Works alike for HTTP and HTTPS (an OpenSSL bufferevent is still a bufferevent).
 ///
 /// Loop-confined, except `send`, `close`, `fault`: callable from any thread, they hop onto the
-/// loop through its mailbox. Owned by `Worker.webSockets` while open.
+/// loop through its mailbox. Owned by the loop's `InFlightRegistry` while open.
 public final class WebSocketConnection: @unchecked Sendable {
     /// Bytes queued for a client that has not read them past which it is dropped (a reader that
     /// stopped reading must not grow memory).

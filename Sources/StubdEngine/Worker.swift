@@ -305,7 +305,7 @@ extension Worker {
     }
 }
 
-/// A request held by a worker until its timer fires. Owned by `Worker.pending`; the timer's
+/// A request held by a worker until its timer fires. Owned by the loop's `InFlightRegistry`; the timer's
 /// argument is an unretained pointer to it, valid because the entry is removed only when the
 /// timer fires (once) or when the worker frees the timer at shutdown.
 final class PendingExchange: InFlight {
