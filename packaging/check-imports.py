@@ -7,7 +7,7 @@ CLibevent`). So this check, run by `make test`, holds every Swift file to Packag
 2. the C modules are dependencies of their one home each: libevent of StubdEngine, OpenSSL of
    StubdCertificates (and CStubdTLS, shared with the engine), zlib of Recording;
 3. the answer kinds (StubdState, StubdTemplates, StubdStreams, StubdCollections, StubdWebSockets)
-   depend on nothing above the serving core and do not name its types (Route, Exchange, StubAdmin,
+   depend on nothing above the serving core and do not name its types (Route, Exchange, SessionStore,
    StubHandler): they take an `OutcomeContext` and the small protocols beside it;
 4. docs/ARCHITECTURE.md's module table gives every module under Sources/, with its real count of
    Swift files.
@@ -21,7 +21,7 @@ C_HOMES = {"CLibevent": {"StubdEngine"}, "CLibeventTLS": {"StubdEngine"}, "CStub
            "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}}
 KINDS = ["StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets"]
 ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "StubdCLI", "stubd"}
-CORE_TYPES = re.compile(r"\b(Route|Exchange|StubAdmin|StubHandler)\b")
+CORE_TYPES = re.compile(r"\b(Route|Exchange|SessionStore|StubHandler)\b")
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+|public\s+|package\s+|internal\s+)*import\s+(?:struct\s+|enum\s+|class\s+)?(\w+)", re.M)
 
 

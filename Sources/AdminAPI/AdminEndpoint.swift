@@ -13,7 +13,7 @@ public struct AdminEndpoint: Sendable, CustomStringConvertible {
     /// path's parameters in order, and the decoded query.
     public struct Call: Sendable {
         /// The session store the handler reads and changes.
-        public let state: StubAdmin
+        public let state: SessionStore
         /// The request as received.
         public let request: IncomingRequest
         /// Who sent it (`ClientProfile`).

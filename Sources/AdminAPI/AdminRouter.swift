@@ -7,13 +7,13 @@ import StubdState
 /// The admin API under `/__stubd/`: a table from method + path to one handler per endpoint, each
 /// registered against its declaration in `AdminContract` — the standard endpoints (`standard`)
 /// and whatever a module adds (the dashboard's). Handlers only talk to the server's state
-/// (`StubAdmin`), never to the engine.
+/// (`SessionStore`), never to the engine.
 struct AdminRouter: Sendable {
-    let state: StubAdmin
+    let state: SessionStore
     /// Most specific first (`AdminEndpoint.specificity`).
     let endpoints: [AdminEndpoint]
 
-    init(state: StubAdmin, endpoints: [AdminEndpoint]) {
+    init(state: SessionStore, endpoints: [AdminEndpoint]) {
         self.state = state
         self.endpoints = endpoints.sorted { $0.specificity > $1.specificity }
     }

@@ -8,7 +8,7 @@ import StubdState
 /// origins `--admin-cors-origin` lists, and the endpoint table — the standard endpoints and those
 /// another module adds (the dashboard's). The serving core hands it every `/__stubd/…` request.
 public struct AdminService: AdminResponder {
-    private let state: StubAdmin
+    private let state: SessionStore
     private let router: AdminRouter
     private let access: AdminAccess
     private let cors: CORSPolicy
@@ -17,7 +17,7 @@ public struct AdminService: AdminResponder {
 
     /// A service answering `state`'s admin API for the callers `access` admits, with `extra`
     /// endpoints beside the standard ones.
-    public init(state: StubAdmin, access: AdminAccess, extra: [AdminEndpoint] = [], pageKey: String? = nil) {
+    public init(state: SessionStore, access: AdminAccess, extra: [AdminEndpoint] = [], pageKey: String? = nil) {
         self.state = state
         self.router = AdminRouter(state: state, endpoints: Self.standard + extra)
         self.access = access

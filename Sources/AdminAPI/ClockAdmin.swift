@@ -7,7 +7,7 @@ import StubdTemplates
 /// /__stubd/random`: the time and the random values templates see, fixed for one session (with
 /// `X-Stubd-Session`) or for requests without one.
 struct ClockAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     func set(_ setting: ClockSetting, session: SessionID?) throws(AdminRefusal) -> ClockReading {
         do {

@@ -6,7 +6,7 @@ import StubdCollections
 /// `GET /__stubd/collections` (each collection the session sees and its item count), and
 /// `GET`/`PUT /__stubd/collections/{name}` (its items, or replace them: a JSON array of objects).
 struct CollectionsAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     private func specs(session: SessionID?) -> [CollectionSpec] {
         var seen: Set<String> = []

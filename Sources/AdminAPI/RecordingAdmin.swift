@@ -8,7 +8,7 @@ import StubdEngine
 /// scenario from a real API — misses are forwarded to the upstream and written as fixtures
 /// until it stops, and the stop answers with the summary.
 struct RecordingAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     /// Starts recording misses through the upstream `start` names, into its folder.
     func start(_ start: RecordingStart) throws(AdminRefusal) -> RecordingStarted {

@@ -8,7 +8,7 @@ import StubdEngine
 /// verification, and cleared. With an `X-Stubd-Session` header only that session's requests.
 /// Entries are read through the journal's redactor: secrets are hidden here, as they leave.
 public struct RequestsAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     static func query(_ pairs: [NameValue], session: SessionID?) throws(AdminRefusal) -> JournalQuery {
         var query = JournalQuery(session: session)

@@ -5,10 +5,10 @@ import StubServer
 import StubdEngine
 
 /// `/__stubd/routes`: list, add, replace and remove runtime routes (same JSON as fixture files).
-/// Changes are read and applied on the state's change queue (`StubAdmin.change`), never on a
+/// Changes are read and applied on the state's change queue (`SessionStore.change`), never on a
 /// serving loop.
 struct RoutesAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     func list(session: SessionID?) -> RouteList {
         RouteList(state.routes(session: session).map { entry in

@@ -5,7 +5,7 @@ import StubdEngine
 
 /// `/__stubd/health`, `/__stubd/reset` and `/__stubd/scenarios`.
 struct StateAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     func health() -> Health {
         let health = state.health

@@ -6,7 +6,7 @@ import StubdWebSockets
 /// `/__stubd/websockets`: a test's hand in the session's open conversations — list them, push a
 /// message ("a new chat message arrives" at the moment the test wants), close them.
 struct WebSocketsAdmin {
-    let state: StubAdmin
+    let state: SessionStore
 
     func list(session: SessionID?) -> WebSocketList {
         WebSocketList(open: state.webSockets.open(session: session).map {

@@ -81,7 +81,7 @@ public struct Dashboard: Sendable {
     }
 
     /// Prometheus text format, version 0.0.4.
-    static func metrics(_ server: StubAdmin, dashboard: DashboardState) -> PreparedReply {
+    static func metrics(_ server: SessionStore, dashboard: DashboardState) -> PreparedReply {
         PreparedReply(status: 200, headers: [NameValue("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
                       body: Array(dashboard.metrics.exposition(server, loopLag: dashboard.loopLag).utf8))
     }

@@ -32,7 +32,7 @@ public final class ServerMetrics: ExchangeObserver {
     }
 
     /// The Prometheus exposition of these counters and of `admin`'s routes and journal.
-    func exposition(_ state: StubAdmin, loopLag: LoopLag?) -> String {
+    func exposition(_ state: SessionStore, loopLag: LoopLag?) -> String {
         var lines: [String] = []
         func counter(_ name: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
             lines.append("# HELP \(name) \(help)")

@@ -76,7 +76,7 @@ extension StubdServer {
                                     upstreamTLS: configuration.upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
         let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
         let dashboardState = DashboardState(writeDirectory: configuration.uiWriteDirectory)
-        let admin = StubAdmin(fixtures: table, journal: journal, forwarding: forwarding, otherStores: [webhooks],
+        let admin = SessionStore(fixtures: table, journal: journal, forwarding: forwarding, otherStores: [webhooks],
                               limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit,
                               streamSpeed: configuration.replaySpeed)
         let own = OwnTraffic(allowedDestinations: configuration.webhookAllowed)

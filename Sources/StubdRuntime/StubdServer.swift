@@ -34,7 +34,7 @@ public final class StubdServer: Sendable {
     /// The address listened on.
     public let host: String
     /// The owner of the server's state: stubs, scenarios, journal.
-    public let admin: StubAdmin
+    public let admin: SessionStore
     /// The dashboard's page key, write folder and counters.
     public let dashboard: DashboardState
     /// Webhooks sent by routes, and the bound on those under way.
@@ -45,7 +45,7 @@ public final class StubdServer: Sendable {
     /// How the server knows the requests it sent itself.
     package let own: OwnTraffic
 
-    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: StubAdmin, dashboard: DashboardState, webhooks: WebhookLog,
+    init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: SessionStore, dashboard: DashboardState, webhooks: WebhookLog,
          engine: any Engine, feed: ExchangeFeed, own: OwnTraffic) {
         self.port = port
         self.httpsPort = httpsPort

@@ -5,7 +5,7 @@ import Synchronization
 
 /// What templates keep between requests, per session like everything else a test changes: a
 /// fixed clock (`PUT /__stubd/clock`), so `{{now}}` gives the same date on every run of a test,
-/// `{{counter}}` per route, seeds and saved values. `StubAdmin` owns it and resets it with the
+/// `{{counter}}` per route, seeds and saved values. `SessionStore` owns it and resets it with the
 /// session; every entry is charged to the `StateBudget` in bytes, so nothing here grows past its
 /// bounds and nothing is dropped to make room.
 public final class TemplateState: Sendable {

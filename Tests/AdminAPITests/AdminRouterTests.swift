@@ -29,7 +29,7 @@ import StubdTestTags
 
     /// The table a server builds: the standard endpoints, the dashboard's and the webhooks'.
     static func router() -> AdminRouter {
-        AdminRouter(state: StubAdmin(fixtures: .empty),
+        AdminRouter(state: SessionStore(fixtures: .empty),
                     endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints + WebhooksAdmin.endpoints(WebhookLog()))
     }
 
@@ -58,7 +58,7 @@ import StubdTestTags
     }
 
     @Test func anUnknownEndpointIs404ListingTheTable() throws {
-        let router = AdminRouter(state: StubAdmin(fixtures: .empty), endpoints: AdminService.standard)
+        let router = AdminRouter(state: SessionStore(fixtures: .empty), endpoints: AdminService.standard)
         guard case .now(let reply) = router.handle(IncomingRequest(method: "GET", target: "/__stubd/nothing"), session: nil) else {
             Issue.record("answered later")
             return
@@ -76,7 +76,7 @@ import StubdTestTags
             called.withLock { $0 += 1 }
             return ScenarioSet(name: "x", state: change.state)
         }
-        let router = AdminRouter(state: StubAdmin(fixtures: .empty), endpoints: [endpoint])
+        let router = AdminRouter(state: SessionStore(fixtures: .empty), endpoints: [endpoint])
         func call(_ body: String) -> PreparedReply? {
             let request = IncomingRequest(method: "PUT", target: "/__stubd/scenarios/x", body: Array(body.utf8))
             guard case .now(let reply) = router.handle(request, session: nil) else { return nil }

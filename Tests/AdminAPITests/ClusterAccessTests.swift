@@ -12,13 +12,13 @@ import StubdTestTags
 /// one instance only.
 @Suite(.tags(.inMemory)) struct ClusterAccessTests {
     @Test func onlyReadyIsOpenToCallersWithoutAccess() {
-        let router = AdminRouter(state: StubAdmin(fixtures: .empty), endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints)
+        let router = AdminRouter(state: SessionStore(fixtures: .empty), endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints)
         let open = router.endpoints.filter(\.isOpen).map(\.description)
         #expect(open == ["GET /__stubd/ready"])
     }
 
     @Test func readyAnswersEvenWhenTheAdminAPIIsOff() throws {
-        let state = StubAdmin(fixtures: .empty)
+        let state = SessionStore(fixtures: .empty)
         let service = AdminService(state: state, access: AdminAccess(host: "0.0.0.0"))
         let ready = Exchange(request: IncomingRequest(method: "GET", target: "/__stubd/ready", headers: [NameValue("Host", "10.0.0.5:8080")]), session: nil, feed: nil, reply: nil)
         guard case .reply(let plan) = service.decide(ready), case .response(let reply) = plan.content else {

@@ -14,7 +14,7 @@ import Atomics
 /// to the observers (journal, log line, metrics, webhooks, recorder). Between the reply and the
 /// engine, the Delivery stage adjusts the plan for its client: ranges, CORS, fault steps.
 package final class StubHandler: EngineHandler {
-    private let admin: StubAdmin
+    private let admin: SessionStore
     /// What answers `/__stubd/…` (the admin API's service).
     private let responder: any AdminResponder
     private let cors: CORSPolicy
@@ -24,7 +24,7 @@ package final class StubHandler: EngineHandler {
     /// How stubd knows the requests it sent itself (webhooks, forwarded misses) when they come back.
     let own: OwnTraffic
 
-    package init(admin: StubAdmin, responder: any AdminResponder, cors: CORSPolicy, redactor: Redactor = Redactor(), feed: ExchangeFeed,
+    package init(admin: SessionStore, responder: any AdminResponder, cors: CORSPolicy, redactor: Redactor = Redactor(), feed: ExchangeFeed,
                  own: OwnTraffic = OwnTraffic()) {
         self.admin = admin
         self.responder = responder

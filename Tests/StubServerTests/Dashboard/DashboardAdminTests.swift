@@ -15,7 +15,7 @@ import StubdTestTags
 @Suite(.tags(.process))
 struct DashboardAdminTests {
     static func handler(writeDirectory: String? = nil, access: AdminAccess = AdminAccess(host: "127.0.0.1")) -> (StubHandler, DashboardState) {
-        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: [route("/zen", outcome: ok("zen"))]))
+        let admin = SessionStore(fixtures: try! RouteTable(fixtures: [route("/zen", outcome: ok("zen"))]))
         let dashboard = DashboardState(writeDirectory: writeDirectory)
         let service = AdminService(state: admin, access: access, extra: Dashboard(state: dashboard).endpoints, pageKey: dashboard.uiKey)
         return (StubHandler(admin: admin, responder: service, cors: CORSPolicy(enabled: false), feed: ExchangeFeed(observers: [admin.journal])), dashboard)

@@ -15,7 +15,7 @@ import StubdTestTags
 @Suite(.tags(.process))
 struct PlusAsSpaceTests {
     static func handler(_ fixtures: [Fixture]) -> StubHandler {
-        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: fixtures))
+        let admin = SessionStore(fixtures: try! RouteTable(fixtures: fixtures))
         return StubHandler(admin: admin, cors: CORSPolicy(enabled: false), feed: ExchangeFeed(observers: []))
     }
 

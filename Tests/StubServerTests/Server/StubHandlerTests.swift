@@ -13,8 +13,8 @@ import StubdTestTags
 /// same handler the engine calls, asked directly.
 @Suite(.tags(.inMemory))
 struct StubHandlerTests {
-    static func handler(_ fixtures: [Fixture], cors: CORSPolicy = CORSPolicy(enabled: false)) -> (StubHandler, StubAdmin) {
-        let admin = StubAdmin(fixtures: try! RouteTable(fixtures: fixtures))
+    static func handler(_ fixtures: [Fixture], cors: CORSPolicy = CORSPolicy(enabled: false)) -> (StubHandler, SessionStore) {
+        let admin = SessionStore(fixtures: try! RouteTable(fixtures: fixtures))
         return (StubHandler(admin: admin, cors: cors, feed: ExchangeFeed(observers: [admin.journal])), admin)
     }
 

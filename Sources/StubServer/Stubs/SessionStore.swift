@@ -5,14 +5,14 @@ import StubdTemplates
 import StubdCollections
 import StubdWebSockets
 
-/// The one owner of a server's changeable state — the stub store, scenario states and sequence
-/// positions, and the journal — and the only way to change it. The admin API, `StubdServer` (and
-/// later the recorder and the dashboard) all call these methods, so a reset means the same thing
-/// wherever it comes from.
+/// The session store: the one owner of a server's changeable state — the stub store, scenario
+/// states and sequence positions, the journal, and every answer kind's per-session state (each a
+/// `SessionState`) — and the only way to change it. The admin API, `StubdServer`, the recorder and
+/// the dashboard all call these methods, so a reset means the same thing wherever it comes from.
 ///
 /// Thread-safe: each part keeps its own lock, and every change to the stubs publishes a new
 /// immutable snapshot that requests in flight do not see.
-public final class StubAdmin: Sendable, CollectionItemsSource {
+public final class SessionStore: Sendable, CollectionItemsSource {
     /// The stubs being served.
     let store: StubStore
     /// Scenario states and sequence positions.

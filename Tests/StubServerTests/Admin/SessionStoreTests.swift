@@ -11,11 +11,11 @@ import StubdTestTags
 /// The one owner of state, without a socket: a reset means the same whether it comes from the
 /// admin API or from `StubdServer`.
 @Suite(.tags(.inMemory))
-struct StubAdminTests {
-    static func admin() -> StubAdmin {
+struct SessionStoreTests {
+    static func admin() -> SessionStore {
         var step = route("/todo", outcome: ok("[]"))
         step.scenario = ScenarioStep(name: "todo", requiredState: "Started", newState: "Added")
-        return StubAdmin(fixtures: try! RouteTable(fixtures: [step]))
+        return SessionStore(fixtures: try! RouteTable(fixtures: [step]))
     }
 
     @Test func aSessionResetClearsThatSessionsRoutesScenariosAndJournalOnly() throws {
@@ -33,7 +33,7 @@ struct StubAdminTests {
         #expect(admin.requests(JournalQuery()).map(\.path) == ["/g"])
         #expect(admin.reset(session: nil) == 1)
         #expect(admin.scenarioState("todo", session: nil) == "Started")
-        #expect(admin.health == StubAdmin.Health(fixtureRoutes: 1, runtimeRoutes: 0, journalSize: 0, journalCapacity: 1000))
+        #expect(admin.health == SessionStore.Health(fixtureRoutes: 1, runtimeRoutes: 0, journalSize: 0, journalCapacity: 1000))
     }
 
     @Test func scenarioStatesListEveryScenarioARouteNames() throws {
