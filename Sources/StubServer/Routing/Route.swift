@@ -24,6 +24,9 @@ public final class Route: Sendable, AnsweringRoute {
     let matchers: RouteMatchers
     /// What it answers, one per step of a sequence (usually one).
     let outcomes: [CompiledOutcome]
+    /// The reply of a route whose one step is a prepared reply and that saves nothing — most
+    /// routes: the hit path sends it without reading the step.
+    let preparedReply: PreparedReply?
     /// The request's path as listings and near-miss ranking show it, made once.
     let pathText: String
     /// Values the route saves for its session when it answers (`"save"`); empty for most routes.
@@ -43,6 +46,7 @@ public final class Route: Sendable, AnsweringRoute {
         self.matchers = RouteMatchers(fixture.request)
         self.pathText = fixture.request.path.description
         self.outcomes = fixture.outcomes.map(CompiledOutcome.init)
+        if outcomes.count == 1, fixture.saves.isEmpty, case .prepared(let reply) = outcomes[0] { preparedReply = reply } else { preparedReply = nil }
         saves = fixture.saves
     }
 

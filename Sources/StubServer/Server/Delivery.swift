@@ -44,6 +44,7 @@ struct Delivery {
 
     /// Adjusts `decision` for the client of `exchange`, in place. Admin answers and preflights do
     /// not come here: their stage answers for itself.
+    @inline(__always)
     func deliver(_ decision: inout Decision, for exchange: Exchange) {
         // The common answer — no fault step in any table, no range, no CORS, not a no-byte fault —
         // goes as decided, untouched.

@@ -197,6 +197,7 @@ package final class StubHandler: EngineHandler {
 
     /// The answer of `route`, its step taken — or nil when another request moved its scenario
     /// first (the lookup runs again). A step a re-sending client would skip is held (`Delivery`).
+    @inline(__always)
     private func answer(_ exchange: Exchange, from route: Route, headOnly: Bool) -> Decision? {
         let request = exchange.request, session = exchange.session, scenarios = admin.scenarios
         exchange.resolve(.route(route))
@@ -218,6 +219,10 @@ package final class StubHandler: EngineHandler {
         }
         route.hitCounter.wrappingIncrement(ordering: .relaxed)
         exchange.routeAnswered()
+        // Most routes answer one prepared reply: it goes without reading the step.
+        if let reply = route.preparedReply, !request.sentUpgrade {
+            return .reply(ReplyPlan(content: .response(reply), delay: route.delayForRequest, headOnly: headOnly, dribble: route.fixture.dribble))
+        }
         let step = route.outcome(forHit: hit)
         if request.sentUpgrade || step.webSocket != nil,
            let opening = WebSocketOpening.plan(step.webSocket, context: context(of: exchange, answeredBy: route), registry: admin.webSockets,
