@@ -56,20 +56,7 @@ struct VerifyReport {
         return xml + "  </testsuite>\n</testsuites>\n"
     }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupEscaping.escape(text) }
 
     /// Writes `text` whole to `path` (a reader never sees half a report).
     static func write(_ text: String, to path: String, flag: String) throws {

@@ -43,24 +43,7 @@ package enum TemplateEvaluation {
     }
 
     /// Handlebars' HTML escaping of a `{{…}}` (WireMock's dialect).
-    package static func escapeHTML(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'`=".contains($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#x27;"
-            case "`": out += "&#x60;"
-            case "=": out += "&#x3D;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    package static func escapeHTML(_ text: String) -> String { MarkupEscaping.escape(text) }
 
     /// What `#each` goes over: a list's items, an object's members (with their keys), one value.
     package static func items(of value: JSONValue) -> [(key: String?, value: JSONValue)] {
