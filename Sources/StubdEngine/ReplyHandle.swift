@@ -24,38 +24,18 @@ public struct ReplyHandle: @unchecked Sendable {
     }
 
     /// Runs `work` on this request's loop at its next turn (from any thread): a decision made on
-    /// another thread comes back to the loop to call `fetch`.
+    /// another thread comes back to the loop to call `upstream.fetch`.
     public func onLoop(_ work: @escaping @Sendable () -> Void) {
         carrier.onLoop(work)
     }
 
-    /// Sends `upstream` from this request's loop, which never waits for it, and calls `then` on
-    /// that loop with the answer; complete this handle from there. Call it while handling the
-    /// request (on its loop). With `upstream.relay`, a large answer is sent to the client as it
-    /// arrives and `then` gets `.relayed`.
-    public func fetch(_ upstream: UpstreamRequest, then: @escaping (UpstreamResponse) -> Void) {
-        carrier.fetch(upstream, for: self, then: then)
-    }
-
-    /// Opens a WebSocket to `upstream` (its request line and headers: the client's key,
-    /// version and subprotocols) from this request's loop, and calls `then` on that loop with the
-    /// answer; complete this handle from there (an `.upgrade` relaying the conversation, or the
-    /// upstream's refusal). Call it while handling the request (on its loop).
-    public func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, then: @escaping (UpstreamWebSocketAnswer) -> Void) {
-        carrier.openWebSocket(upstream, messageLimit: messageLimit, for: self, then: then)
-    }
-
-    /// Sends `upstream` for stubd itself (a webhook) after `seconds`, from this request's loop,
-    /// and calls `then` on that loop with the answer. Unlike `fetch`, the call is not part of the
-    /// reply: it may run after the reply ends and is never relayed to the client. Call it on the
-    /// request's loop (while handling it, or from an earlier `then`).
-    public func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
-        carrier.send(upstream, after: seconds, then: then)
-    }
+    /// The calls to other servers this request's loop makes for it (and for stubd itself).
+    public var upstream: UpstreamClient { UpstreamClient(handle: self) }
 }
 
-/// What carries a `ReplyHandle`'s reply out: a serving loop's mailbox, or the in-memory engine.
-/// Each call may come from any thread unless it says otherwise.
+/// What carries a `ReplyHandle`'s reply out — a serving loop's mailbox, or the in-memory engine —
+/// and the upstream calls made from the request's loop. Each call may come from any thread unless
+/// it says otherwise.
 protocol ReplyCarrier: AnyObject, Sendable {
     /// Carries out the later answer to `handle`'s request (once; a second is ignored).
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?)
@@ -136,18 +116,18 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
     }
 
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void) {
-        precondition(owner.isCurrent, "ReplyHandle.fetch is called on the request's loop, while handling it")
+        precondition(owner.isCurrent, "UpstreamClient.fetch is called on the request's loop, while handling it")
         guard let client = handle.request else { return }
         worker.fetch(upstream, for: client, then: then)
     }
 
     func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void) {
-        precondition(owner.isCurrent, "ReplyHandle.openWebSocket is called on the request's loop, while handling it")
+        precondition(owner.isCurrent, "UpstreamClient.openWebSocket is called on the request's loop, while handling it")
         worker.openWebSocket(upstream, messageLimit: messageLimit, then: then)
     }
 
     func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
-        precondition(owner.isCurrent, "ReplyHandle.send is called on the request's loop")
+        precondition(owner.isCurrent, "UpstreamClient.send is called on the request's loop")
         worker.send(upstream, after: seconds, then: then)
     }
 

@@ -1,7 +1,7 @@
 import StubModel
 
 /// A request for another server, made by the engine on the loop of the request it serves (so
-/// no loop ever blocks on it): `ReplyHandle.fetch`.
+/// no loop ever blocks on it): `UpstreamClient.fetch`.
 public struct UpstreamRequest: Sendable {
     /// The upstream's host name or address.
     public var host: String

@@ -5,7 +5,7 @@ import StubModel
 import StubdSystem
 import Foundation
 
-/// What an upstream answered a WebSocket upgrade (`ReplyHandle.openWebSocket`).
+/// What an upstream answered a WebSocket upgrade (`UpstreamClient.openWebSocket`).
 public enum UpstreamWebSocketAnswer: Sendable {
     /// `101` with the accept key the client's key calls for: the conversation is open. Nothing is
     /// read from the upstream until a peer is attached (`UpstreamWebSocket.attach`).

@@ -218,13 +218,13 @@ final class Worker {
         }
     }
 
-    /// Starts an upstream call on this loop (see `ReplyHandle.fetch`).
+    /// Starts an upstream call on this loop (see `UpstreamClient.fetch`).
     func fetch(_ request: UpstreamRequest, for client: OpaquePointer, then completion: @escaping (UpstreamResponse) -> Void) {
         dnsStarted = true
         UpstreamCall.start(request, for: client, on: self, completion: completion)
     }
 
-    /// Opens a WebSocket to an upstream on this loop (see `ReplyHandle.openWebSocket`).
+    /// Opens a WebSocket to an upstream on this loop (see `UpstreamClient.openWebSocket`).
     func openWebSocket(_ request: UpstreamRequest, messageLimit: Int, then completion: @escaping (UpstreamWebSocketAnswer) -> Void) {
         UpstreamWebSocket.start(request, messageLimit: messageLimit, on: self, completion: completion)
     }

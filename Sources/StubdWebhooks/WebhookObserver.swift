@@ -23,13 +23,13 @@ package struct WebhookObserver: ExchangeObserver {
     }
 
     package func exchangeEnded(_ exchange: Exchange) {
-        guard let route = exchange.routeSendingWebhooks, let reply = exchange.reply else { return }
+        guard let route = exchange.routeSendingWebhooks, let upstream = exchange.reply?.upstream else { return }
         let deliveries = WebhookDelivery.render(route, request: exchange.request, session: exchange.session, state: state,
                                                 collections: collections, own: own)
-        for delivery in deliveries { send(delivery, via: reply) }
+        for delivery in deliveries { send(delivery, via: upstream) }
     }
 
-    private func send(_ delivery: WebhookDelivery, via reply: ReplyHandle) {
+    private func send(_ delivery: WebhookDelivery, via upstream: UpstreamClient) {
         let url = redactedURL(delivery.url)
         switch delivery.request {
         case .failure(let problem):
@@ -44,13 +44,13 @@ package struct WebhookObserver: ExchangeObserver {
                           error: "dropped: \(log.maxInFlight) webhooks are already under way", slotHeld: false)
                 return
             }
-            attempt(delivery, request, url: url, number: 1, after: delivery.delay, via: reply)
+            attempt(delivery, request, url: url, number: 1, after: delivery.delay, via: upstream)
         }
     }
 
     private func attempt(_ delivery: WebhookDelivery, _ request: UpstreamRequest, url: String, number: Int, after seconds: Double,
-                         via reply: ReplyHandle) {
-        reply.send(request, after: seconds) { response in
+                         via upstream: UpstreamClient) {
+        upstream.send(request, after: seconds) { response in
             var status: Int?
             var error: String?
             switch response {
@@ -59,7 +59,7 @@ package struct WebhookObserver: ExchangeObserver {
             }
             let retry = error != nil || (status ?? 0) >= 500
             if retry, number <= delivery.retries {
-                attempt(delivery, request, url: url, number: number + 1, after: delivery.retryDelay, via: reply)
+                attempt(delivery, request, url: url, number: number + 1, after: delivery.retryDelay, via: upstream)
                 return
             }
             log.ended(delivery, method: request.method, url: url, attempts: number, status: status, error: error, slotHeld: true)

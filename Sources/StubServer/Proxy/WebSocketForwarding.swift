@@ -20,7 +20,7 @@ enum WebSocketForwarding {
         upstream.headers.append(NameValue("Via", via))
         exchange.resolve(.forwarded(upstream: proxy.description))
         let key = request.header("Sec-WebSocket-Key") ?? ""
-        reply.openWebSocket(upstream, messageLimit: WebSocketRelay.messageLimit) { answer in
+        reply.upstream.openWebSocket(upstream, messageLimit: WebSocketRelay.messageLimit) { answer in
             let plan: ReplyPlan
             switch answer {
             case .upgraded(let socket, let subprotocol):

@@ -92,7 +92,7 @@ package final class StubHandler: EngineHandler {
             return head.headers + (cors.enabled ? cors.headers(for: request, exposing: head) : [])
         }
         exchange.resolve(.forwarded(upstream: proxy.description))
-        reply.fetch(upstream) { response in
+        reply.upstream.fetch(upstream) { response in
             let prepared = proxy.reply(for: response, head: request.method == "HEAD")
             var plan = ReplyPlan(content: .response(prepared), headOnly: request.method == "HEAD")
             if case .relayed = response { plan.alreadySent = true }

@@ -70,7 +70,7 @@ import StubdTestTags
             .relayed(status: 200, headers: [NameValue("X-Up", request.target)], body: Array("whole".utf8), arrivals: [])
         }
         let (_, engine) = try Self.started(Handler { _, reply in
-            reply.fetch(UpstreamRequest(host: "api.test", port: 80, method: "GET", target: "/up", headers: [], body: [])) { response in
+            reply.upstream.fetch(UpstreamRequest(host: "api.test", port: 80, method: "GET", target: "/up", headers: [], body: [])) { response in
                 guard case .answered(let status, let headers, let body) = response else {
                     reply.complete(Self.text(599, "not answered whole"))
                     return
