@@ -19,7 +19,7 @@ struct AdminRouter: Sendable {
     }
 
     /// What an admin call gets: a reply now, a stream, or a reply later.
-    enum Outcome {
+    enum Reply {
         case now(PreparedReply)
         case later(@Sendable (_ answer: @escaping @Sendable (PreparedReply) -> Void) -> Void)
         case stream(ReplyStream)
@@ -35,7 +35,7 @@ struct AdminRouter: Sendable {
     }
 
     /// `client`: the request's profile (made here when not given).
-    func handle(_ request: IncomingRequest, session: SessionID?, client: ClientProfile? = nil) -> Outcome {
+    func handle(_ request: IncomingRequest, session: SessionID?, client: ClientProfile? = nil) -> Reply {
         guard let (endpoint, parameters) = endpoint(for: request) else {
             return .now(JSONReply.error("no admin endpoint \(request.method) \(PathSegments(raw: request.rawPath))", status: 404,
                                         problems: endpoints.map(\.description)))

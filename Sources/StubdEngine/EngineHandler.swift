@@ -14,7 +14,7 @@ public protocol EngineHandler: Sendable {
 /// What a handler decided for one request.
 public enum HandlerDecision: Sendable {
     /// Carry this plan out (after its delay); `listener` hears when it is done.
-    case now(ReplyPlan, listener: (any ReplyListener)? = nil)
+    case reply(ReplyPlan, listener: (any ReplyListener)? = nil)
     /// The handler completes the request's `ReplyHandle` itself, later. The loop serves other
     /// requests meanwhile; a completion before the handler returns waits for the next turn of
     /// the loop, and a second completion is ignored.

@@ -91,7 +91,7 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
         let handle = ReplyHandle(carrier: self, request: nil, token: token, start: 0)
         let completion: Completion
         switch handler.handle(request, reply: handle) {
-        case .now(let plan, let listener):
+        case .reply(let plan, let listener):
             state.withLock { _ = $0.awaiting.removeValue(forKey: token) }
             completion = Completion(plan: plan, listener: listener)
         case .later:

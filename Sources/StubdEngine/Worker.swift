@@ -162,7 +162,7 @@ final class Worker {
         let handle = ReplyHandle(carrier: mailbox, request: req, token: lastToken, start: start)
         // Decide, then write: the handler has returned before anything goes on the wire.
         switch handler.handle(request, reply: handle) {
-        case .now(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
+        case .reply(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
         case .later: awaiting[lastToken] = req
         }
     }

@@ -19,7 +19,7 @@ import TargetModel
 /// `@unchecked`: the only non-Sendable member is the dispatch timer, which is thread-safe to cancel.
 public final class FixtureWatcher: @unchecked Sendable {
     /// What one reload did, for logs and tests.
-    public enum Outcome: Sendable {
+    public enum ReloadResult: Sendable {
         /// The new table is being served.
         case reloaded(routes: Int)
         /// The edit is broken; the previous table keeps serving.
@@ -30,14 +30,14 @@ public final class FixtureWatcher: @unchecked Sendable {
     private let server: StubdServer
     private let alsoServed: [Fixture]
     private let logger: Logger?
-    private let onReload: (@Sendable (Outcome) -> Void)?
+    private let onReload: (@Sendable (ReloadResult) -> Void)?
     private let timer: any DispatchSourceTimer
     private let lastSignature: Mutex<[String]>
 
     /// Starts watching `paths` for `server`, checking every `interval` seconds. `alsoServed` (a
     /// targets package's compiled Swift targets) is served with every reload.
     public init(paths: [String], server: StubdServer, alsoServed: [Fixture] = [], interval: Double = 0.5, logger: Logger? = nil,
-                onReload: (@Sendable (Outcome) -> Void)? = nil) {
+                onReload: (@Sendable (ReloadResult) -> Void)? = nil) {
         self.paths = paths
         self.alsoServed = alsoServed
         self.server = server
@@ -75,7 +75,7 @@ public final class FixtureWatcher: @unchecked Sendable {
 
     /// Loads and compiles the fixtures now; serves them if they are valid.
     @discardableResult
-    public func reload() -> Outcome {
+    public func reload() -> ReloadResult {
         do {
             let table = try RouteTable(fixtures: try FixtureLoader.load(paths: paths) + alsoServed)
             server.replaceFixtures(table)

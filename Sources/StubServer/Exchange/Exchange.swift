@@ -35,7 +35,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     }
 
     /// What went on the wire.
-    public enum Outcome: Sendable {
+    public enum Ending: Sendable {
         /// A response with this status.
         case status(Int)
         /// A fault instead of a response.
@@ -86,7 +86,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     }
 
     /// A finished exchange made whole, with no engine behind it (tests, a replay of a record).
-    package init(request: IncomingRequest, session: SessionID?, resolution: Resolution, outcome: Outcome, latencySeconds: Double) {
+    package init(request: IncomingRequest, session: SessionID?, resolution: Resolution, outcome: Ending, latencySeconds: Double) {
         self.request = request
         self.arrival = Date()
         self.session = session
@@ -117,7 +117,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     }
 
     /// What went on the wire.
-    public var outcome: Outcome { fault.map { .fault($0) } ?? .status(response?.status ?? 0) }
+    public var outcome: Ending { fault.map { .fault($0) } ?? .status(response?.status ?? 0) }
 
     /// Whether the request was for the stubs (the journal keeps only these).
     public var isStubTraffic: Bool {

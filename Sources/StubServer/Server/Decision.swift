@@ -3,7 +3,7 @@ import StubdEngine
 
 /// What the handler decided for one request — the stage between the route (or the admin
 /// endpoint) and the reply the engine carries out. At the engine seam a reply becomes
-/// `HandlerDecision.now`; a forward and a later answer become `.later`.
+/// `HandlerDecision.reply`; a forward and a later answer become `.later`.
 package enum Decision {
     /// Carry this plan out now (after its delay).
     case reply(ReplyPlan)

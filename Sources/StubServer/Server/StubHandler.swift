@@ -46,7 +46,7 @@ package final class StubHandler: EngineHandler {
         switch decide(exchange) {
         case .reply(let plan):
             exchange.record(plan)
-            return .now(plan, listener: exchange)
+            return .reply(plan, listener: exchange)
         case .forward(let target):
             forward(exchange, to: target, reply: reply)
             return .later

@@ -96,7 +96,7 @@ import StubdTestTags
             }
             stream.write(Array("data: one\n\n".utf8))
             streams.withLock { $0.append(stream) }
-            return .now(ReplyPlan(content: .stream(stream)))
+            return .reply(ReplyPlan(content: .stream(stream)))
         })
         defer { engine.stop() }
         let first = try #require(network.send(IncomingRequest(method: "GET", target: "/events")))
@@ -118,7 +118,7 @@ import StubdTestTags
     }
 
     @Test func framingTheEngineRefusesNeverReachesTheHandler() throws {
-        let handler = Handler { _, _ in .now(Self.text(200, "ok")) }
+        let handler = Handler { _, _ in .reply(Self.text(200, "ok")) }
         let (network, engine) = try Self.started(handler)
         defer { engine.stop() }
         let refused = try #require(network.send(IncomingRequest(method: "POST", target: "/x", headers: [NameValue("Transfer-Encoding", "xchunked")])))

@@ -33,12 +33,12 @@ import StubdTestTags
                 return .later
             case "/answered":
                 reply.complete(ReplyHandleEndToEndTests.text("second"))
-                return .now(ReplyHandleEndToEndTests.text("first"))
+                return .reply(ReplyHandleEndToEndTests.text("first"))
             case "/never":
                 parked.withLock { $0.append(reply) }
                 return .later
             default:
-                return .now(ReplyHandleEndToEndTests.text("now"))
+                return .reply(ReplyHandleEndToEndTests.text("now"))
             }
         }
     }

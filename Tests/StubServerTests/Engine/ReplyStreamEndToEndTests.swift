@@ -41,7 +41,7 @@ import StubdTestTags
                         stream.finish()
                     }
                 }
-                return .now(ReplyPlan(content: .stream(stream)))
+                return .reply(ReplyPlan(content: .stream(stream)))
             case "/flood", "/flood-roomy":
                 let roomy = request.rawPath == "/flood-roomy"
                 let stream = stream(roomy ? "roomy" : "flood", bufferLimit: roomy ? 1 << 20 : 64 * 1024)
@@ -55,17 +55,17 @@ import StubdTestTags
                     if stream.ending != nil || Date() > deadline { source.cancel() } else { stream.write(piece) }
                 }
                 source.resume()
-                return .now(ReplyPlan(content: .stream(stream)))
+                return .reply(ReplyPlan(content: .stream(stream)))
             case "/hold":
                 let stream = stream("hold")
                 held.withLock { $0.append(stream) }
-                return .now(ReplyPlan(content: .stream(stream)))
+                return .reply(ReplyPlan(content: .stream(stream)))
             case "/delayed":
                 // The head would go after 5 s; the client leaves first.
                 defer { delayedArrived.signal() }
-                return .now(ReplyPlan(content: .stream(stream("delayed")), delay: 5))
+                return .reply(ReplyPlan(content: .stream(stream("delayed")), delay: 5))
             default:
-                return .now(ReplyPlan(content: .response(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
+                return .reply(ReplyPlan(content: .response(PreparedReply(status: 200, headers: [], body: Array("ok".utf8)))))
             }
         }
     }

@@ -21,7 +21,7 @@ import StubdTestTags
         try write("one")
         let server = try StubdServer.start(table: try RouteTable(fixtures: try FixtureLoader.load(paths: [root.path])), port: 0, logger: nil)
         defer { server.stop() }
-        let outcomes = Mutex<[FixtureWatcher.Outcome]>([])
+        let outcomes = Mutex<[FixtureWatcher.ReloadResult]>([])
         let changed = DispatchSemaphore(value: 0)
         let watcher = FixtureWatcher(paths: [root.path], server: server, interval: 0.1) { outcome in
             outcomes.withLock { $0.append(outcome) }
