@@ -153,6 +153,9 @@ let package = Package(
             dependencies: ["StubServer", "AdminAPI", "AdminContract", "StubdTemplates", "StubdState", "StubModel", "StubdEngine"],
             swiftSettings: swiftSettings
         ),
+        // Checks of a loaded table above the serving core (`stubd check`, `stubd serve`): routes
+        // one request reaches alike, and routes that will not behave as written.
+        .target(name: "RouteChecks", dependencies: ["StubServer", "StubModel", "StubdEngine", "TargetModel"], swiftSettings: swiftSettings),
         // The dashboard: its page, styles and script (files, embedded at build time), the event
         // stream, the metrics and fixture drafts — endpoints it adds to the admin API.
         .target(
@@ -182,6 +185,7 @@ let package = Package(
             dependencies: [
                 "StubdRuntime",
                 "StubServer",
+                "RouteChecks",
                 "AdminContract",
                 "StubdState",
                 "StubdTemplates",
@@ -229,7 +233,7 @@ let package = Package(
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdTestTags", "StubdSystem"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",
-            dependencies: ["StubdTestTags", "StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdRuntime", "AdminAPI", "Dashboard",
+            dependencies: ["StubdTestTags", "StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "RouteChecks", "StubdRuntime", "AdminAPI", "Dashboard",
                            "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
                            "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StubdRuntime
+import RouteChecks
 
 /// `stubd check`: validate fixtures without serving them.
 struct CheckCommand: ParsableCommand {
@@ -16,7 +17,8 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let table = try fixtureArguments.loadTable()
-        let warnings = table.warnings.isEmpty ? "" : ", \(table.warnings.count) warning(s)"
+        let count = table.warnings.count + RouteLint.warnings(table).count
+        let warnings = count == 0 ? "" : ", \(count) warning(s)"
         print("\(fixtureArguments.sourceDescription): \(table.routes.count) routes OK\(warnings)")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubdRuntime
+import RouteChecks
 import FixtureFiles
 import Importers
 import StubdSystem
@@ -110,7 +111,7 @@ struct FixtureArguments: ParsableArguments {
             printError(error.description)
             throw ExitCode(1)
         }
-        for warning in FixtureLoader.unreadFileWarnings(paths: paths) + table.warnings + table.overlapWarnings() { printError("warning: \(warning)") }
+        for warning in FixtureLoader.unreadFileWarnings(paths: paths) + table.warnings + RouteLint.warnings(table) + RouteOverlaps.warnings(table) { printError("warning: \(warning)") }
         return table
     }
 }

@@ -9,13 +9,13 @@ import StubModel
 ///    first position where they differ (`/users/me` style before `/users/{login}`);
 /// 4. more constraints: each required header, a body pattern and a host count one;
 /// 5. declared first (files in path order, routes in file order).
-struct Precedence: Comparable, Sendable {
-    let priority: Int
+package struct Precedence: Comparable, Sendable {
+    package let priority: Int
     /// 0 exact path, 1 template, 2 regular expression.
-    let pathKind: UInt8
+    package let pathKind: UInt8
     /// One entry per path segment: 0 literal, 1 parameter (templates only).
-    let shape: [UInt8]
-    let specificity: Int
+    package let shape: [UInt8]
+    package let specificity: Int
     let order: Int
 
     init(fixture: Fixture, order: Int) {
@@ -38,7 +38,7 @@ struct Precedence: Comparable, Sendable {
         self.order = order
     }
 
-    static func < (lhs: Precedence, rhs: Precedence) -> Bool {
+    package static func < (lhs: Precedence, rhs: Precedence) -> Bool {
         if lhs.priority != rhs.priority { return lhs.priority < rhs.priority }
         if lhs.pathKind != rhs.pathKind { return lhs.pathKind < rhs.pathKind }
         if lhs.shape != rhs.shape { return lhs.shape.lexicographicallyPrecedes(rhs.shape) }

@@ -19,7 +19,7 @@ public final class Route: Sendable, AnsweringRoute {
     /// Position in declaration order.
     public let order: Int
     /// Where the route stands when several match one request.
-    let precedence: Precedence
+    package let precedence: Precedence
     /// The request pattern as matcher values.
     let matchers: RouteMatchers
     /// What it answers, one per step of a sequence (usually one).

@@ -78,7 +78,6 @@ public final class RouteTable: Sendable {
             case .regex, .urlRegex:
                 patterns[fixture.request.method, default: []].append(routes.count)
             }
-            warnings += RouteTable.warnings(for: fixture)
             routes.append(route)
         }
         if !conflicts.isEmpty { throw RouteTableError(conflicts: conflicts) }
@@ -114,34 +113,19 @@ public final class RouteTable: Sendable {
         }
     }
 
-    /// The methods the engine can receive (libevent 2.1's nine, from its published capabilities).
-    static let servableMethods = Set(EngineCapabilities.libevent.methods)
+    /// The positions of the routes whose path index `request` reaches for `method` (literal,
+    /// template and pattern routes alike), for checks run once at load (`RouteChecks`).
+    package func candidates(for request: IncomingRequest, method: String) -> [Int] {
+        let view = RequestView(request, knownHosts: hosts)
+        var candidates = index[Key(method: method, path: view.pathKey)] ?? []
+        if let trie = templates[method] { candidates += trie.candidates(for: view.path) }
+        return candidates + (patterns[method] ?? [])
+    }
 
-    static func warnings(for fixture: Fixture) -> [String] {
-        var warnings: [String] = []
-        let request = fixture.request
-        if !servableMethods.contains(request.method) {
-            warnings.append("\(fixture): method \(request.method) cannot be received by libevent 2.1 (it answers 501); this route is unreachable")
-        }
-        if ["GET", "HEAD"].contains(request.method), request.body != .any {
-            warnings.append("\(fixture): a \(request.method) with a body is never sent by Alamofire (it fails with bodyDataInGETRequest); this route is unreachable from Moya clients")
-        }
-        if case .multipart = request.body, !Method(rawValue: request.method).supportsMultipart {
-            warnings.append("\(fixture): Moya refuses multipart uploads with \(request.method) (only POST, PUT, PATCH, CONNECT); this route is unreachable from Moya clients")
-        }
-        for case .response(let response) in fixture.outcomes where !response.body.isEmpty && !PreparedReply.statusAllowsBody(response.status) {
-            warnings.append("\(fixture): status \(response.status) cannot carry a body over HTTP; the \(response.body.count)-byte body is not sent")
-        }
-        if request.method == "HEAD", fixture.outcomes.contains(where: { if case .response(let r) = $0 { !r.body.isEmpty } else { false } }) {
-            warnings.append("\(fixture): a HEAD answer carries no body; clients get the headers and Content-Length, never the body (sampleData)")
-        }
-        if let delay = fixture.delay, delay > 60 {
-            warnings.append("\(fixture): delay \(JSONWriter.format(delay)) s is over a minute; if you meant milliseconds write \"\(JSONWriter.format(delay))ms\"")
-        }
-        if case .literal(let path) = request.path, let segment = path.segments.first(where: { $0.count > 2 && $0.hasPrefix("{") && $0.hasSuffix("}") }) {
-            warnings.append("\(fixture): path segment \"\(segment)\" is matched literally; did you mean \"pathTemplate\"?")
-        }
-        return warnings
+    /// Whether `route` accepts `request` whole (path and the rest), as a lookup would judge it.
+    package func accepts(_ route: Route, _ request: IncomingRequest) -> Bool {
+        let view = RequestView(request, knownHosts: hosts)
+        return route.matchesPath(view) && route.matchesBeyondPath(view)
     }
 }
 

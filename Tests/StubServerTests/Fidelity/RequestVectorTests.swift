@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import TargetModel
 @testable import StubServer
+import RouteChecks
 @testable import StubdRuntime
 @testable import AdminAPI
 @testable import Dashboard
@@ -46,7 +47,8 @@ struct RequestVectorTests {
 
     @Test func theUnreachableVectorsAreWarnedAbout() throws {
         let table = try RouteTable(targets: RequestVectors.all().map(\.target))
-        let warned = RequestVectors.all().filter { vector in table.warnings.contains { $0.hasPrefix(vector.name + " ") && $0.contains("unreachable") } }
+        let lint = RouteLint.warnings(table)
+        let warned = RequestVectors.all().filter { vector in lint.contains { $0.hasPrefix(vector.name + " ") && $0.contains("unreachable") } }
         #expect(warned.map(\.name) == RequestVectors.all().filter(\.unreachable).map(\.name))
     }
 }

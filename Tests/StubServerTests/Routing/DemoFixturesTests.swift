@@ -3,6 +3,7 @@ import Testing
 import FixtureFiles
 import TargetModel
 @testable import StubServer
+import RouteChecks
 @testable import StubdRuntime
 @testable import AdminAPI
 @testable import Dashboard
@@ -25,7 +26,7 @@ struct DemoFixturesTests {
         for (target, file) in zip(fromTargets.routes, fromFiles.routes) where target.fixture != file.fixture {
             Issue.record("\(target.fixture) differs from \(file.fixture): \(target.fixture.request) \(target.fixture.outcome) vs \(file.fixture.request) \(file.fixture.outcome)")
         }
-        #expect(fromFiles.warnings.isEmpty)
+        #expect(fromFiles.warnings.isEmpty && RouteLint.warnings(fromFiles).isEmpty && RouteOverlaps.warnings(fromFiles).isEmpty)
     }
 
     @Test func exportedTargetsLoadBackAsAnEqualTable() throws {

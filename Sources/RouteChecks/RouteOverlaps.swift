@@ -1,6 +1,7 @@
 import Foundation
 import StubModel
 import StubdEngine
+import StubServer
 
 /// Routes that one request reaches alike — the same priority and nothing else to rank them
 /// (path kind, shape, constraints), so only their order in the files decides — found by asking
@@ -8,25 +9,22 @@ import StubdEngine
 /// parameters filled, its query pairs, headers, cookies, host, body, GraphQL operation), kept
 /// only when its own route accepts it, then offered to every other route of the method. So
 /// overlaps through regular expressions, templates, query, header and body matchers are found,
-/// each named with the request that reaches both. Run once when fixtures load, never per request.
-extension RouteTable {
-    /// One warning per pair of routes a single request reaches alike.
-    public func overlapWarnings(limit: Int = 50) -> [String] {
+/// each named with the request that reaches both. A check above the serving core, run once when
+/// fixtures load (`stubd check`, `stubd serve`), never per request.
+public enum RouteOverlaps {
+    /// One warning per pair of routes in `table` a single request reaches alike.
+    public static func warnings(_ table: RouteTable, limit: Int = 50) -> [String] {
         var warnings: [String] = []
         var reported = Set<[Int]>()
+        let routes = table.routes
         for (position, route) in routes.enumerated() {
             guard warnings.count < limit, let alone = Self.witness(for: route.fixture) else { continue }
-            let pathView = RequestView(alone, knownHosts: hosts)
             let method = route.fixture.request.method
-            var candidates = index[Key(method: method, path: pathView.pathKey)] ?? []
-            if let trie = templates[method] { candidates += trie.candidates(for: pathView.path) }
-            candidates += patterns[method] ?? []
-            for other in Set(candidates).sorted() where other != position {
+            for other in Set(table.candidates(for: alone, method: method)).sorted() where other != position {
                 let rival = routes[other]
                 // The route's own request, with what the rival also asks for where the route is silent.
                 guard Self.tied(route, rival), let witness = Self.witness(for: route.fixture, plus: rival.fixture) else { continue }
-                let view = RequestView(witness, knownHosts: hosts)
-                guard route.matchesPath(view), route.matchesBeyondPath(view), rival.matchesPath(view), rival.matchesBeyondPath(view) else { continue }
+                guard table.accepts(route, witness), table.accepts(rival, witness) else { continue }
                 let pair = [min(position, other), max(position, other)]
                 guard reported.insert(pair).inserted else { continue }
                 let (first, second) = route.order < rival.order ? (route, rival) : (rival, route)
