@@ -38,8 +38,10 @@ public struct AdminService: AdminResponder {
         exchange.resolve(.admin)
         let endpoint = router.endpoint(for: request)?.endpoint
         let isPage = endpoint?.isPage ?? false
-        if endpoint?.isOpen != true, let refusal = isPage ? access.pageRefusal(for: request, client: exchange.client)
-                                                                    : access.refusal(for: request, client: exchange.client, uiKey: pageKey) {
+        // Who the caller is, made once for the guard and the handler.
+        let client = exchange.client
+        if endpoint?.isOpen != true, let refusal = isPage ? access.pageRefusal(for: request, client: client)
+                                                                    : access.refusal(for: request, client: client, uiKey: pageKey) {
             return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: refusal)))
         }
         if let refusal = access.sessionRefusal(for: request, session: exchange.session) {
@@ -47,7 +49,7 @@ public struct AdminService: AdminResponder {
         }
         // A session a test names in an admin call is its own: traffic cannot crowd it out.
         state.budget.pin(exchange.session)
-        switch router.handle(request, session: exchange.session, client: exchange.client) {
+        switch router.handle(request, session: exchange.session, client: client) {
         case .now(let reply):
             return .reply(ReplyPlan(content: .response(reply), headOnly: headOnly, extraHeaders: cors.headers(for: request, exposing: reply)))
         case .stream(let stream):
