@@ -48,7 +48,7 @@ public struct FixtureReader {
             return collections
         }
         if case .object = document, document["routes"] != nil {
-            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: ["routes", "recordedFrom", "templates", "collections"]) }) else {
+            guard let root = problems.check({ () throws(FixtureError) in try object(document, at: "", allowed: FixtureField.keys(of: .file)) }) else {
                 throw problems.errors
             }
             guard case .array(let routes)? = root["routes"] else {
@@ -125,8 +125,7 @@ public struct FixtureReader {
     private func readRoute(_ value: JSONValue, at field: String, _ problems: Problems) -> Fixture? {
         let before = problems.list.count
         let route = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["name", "request", "response", "networkError", "fault", "stream", "llm", "websocket", "responses", "collection", "save", "webhooks",
-                                                   "afterLast", "delay", "priority", "scenario", "requiredState", "newState", "dribble"])
+            try object(value, at: field, allowed: FixtureField.keys(of: .route))
         }
         guard let route else { return nil }
         var request: RequestPattern?
@@ -174,11 +173,12 @@ public struct FixtureReader {
 
     /// The answer (`response`, `networkError`, `fault`, or a `responses` sequence and `afterLast`).
     private func readOutcomes(_ route: [String: JSONValue], at field: String) throws(FixtureError) -> (list: [StubOutcome], afterLast: SequenceEnd) {
-        let answers = ["response", "networkError", "fault", "stream", "llm", "websocket", "responses", "collection"].filter { route[$0] != nil }
+        let answers = FixtureField.answerKeys.filter { route[$0] != nil }
         guard answers.count == 1 else {
+            let choices = FixtureField.answerKeys.dropLast().joined(separator: ", ") + " or " + FixtureField.answerKeys.last!
             throw fail(field.isEmpty ? "route" : field,
-                       answers.isEmpty ? "missing an answer; give one of response, stream, llm, websocket, networkError, fault or responses"
-                                       : "give only one of response, stream, llm, websocket, networkError, fault or responses (found \(answers.joined(separator: " and ")))")
+                       answers.isEmpty ? "missing an answer; give one of \(choices)"
+                                       : "give only one of \(choices) (found \(answers.joined(separator: " and ")))")
         }
         var outcomes: [StubOutcome]
         if let list = route["responses"] {
@@ -323,9 +323,10 @@ public struct FixtureReader {
 
     /// One element of `responses`: a response object, or `{"fault": …}` / `{"networkError": …}`.
     private func readSequenceElement(_ value: JSONValue, at field: String) throws(FixtureError) -> StubOutcome {
-        if value["fault"] != nil || value["networkError"] != nil || value["stream"] != nil || value["llm"] != nil {
-            let element = try object(value, at: field, allowed: ["fault", "networkError", "stream", "llm"])
-            guard element.count == 1 else { throw fail(field, "give one of fault, networkError, stream or llm") }
+        let keys = FixtureField.sequenceElementKeys
+        if keys.contains(where: { value[$0] != nil }) {
+            let element = try object(value, at: field, allowed: keys)
+            guard element.count == 1 else { throw fail(field, "give one of \(keys.dropLast().joined(separator: ", ")) or \(keys.last!)") }
             return try readOutcome(element, at: field)
         }
         return .response(try readResponse(value, at: field))
@@ -362,8 +363,7 @@ public struct FixtureReader {
     /// headers and body are checked independently.
     private func readRequest(_ value: JSONValue, at field: String, _ problems: Problems) -> RequestPattern? {
         let request = problems.check { () throws(FixtureError) in
-            try object(value, at: field, allowed: ["method", "path", "pathTemplate", "pathPattern", "urlPattern", "query", "anyOtherQuery", "headers",
-                                                     "cookies", "body", "host", "graphql", "pathExact"])
+            try object(value, at: field, allowed: FixtureField.keys(of: .request))
         }
         guard let request else { return nil }
         let method = problems.check { () throws(FixtureError) -> String in
@@ -393,16 +393,15 @@ public struct FixtureReader {
             return flag
         }
         let graphQL = problems.check { () throws(FixtureError) in try readGraphQL(request["graphql"], at: join(field, "graphql")) }
-        guard let method, let path, let query, let headers, let cookies, let body, let host, let anyOtherQuery, let graphQL else { return nil }
-        var pattern = RequestPattern(method: method, path: path, query: query.pairs, headers: headers.pairs, body: body.pattern)
-        pattern.anyValueFor = body.anyValueFor
-        pattern.jsonOptions = body.jsonOptions
-        pattern.queryPresent = query.present
-        pattern.queryMatches = query.matches
+        guard let method, let path, var query, let headers, let cookies, let body, let host, let anyOtherQuery, let graphQL else { return nil }
         // A urlPattern covers the query itself: the query pairs are not compared on their own.
-        if case .urlRegex = path { pattern.otherQueryAllowed = true } else { pattern.otherQueryAllowed = anyOtherQuery }
-        pattern.headerMatches = headers.matches.map { NamedMatch($0.name.lowercased(), $0.match) }
-        pattern.cookieMatches = cookies.pairs.map { NamedMatch($0.name, .equalTo($0.value, caseInsensitive: false)) } + cookies.matches
+        // A GraphQL GET carries its operation in the query: other pairs are allowed unless listed.
+        query.othersAllowed = path.coversQuery || anyOtherQuery || (graphQL.pattern != nil && request["query"] == nil)
+        var pattern = RequestPattern(method: method, path: path, parts: [.query(query), .body(body)]
+                                     + headers.pairs.map { .header(NameValue($0.name.lowercased(), $0.value)) }
+                                     + headers.matches.map { .headerMatch(NamedMatch($0.name.lowercased(), $0.match)) }
+                                     + cookies.pairs.map { .cookie(NamedMatch($0.name, .equalTo($0.value, caseInsensitive: false))) }
+                                     + cookies.matches.map { .cookie($0) })
         pattern.host = host
         pattern.graphQL = graphQL.pattern
         if let exact = request["pathExact"] {
@@ -416,8 +415,6 @@ public struct FixtureReader {
             }
             if on { pattern.pathExact = written }
         }
-        // A GraphQL GET carries its operation in the query: other pairs are allowed unless listed.
-        if graphQL.pattern != nil, request["query"] == nil { pattern.otherQueryAllowed = true }
         return pattern
     }
 
@@ -470,8 +467,8 @@ public struct FixtureReader {
     }
 
     /// Query pairs, names given as `{"present": true}` (any value), and value matchers.
-    private func readQuery(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pairs: [NameValue], present: [String], matches: [NamedMatch]) {
-        guard case .object(let members)? = value else { return (try readPairs(value, at: field), [], []) }
+    private func readQuery(_ value: JSONValue?, at field: String) throws(FixtureError) -> QueryPattern {
+        guard case .object(let members)? = value else { return QueryPattern(pairs: try readPairs(value, at: field)) }
         var plain: [(key: String, value: JSONValue)] = []
         var present: [String] = []
         var matches: [NamedMatch] = []
@@ -483,7 +480,7 @@ public struct FixtureReader {
                 matches.append(NamedMatch(member.key, try readValueMatch(matcher, at: join(field, member.key), allowPresent: true)))
             }
         }
-        return (try readPairs(.object(plain), at: field), present.sorted(), matches)
+        return QueryPattern(pairs: try readPairs(.object(plain), at: field), present: present, matches: matches)
     }
 
     /// Headers or cookies: plain values (exact) and value matchers.
@@ -565,10 +562,9 @@ public struct FixtureReader {
 
     /// A body pattern, and the field names whose values it accepts any of (`anyValueFor`, with
     /// `json` or `form` only).
-    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> (pattern: BodyPattern, anyValueFor: [String], jsonOptions: JSONMatchOptions) {
-        guard let value else { return (.any, [], JSONMatchOptions()) }
-        var body = try object(value, at: field, allowed: ["json", "form", "text", "base64", "multipart", "fields", "contains", "matches",
-                                                         "all", "jsonPath", "anyValueFor", "ignoreExtraElements", "ignoreArrayOrder"])
+    private func readRequestBody(_ value: JSONValue?, at field: String) throws(FixtureError) -> BodyRule {
+        guard let value else { return BodyRule(.any) }
+        var body = try object(value, at: field, allowed: FixtureField.keys(of: .requestBody))
         var options = JSONMatchOptions()
         for key in ["ignoreExtraElements", "ignoreArrayOrder"] {
             guard let flag = body.removeValue(forKey: key) else { continue }
@@ -587,7 +583,7 @@ public struct FixtureReader {
                 throw fail(join(field, "anyValueFor"), "applies to a json or form body only; give one beside it")
             }
         }
-        return (try readBodyKind(body, at: field), anyValueFor, options)
+        return BodyRule(try readBodyKind(body, at: field), anyValueFor: anyValueFor, jsonOptions: options)
     }
 
     private func readBodyKind(_ body: [String: JSONValue], at field: String) throws(FixtureError) -> BodyPattern {
@@ -665,7 +661,7 @@ public struct FixtureReader {
     /// A response object. `defaults` (a route's answer, not a webhook's message) adds the
     /// headers `ResponseDefaults` names unless the object says `"defaultHeaders": false`.
     func readResponse(_ value: JSONValue, at field: String, defaults: Bool = true) throws(FixtureError) -> StubHTTPResponse {
-        let allowed = ["status", "headers", "json", "text", "base64", "bodyFile", "template"] + (defaults ? ["defaultHeaders"] : [])
+        let allowed = FixtureField.keys(of: .response).filter { defaults || $0 != "defaultHeaders" }
         let response = try object(value, at: field, allowed: allowed)
         var status = 200
         if let value = response["status"] {

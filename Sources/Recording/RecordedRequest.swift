@@ -39,9 +39,9 @@ struct RecordedRequest: Hashable {
         }
         let (body, anyValueFor) = Self.body(of: request, redactor: redactor, redacted: &redacted)
         let (path, shownPath) = Self.path(request.rawPath, secrets: secrets)
-        var pattern = RequestPattern(method: request.method, path: path, query: query, body: body)
-        pattern.queryPresent = Array(Set(present)).sorted()
-        pattern.anyValueFor = anyValueFor
+        var pattern = RequestPattern(method: request.method, path: path, query: query)
+        pattern.query.present = Array(Set(present)).sorted()
+        pattern.body = BodyRule(body, anyValueFor: anyValueFor)
         self.pattern = pattern
         self.redactedNames = redacted
         self.secrets = secrets

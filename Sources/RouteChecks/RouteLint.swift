@@ -24,10 +24,10 @@ public enum RouteLint {
         if !servableMethods.contains(request.method) {
             warnings.append("\(fixture): method \(request.method) cannot be received by libevent 2.1 (it answers 501); this route is unreachable")
         }
-        if ["GET", "HEAD"].contains(request.method), request.body != .any {
+        if ["GET", "HEAD"].contains(request.method), request.body.match != .any {
             warnings.append("\(fixture): a \(request.method) with a body is never sent by Alamofire (it fails with bodyDataInGETRequest); this route is unreachable from Moya clients")
         }
-        if case .multipart = request.body, !Method(rawValue: request.method).supportsMultipart {
+        if case .multipart = request.body.match, !Method(rawValue: request.method).supportsMultipart {
             warnings.append("\(fixture): Moya refuses multipart uploads with \(request.method) (only POST, PUT, PATCH, CONNECT); this route is unreachable from Moya clients")
         }
         for case .response(let response) in fixture.outcomes where !response.body.isEmpty && !PreparedReply.statusAllowsBody(response.status) {

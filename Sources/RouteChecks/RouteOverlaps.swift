@@ -60,17 +60,21 @@ public enum RouteOverlaps {
         var pattern = fixture.request
         if let extra = other?.request {
             // What the other route asks for, where this one names nothing.
-            let queryNames = Set(pattern.query.map(\.name) + pattern.queryPresent + pattern.queryMatches.map(\.name))
-            pattern.query += extra.query.filter { !queryNames.contains($0.name) }
-            pattern.queryPresent += extra.queryPresent.filter { !queryNames.contains($0) }
-            pattern.queryMatches += extra.queryMatches.filter { !queryNames.contains($0.name) }
+            let queryNames = Set(pattern.query.names)
+            pattern.query.pairs += extra.query.pairs.filter { !queryNames.contains($0.name) }
+            pattern.query.present += extra.query.present.filter { !queryNames.contains($0) }
+            pattern.query.matches += extra.query.matches.filter { !queryNames.contains($0.name) }
             let headerNames = Set((pattern.headers.map(\.name) + pattern.headerMatches.map(\.name)).map { $0.lowercased() })
-            pattern.headers += extra.headers.filter { !headerNames.contains($0.name.lowercased()) }
-            pattern.headerMatches += extra.headerMatches.filter { !headerNames.contains($0.name.lowercased()) }
             let cookieNames = Set(pattern.cookieMatches.map(\.name))
-            pattern.cookieMatches += extra.cookieMatches.filter { !cookieNames.contains($0.name) }
-            if pattern.body == .any { pattern.body = extra.body }
-            if pattern.host == nil { pattern.host = extra.host }
+            for part in extra.parts {
+                switch part {
+                case .header(let header) where !headerNames.contains(header.name.lowercased()): pattern.add(part)
+                case .headerMatch(let header) where !headerNames.contains(header.name.lowercased()): pattern.add(part)
+                case .cookie(let cookie) where !cookieNames.contains(cookie.name): pattern.add(part)
+                case .body where pattern.body.match == .any, .host where pattern.host == nil: pattern.add(part)
+                default: break
+                }
+            }
             if let theirs = extra.graphQL {
                 var merged = pattern.graphQL ?? GraphQLPattern()
                 merged.operationName = merged.operationName ?? theirs.operationName
@@ -98,11 +102,11 @@ public enum RouteOverlaps {
             guard let sample = sample(regex: expression) else { return nil }
             let parts = sample.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             path = String(parts[0])
-            if parts.count > 1 { pattern.query = FormCoding.decodePairs(String(parts[1])) + pattern.query }
+            if parts.count > 1 { pattern.query.pairs = FormCoding.decodePairs(String(parts[1])) + pattern.query.pairs }
         }
-        var query = pattern.query
-        query += pattern.queryPresent.map { NameValue($0, "w1") }
-        for match in pattern.queryMatches {
+        var query = pattern.query.pairs
+        query += pattern.query.present.map { NameValue($0, "w1") }
+        for match in pattern.query.matches {
             guard let value = sample(match.match) else { continue }
             query.append(NameValue(match.name, value))
         }
@@ -115,7 +119,7 @@ public enum RouteOverlaps {
         if !cookies.isEmpty { headers.append(NameValue("Cookie", cookies.joined(separator: "; "))) }
         if let host = pattern.host { headers.append(NameValue("Host", host)) }
         var body: [UInt8] = []
-        switch pattern.body {
+        switch pattern.body.match {
         case .json(let value):
             body = Array(JSONWriter.write(value, pretty: false).utf8)
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(NameValue("Content-Type", "application/json")) }

@@ -31,7 +31,7 @@ enum RouteListing {
             let request = route.fixture.request
             var path = request.path.description
             if let host = request.host { path = "//" + host + path }
-            let query = request.query.map(\.description) + request.queryPresent.map { "\($0)=*" }
+            let query = request.query.pairs.map(\.description) + request.query.present.map { "\($0)=*" }
             if !query.isEmpty { path += "?" + query.joined(separator: "&") }
             rows.append([request.method, path, route.outcomeLabel, route.behaviourLabel, route.name, route.fixture.source])
         }

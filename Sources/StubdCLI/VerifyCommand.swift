@@ -123,18 +123,18 @@ struct VerifyCommand: ParsableCommand {
     /// a query or body matcher) or not safe to send.
     static func request(for pattern: RequestPattern, base: String, allowWrites: Bool) -> URLRequest? {
         guard allowWrites || ["GET", "HEAD"].contains(pattern.method), case .literal(let path) = pattern.path,
-              pattern.queryMatches.isEmpty, pattern.queryPresent.isEmpty else { return nil }
+              pattern.query.matches.isEmpty, pattern.query.present.isEmpty else { return nil }
         var target = base + path.wireForm
-        if !pattern.query.isEmpty {
+        if !pattern.query.pairs.isEmpty {
             var components = URLComponents()
-            components.queryItems = pattern.query.map { URLQueryItem(name: $0.name, value: $0.value) }
+            components.queryItems = pattern.query.pairs.map { URLQueryItem(name: $0.name, value: $0.value) }
             target += "?" + (components.percentEncodedQuery ?? "")
         }
         guard let url = URL(string: target) else { return nil }
         var request = URLRequest(url: url)
         request.httpMethod = pattern.method
         for header in pattern.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
-        switch pattern.body {
+        switch pattern.body.match {
         case .any: break
         case .json(let value): request.httpBody = Data(JSONWriter.write(value, pretty: false).utf8)
         case .bytes(let bytes): request.httpBody = Data(bytes)

@@ -15,7 +15,7 @@ extension StubdSession {
         var request = RequestPattern(method: "POST", path: endpoint)
         request.graphQL = GraphQLPattern(operationName: operation,
                                          variables: try variables.sorted { $0.key < $1.key }.map { ($0.key, try Self.json($0.value)) })
-        request.otherQueryAllowed = true
+        request.query.othersAllowed = true
         var answer: [(key: String, value: JSONValue)] = [("data", try data.map(Self.json) ?? .null)]
         if let errors { answer.append(("errors", .array(try errors.map(Self.json)))) }
         let body = JSONWriter.write(.object(answer), pretty: false)

@@ -21,15 +21,15 @@ extension RequestPattern {
     public func shape(requiredHeaders required: Set<String>) -> RequestPattern {
         let values = withShapeHeaders(requiredHeaders: required)
         let body: BodyPattern
-        switch self.body {
+        switch self.body.match {
         case .json(.object(let members)): body = .fields(Array(Set(members.map(\.key))).sorted())
         case .form(let pairs): body = .fields(Array(Set(pairs.map(\.name))).sorted())
         case .multipart(let parts): body = .fields(Array(Set(parts.map(\.name))).sorted())
-        case .fields: body = self.body
+        case .fields: body = self.body.match
         case .any, .json, .bytes, .contains, .matches, .all, .jsonPath: body = .any
         }
         var shape = RequestPattern(method: method, path: path, query: [], headers: values.headers, body: body)
-        shape.queryPresent = Array(Set(query.map(\.name) + queryPresent)).sorted()
+        shape.query.present = Array(Set(query.pairs.map(\.name) + query.present)).sorted()
         shape.host = host
         return shape
     }
@@ -42,7 +42,7 @@ extension RequestPattern {
             if keep.contains(header.name) { return header }
             // The media type describes a body; a bodyless request (Alamofire sets the target's
             // Content-Type even on GET) is matched without it.
-            guard header.name == "content-type", self.body != .any else { return nil }
+            guard header.name == "content-type", self.body.match != .any else { return nil }
             let media = header.value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? header.value
             return NameValue(header.name, media)
         }

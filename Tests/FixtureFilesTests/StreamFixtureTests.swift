@@ -61,7 +61,7 @@ import StubdTestTags
         #expect(Self.problems(#""stream": {"events": [{"data": 1}], "status": 204}"#).contains("stream.status"))
         #expect(Self.problems(#""stream": {"events": [{"data": "{{nope"}], "template": true}"#).contains("routes[0].stream.events[0].data: template column"))
         #expect(Self.problems(#""stream": {"events": [{"data": 1, "delay": 700}]}"#).contains("seconds from 0 to 600"))
-        #expect(Self.problems(#""stream": {"events": [{"data": 1}], "pacing": {"between": 1}}, "response": {}"#).contains("give only one of response, stream"))
+        #expect(Self.problems(#""stream": {"events": [{"data": 1}], "pacing": {"between": 1}}, "response": {}"#).contains("give only one of response, networkError"))
         #expect(Self.problems(#""llm": {"text": "x"}"#).contains("routes[0].llm.provider: missing; use one of openai-chat, openai-responses, anthropic"))
         #expect(Self.problems(#""llm": {"provider": "gemini"}"#).contains("unknown provider \"gemini\""))
         #expect(Self.problems(#""llm": {"provider": "anthropic", "toolCalls": [{"name": "f", "arguments": []}]}"#).contains("llm.toolCalls[0].arguments"))

@@ -82,7 +82,7 @@ public enum GraphQLImporter {
     static func route(name: String, operation: GraphQLDocument.Operation, source: String, endpoint: String) -> Fixture {
         var request = RequestPattern(method: "POST", path: endpoint)
         request.graphQL = GraphQLPattern(operationName: name)
-        request.otherQueryAllowed = true
+        request.query.othersAllowed = true
         let body = JSONWriter.write(.object([("data", skeleton(operation.selections))]), pretty: false)
         let response = StubHTTPResponse(status: 200, headers: [NameValue("Content-Type", "application/json")], body: Array(body.utf8))
         return Fixture(name: name, source: source, request: request, outcome: .response(response))

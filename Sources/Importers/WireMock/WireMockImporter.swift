@@ -153,47 +153,48 @@ struct MappingConverter {
             let parts = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             pattern.path = .literal(PathSegments(raw: String(parts[0])))
             pattern.pathExact = String(parts[0])
-            pattern.query = parts.count > 1 ? FormCoding.decodePairs(String(parts[1])).sorted() : []
+            pattern.query = QueryPattern(pairs: parts.count > 1 ? FormCoding.decodePairs(String(parts[1])) : [])
         case "urlPath":
             pattern.path = .literal(PathSegments(raw: text))
             pattern.pathExact = text
-            pattern.otherQueryAllowed = true
+            pattern.query.othersAllowed = true
         case "urlPathTemplate":
             switch PathTemplate.parse(text) {
             case .success(let template): pattern.path = .template(template)
             case .failure(let problem): throw fail("request.urlPathTemplate", "\"\(text)\" \(problem.message)")
             }
-            pattern.otherQueryAllowed = true
+            pattern.query.othersAllowed = true
         case "urlPattern":
             // WireMock matches the whole URL as sent, path and query together.
             try checkRegex(text, at: "request.urlPattern")
             pattern.path = .urlRegex(text)
-            pattern.otherQueryAllowed = true
+            pattern.query.othersAllowed = true
         default:
             // The path as sent (so `//` and percent-escapes are seen as WireMock sees them), any query.
             try checkRegex(text, at: "request.urlPathPattern")
             pattern.path = .urlRegex("(?:\(text))(?:\\?.*)?")
-            pattern.otherQueryAllowed = true
+            pattern.query.othersAllowed = true
         }
-        pattern.queryMatches = try matchers(value["queryParameters"], at: "request.queryParameters")
-        pattern.headerMatches = try matchers(value["headers"], at: "request.headers").map { NamedMatch($0.name.lowercased(), $0.match) }
-        pattern.cookieMatches = try matchers(value["cookies"], at: "request.cookies")
+        pattern.query.matches = try matchers(value["queryParameters"], at: "request.queryParameters")
+        for header in try matchers(value["headers"], at: "request.headers") { pattern.add(.headerMatch(NamedMatch(header.name.lowercased(), header.match))) }
+        for cookie in try matchers(value["cookies"], at: "request.cookies") { pattern.add(.cookie(cookie)) }
         if case .object(let credentials)? = value["basicAuthCredentials"] ?? value["basicAuth"] {
             let user = credentials.first { $0.key == "username" }.flatMap { if case .string(let text) = $0.value { text } else { nil } } ?? ""
             let password = credentials.first { $0.key == "password" }.flatMap { if case .string(let text) = $0.value { text } else { nil } } ?? ""
             let token = Data("\(user):\(password)".utf8).base64EncodedString()
-            pattern.headerMatches.append(NamedMatch("authorization", .equalTo("Basic \(token)", caseInsensitive: false)))
+            pattern.add(.headerMatch(NamedMatch("authorization", .equalTo("Basic \(token)", caseInsensitive: false))))
         }
         if case .array(let bodies)? = value["bodyPatterns"] {
             // Every pattern applies, as in WireMock.
             var all: [BodyPattern] = []
+            var options = JSONMatchOptions()
             for (index, body) in bodies.enumerated() {
                 let field = "request.bodyPatterns[\(index)]"
                 guard let converted = try convertBody(body, at: field) else { continue }
-                if case .json = converted.body, pattern.jsonOptions.isExact { pattern.jsonOptions = converted.options }
+                if case .json = converted.body, options.isExact { options = converted.options }
                 all.append(converted.body)
             }
-            if all.count == 1 { pattern.body = all[0] } else if all.count > 1 { pattern.body = .all(all) }
+            if all.count == 1 { pattern.body = BodyRule(all[0], jsonOptions: options) } else if all.count > 1 { pattern.body = BodyRule(.all(all), jsonOptions: options) }
         }
         return (methods, pattern)
     }

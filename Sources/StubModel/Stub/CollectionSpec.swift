@@ -57,7 +57,7 @@ public struct CollectionSpec: Sendable, Hashable {
             } else {
                 request = RequestPattern(method: method, path: path)
             }
-            request.otherQueryAllowed = true
+            request.query.othersAllowed = true
             return Fixture(name: "\(name): \(action.rawValue)", source: source, request: request,
                            outcome: .collection(CollectionOperation(collection: self, action: action)))
         }

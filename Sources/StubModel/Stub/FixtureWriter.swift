@@ -110,7 +110,8 @@ public enum FixtureWriter {
         return fields
     }
 
-    /// A request pattern as the `request` object of a fixture file.
+    /// A request pattern as the `request` object of a fixture file: method and path, then one
+    /// field per part (`RequestPart`), under the keys `FixtureField` declares.
     public static func request(_ pattern: RequestPattern) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("method", .string(pattern.method))]
         switch pattern.path {
@@ -119,42 +120,44 @@ public enum FixtureWriter {
         case .regex(let regex): members.append(("pathPattern", .string(regex)))
         case .urlRegex(let regex): members.append(("urlPattern", .string(regex)))
         }
-        if let host = pattern.host { members.append(("host", .string(host))) }
-        if !pattern.query.isEmpty || !pattern.queryPresent.isEmpty || !pattern.queryMatches.isEmpty {
-            guard case .object(let exact) = pairs(pattern.query) else { preconditionFailure("pairs are an object") }
-            members.append(("query", .object(exact + pattern.queryPresent.map { ($0, .object([("present", .bool(true))])) }
-                                             + pattern.queryMatches.map { ($0.name, match($0.match)) })))
+        var headers: [NameValue] = []
+        var headerMatches: [(key: String, value: JSONValue)] = []
+        var cookies: [(key: String, value: JSONValue)] = []
+        for part in pattern.parts {
+            switch part {
+            case .pathExact: members.append(("pathExact", .bool(true)))
+            case .host(let host): members.append(("host", .string(host)))
+            case .query(let rule):
+                guard case .object(let exact) = pairs(rule.pairs) else { preconditionFailure("pairs are an object") }
+                let named = exact + rule.present.map { ($0, .object([("present", .bool(true))])) } + rule.matches.map { ($0.name, match($0.match)) }
+                if !named.isEmpty { members.append(("query", .object(named))) }
+                // A urlPattern covers the query, and a GraphQL route with no query pairs allows
+                // others by itself (a GET carries the operation there): the reader sets both.
+                if rule.othersAllowed, !pattern.path.coversQuery, pattern.graphQL == nil || !named.isEmpty { members.append(("anyOtherQuery", .bool(true))) }
+            case .header(let header): headers.append(header)
+            case .headerMatch(let header): headerMatches.append((header.name, match(header.match)))
+            case .cookie(let cookie): cookies.append((cookie.name, match(cookie.match)))
+            case .graphQL(let graphQL):
+                var fields: [(key: String, value: JSONValue)] = []
+                if let name = graphQL.operationName { fields.append(("operationName", .string(name))) }
+                if let hash = graphQL.persistedQueryHash { fields.append(("persistedQueryHash", .string(hash))) }
+                if !graphQL.variables.isEmpty { fields.append(("variables", .object(graphQL.variables.map { ($0.name, $0.value) }))) }
+                members.append(("graphql", .object(fields)))
+            case .body(let rule): members.append(("body", .object(body(rule))))
+            }
         }
-        // A GraphQL route allows other query pairs by itself (a GET carries the operation there).
-        if pattern.otherQueryAllowed, !pattern.path.coversQuery, pattern.graphQL == nil || !pattern.query.isEmpty { members.append(("anyOtherQuery", .bool(true))) }
-        if !pattern.headers.isEmpty || !pattern.headerMatches.isEmpty {
-            guard case .object(let exact) = pairs(pattern.headers) else { preconditionFailure("pairs are an object") }
-            members.append(("headers", .object(exact + pattern.headerMatches.map { ($0.name, match($0.match)) })))
-        }
-        if !pattern.cookieMatches.isEmpty {
-            members.append(("cookies", .object(pattern.cookieMatches.map { ($0.name, match($0.match)) })))
-        }
-        if pattern.pathExact != nil { members.append(("pathExact", .bool(true))) }
-        if let graphQL = pattern.graphQL {
-            var fields: [(key: String, value: JSONValue)] = []
-            if let name = graphQL.operationName { fields.append(("operationName", .string(name))) }
-            if let hash = graphQL.persistedQueryHash { fields.append(("persistedQueryHash", .string(hash))) }
-            if !graphQL.variables.isEmpty { fields.append(("variables", .object(graphQL.variables.map { ($0.name, $0.value) }))) }
-            members.append(("graphql", .object(fields)))
-        }
-        let anyValueFor: [(key: String, value: JSONValue)] = pattern.anyValueFor.isEmpty ? []
-            : [("anyValueFor", .array(pattern.anyValueFor.map { .string($0) }))]
-        var jsonOptions: [(key: String, value: JSONValue)] = []
-        if pattern.jsonOptions.ignoreExtraElements { jsonOptions.append(("ignoreExtraElements", .bool(true))) }
-        if pattern.jsonOptions.ignoreArrayOrder { jsonOptions.append(("ignoreArrayOrder", .bool(true))) }
-        switch pattern.body {
-        case .any: break
-        case .json: members.append(("body", .object(body(pattern.body) + anyValueFor + jsonOptions)))
-        case .form: members.append(("body", .object(body(pattern.body) + anyValueFor)))
-        case .all: members.append(("body", .object(body(pattern.body) + jsonOptions)))
-        default: members.append(("body", .object(body(pattern.body))))
-        }
+        if case .object(let exact) = pairs(headers), !(exact.isEmpty && headerMatches.isEmpty) { members.append(("headers", .object(exact + headerMatches))) }
+        if !cookies.isEmpty { members.append(("cookies", .object(cookies))) }
         return .object(members)
+    }
+
+    /// A body rule as the `body` object: the pattern's member, then its options.
+    static func body(_ rule: BodyRule) -> [(key: String, value: JSONValue)] {
+        var members = body(rule.match)
+        if !rule.anyValueFor.isEmpty { members.append(("anyValueFor", .array(rule.anyValueFor.map { .string($0) }))) }
+        if rule.jsonOptions.ignoreExtraElements { members.append(("ignoreExtraElements", .bool(true))) }
+        if rule.jsonOptions.ignoreArrayOrder { members.append(("ignoreArrayOrder", .bool(true))) }
+        return members
     }
 
     /// One body pattern's member (`json`, `form`, `contains`, … or `all`), without options.

@@ -15,12 +15,12 @@ struct QueryMatcher: RequestPartMatcher {
     let othersAllowed: Bool
     private let setAside: Set<String>
 
-    init(expected: [NameValue], present: [String] = [], matches: [NamedMatch] = [], othersAllowed: Bool = false) {
-        self.expected = expected.sorted()
-        self.present = present
-        self.tests = matches.map { ($0.name, ValueTest($0.match)) }
-        self.othersAllowed = othersAllowed
-        self.setAside = Set(present + matches.map(\.name))
+    init(_ rule: QueryPattern) {
+        self.expected = rule.pairs.sorted()
+        self.present = rule.present
+        self.tests = rule.matches.map { ($0.name, ValueTest($0.match)) }
+        self.othersAllowed = rule.othersAllowed
+        self.setAside = Set(rule.present + rule.matches.map(\.name))
     }
 
     /// The query read with `+` as a space, or — for a fixture written when stubd read `+` as a

@@ -7,40 +7,39 @@ import StubModel
 struct RouteMatchers: Sendable {
     let method: MethodMatcher
     let path: PathMatcher
-    let query: QueryMatcher
-    let headers: [any RequestPartMatcher]
-    let body: BodyMatcher
-    let host: HostMatcher?
-    let graphQL: GraphQLMatcher?
-    let exactPath: ExactPathMatcher?
+    /// One matcher per `RequestPart`, in the pattern's (report) order; the query rule is always
+    /// there, since a pattern without one still requires a request without query pairs.
+    private let parts: [any RequestPartMatcher]
 
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
         path = PathMatcher(pattern.path)
-        query = QueryMatcher(expected: pattern.query, present: pattern.queryPresent, matches: pattern.queryMatches,
-                             othersAllowed: pattern.otherQueryAllowed)
-        host = pattern.host.map(HostMatcher.init)
-        headers = pattern.headers.map { header -> any RequestPartMatcher in
-            MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
-        } + pattern.headerMatches.map { NamedValueMatcher($0, source: .header) }
-            + pattern.cookieMatches.map { NamedValueMatcher($0, source: .cookie) }
-        body = BodyMatcher(pattern: pattern.body, anyValueFor: pattern.anyValueFor, jsonOptions: pattern.jsonOptions)
-        graphQL = pattern.graphQL.map(GraphQLMatcher.init)
-        exactPath = pattern.pathExact.map(ExactPathMatcher.init)
+        var parts: [any RequestPartMatcher] = []
+        var listed = pattern.parts
+        if !listed.contains(where: { $0.kind == .query }) {
+            listed.insert(.query(QueryPattern()), at: listed.firstIndex { $0.kind > .query } ?? listed.endIndex)
+        }
+        for part in listed {
+            let matcher: any RequestPartMatcher = switch part {
+            case .pathExact(let path): ExactPathMatcher(path)
+            case .host(let host): HostMatcher(host: host)
+            case .query(let rule): QueryMatcher(rule)
+            case .header(let header): MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
+            case .headerMatch(let header): NamedValueMatcher(header, source: .header)
+            case .cookie(let cookie): NamedValueMatcher(cookie, source: .cookie)
+            case .graphQL(let operation): GraphQLMatcher(operation)
+            case .body(let rule): BodyMatcher(pattern: rule.match, anyValueFor: rule.anyValueFor, jsonOptions: rule.jsonOptions)
+            }
+            parts.append(matcher)
+        }
+        self.parts = parts
     }
 
-    /// Query, headers and body: what the index has not already checked.
+    /// Everything beyond method and path: what the index has not already checked.
     func matchesBeyondPath(_ request: RequestView) -> Bool {
-        if let exactPath, !exactPath.matches(request) { return false }
-        if let host, !host.matches(request) { return false }
-        guard query.matches(request) else { return false }
-        for header in headers where !header.matches(request) { return false }
-        if let graphQL, !graphQL.matches(request) { return false }
-        return body.matches(request)
+        for part in parts where !part.matches(request) { return false }
+        return true
     }
-
-    /// The parts after method and path, in report order.
-    private var remainingParts: [any RequestPartMatcher] { (exactPath.map { [$0] } ?? []) + (host.map { [$0] } ?? []) + [query] + headers + (graphQL.map { [$0] } ?? []) + [body] }
 
     /// Method and path only: the cheap first stage of near-miss ranking.
     func addressDistance(_ request: RequestView) -> Int {
@@ -49,12 +48,12 @@ struct RouteMatchers: Sendable {
 
     /// Query, headers and body: the second stage, for the few routes that can still make the cut.
     func remainingDistance(_ request: RequestView) -> Int {
-        remainingParts.reduce(0) { $0 + $1.distance(request) }
+        parts.reduce(0) { $0 + $1.distance(request) }
     }
 
     /// Every difference, in the order a report lists them: method, path, query, headers, body.
     func explain(_ request: RequestView) -> [String] {
-        ([method, path] + remainingParts).flatMap { $0.explain(request) }
+        ([method, path] + parts).flatMap { $0.explain(request) }
     }
 }
 /// Matches one part of a request (method, path, query, a header, the body) against what a route

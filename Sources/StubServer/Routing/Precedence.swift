@@ -31,12 +31,13 @@ package struct Precedence: Comparable, Sendable {
             pathKind = 2
             shape = []
         }
-        var constraints = fixture.request.headers.count + fixture.request.headerMatches.count + fixture.request.cookieMatches.count
-        if fixture.request.body != .any { constraints += 1 }
-        if fixture.request.host != nil { constraints += 1 }
-        specificity = constraints
+        specificity = fixture.request.parts.count { Self.constraining.contains($0.kind) }
         self.order = order
     }
+
+    /// The parts that make a route more specific than another on the same path: headers,
+    /// cookies, a body and a server.
+    private static let constraining: Set<RequestPart.Kind> = [.header, .headerMatch, .cookie, .body, .host]
 
     package static func < (lhs: Precedence, rhs: Precedence) -> Bool {
         if lhs.priority != rhs.priority { return lhs.priority < rhs.priority }

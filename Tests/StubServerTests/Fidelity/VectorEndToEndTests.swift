@@ -69,7 +69,7 @@ import StubdTestTags
     /// Changes one thing the route checks and returns how the near miss must start.
     static func mutate(_ request: inout URLRequest, pattern: RequestPattern) -> String {
         var components = URLComponents(url: request.url!, resolvingAgainstBaseURL: false)!
-        if let first = pattern.query.first {
+        if let first = pattern.query.pairs.first {
             components.percentEncodedQuery = (components.percentEncodedQuery ?? "") + "&" + URLEncoding.escape(first.name) + "=changed"
             components.percentEncodedQuery = components.percentEncodedQuery!.split(separator: "&")
                 .filter { !$0.hasPrefix(URLEncoding.escape(first.name) + "=") || $0.hasSuffix("=changed") }.joined(separator: "&")
@@ -77,7 +77,7 @@ import StubdTestTags
             return "query \(first.name): expected \"\(first.value)\", got \"changed\""
         }
         let body = [UInt8](request.httpBody ?? Data())
-        switch pattern.body {
+        switch pattern.body.match {
         case .form:
             request.httpBody = Data(body + Array("&stubd_extra=1".utf8))
             return "form field stubd_extra: unexpected"

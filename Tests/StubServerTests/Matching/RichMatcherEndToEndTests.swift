@@ -111,7 +111,7 @@ import StubdTestTags
         let read = try FixtureReader(file: "rich.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array(Self.fixtures.utf8))
         let again = try FixtureReader(file: "again.json") { _ throws(FixtureReader.FixtureProblem) in [] }.read(Array(FixtureWriter.text(for: read).utf8))
         #expect(again == read)
-        #expect(again[4].request.queryMatches.count == 3 && again[4].request.otherQueryAllowed)
+        #expect(again[4].request.query.matches.count == 3 && again[4].request.query.othersAllowed)
         #expect(again[8].delayDistribution == .uniform(low: 0.2, high: 0.3))
     }
 

@@ -62,7 +62,7 @@ import StubdTestTags
     @Test func theFixtureFormatCarriesShapesAndHosts() throws {
         var pattern = RequestPattern(method: "POST", path: "/items", headers: [NameValue("Content-Type", "application/json")],
                                      body: .fields(["name", "qty"]))
-        pattern.queryPresent = ["page"]
+        pattern.query.present = ["page"]
         pattern.host = "api.example.com"
         let fixture = Fixture(name: "items", source: "t", request: pattern, outcome: .response(StubHTTPResponse(status: 201, headers: [], body: [])))
         let text = FixtureWriter.text(for: [fixture])
