@@ -7,10 +7,12 @@ import StubModel
 /// No libevent, no server: the test kit links it on iOS.
 public enum AdminContract {
     /// The path prefix every endpoint lives under; no stub is ever served there.
-    public static let prefix = "/__stubd"
+    /// (A literal, not a stored `let`: every request asks `isAdmin`, and a global read from another
+    /// module is a call to its accessor.)
+    @inlinable public static var prefix: String { "/__stubd" }
 
     /// Whether a raw path is the admin API's.
-    public static func isAdmin(_ rawPath: String) -> Bool {
+    @inlinable public static func isAdmin(_ rawPath: String) -> Bool {
         rawPath == prefix || rawPath.hasPrefix(prefix + "/")
     }
 

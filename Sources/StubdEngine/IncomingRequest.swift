@@ -8,20 +8,21 @@ public struct IncomingRequest: Sendable {
     /// The fields, in one box: a request is passed on many times (the handler, the lookup, the
     /// exchange, the journal), and each copy is one reference count instead of one per field.
     /// A write to a shared box copies it first, so the struct keeps value semantics.
-    private final class Storage: @unchecked Sendable {
-        var method: String
-        var rawPath: String
-        var rawQuery: String?
-        var headers: [NameValue]
-        var body: [UInt8]
-        var peer = ""
-        var connection: ConnectionUse?
-        var isTLS = false
+    /// Visible to inlined code, so reading a field from another module is a load, not a call.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        @usableFromInline var method: String
+        @usableFromInline var rawPath: String
+        @usableFromInline var rawQuery: String?
+        @usableFromInline var headers: [NameValue]
+        @usableFromInline var body: [UInt8]
+        @usableFromInline var peer = ""
+        @usableFromInline var connection: ConnectionUse?
+        @usableFromInline var isTLS = false
         /// Whether a `Range` header came: set by the engine while it copies the headers out
         /// (nil: not known, looked up when asked).
-        var sentRange: Bool?
+        @usableFromInline var sentRange: Bool?
         /// Whether an `Upgrade` header came, the same way.
-        var sentUpgrade: Bool?
+        @usableFromInline var sentUpgrade: Bool?
 
         init(method: String, rawPath: String, rawQuery: String?, headers: [NameValue], body: [UInt8]) {
             self.method = method
@@ -40,7 +41,7 @@ public struct IncomingRequest: Sendable {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
     /// The box to write to: this value's own (copied first when shared).
     private var unique: Storage {
@@ -52,43 +53,43 @@ public struct IncomingRequest: Sendable {
 
     /// The method from the request line.
     public var method: String {
-        get { storage.method }
+        @inlinable get { storage.method }
         set { unique.method = newValue }
     }
     /// The path as sent, percent-encoded, without query or fragment.
     public var rawPath: String {
-        get { storage.rawPath }
+        @inlinable get { storage.rawPath }
         set { unique.rawPath = newValue }
     }
     /// The query as sent (after `?`), or nil when there is none.
     public var rawQuery: String? {
-        get { storage.rawQuery }
+        @inlinable get { storage.rawQuery }
         set { unique.rawQuery = newValue }
     }
     /// Headers in arrival order, names as sent.
     public var headers: [NameValue] {
-        get { storage.headers }
+        @inlinable get { storage.headers }
         set { unique.headers = newValue }
     }
     /// The (de-chunked) body.
     public var body: [UInt8] {
-        get { storage.body }
+        @inlinable get { storage.body }
         set { unique.body = newValue }
     }
     /// The client's numeric address (`127.0.0.1`, `::1`); empty when not known (a request built
     /// in memory).
     public var peer: String {
-        get { storage.peer }
+        @inlinable get { storage.peer }
         set { unique.peer = newValue }
     }
     /// The connection it came on; nil when built in memory.
     public var connection: ConnectionUse? {
-        get { storage.connection }
+        @inlinable get { storage.connection }
         set { unique.connection = newValue }
     }
     /// Whether it came over HTTPS (`--https-port`).
     public var isTLS: Bool {
-        get { storage.isTLS }
+        @inlinable get { storage.isTLS }
         set { unique.isTLS = newValue }
     }
 

@@ -8,13 +8,16 @@ import Synchronization
 /// (about 200–400 instructions under callgrind, five a request); a futex mutex held for one retain
 /// costs a few dozen. The lock is never held while anything else runs, so loops never wait on
 /// each other for longer than that retain.
-package final class PublishedReference<Value: AnyObject & Sendable>: Sendable {
-    private let slot: Mutex<Value>
+///
+/// Public, not `package`, so `value` is inlined into the reading module (this toolchain inlines
+/// no `package` declaration across modules); StubdEngine is no product.
+public final class PublishedReference<Value: AnyObject & Sendable>: Sendable {
+    @usableFromInline let slot: Mutex<Value>
 
     package init(_ value: Value) { slot = Mutex(value) }
 
     /// The value published last; hold on to it for as long as one answer needs it.
-    package var value: Value { slot.withLock { $0 } }
+    @inlinable public var value: Value { slot.withLock { $0 } }
 
     /// Makes `value` the one readers get from now on.
     package func publish(_ value: Value) {

@@ -7,38 +7,45 @@ import StubModel
 struct RouteMatchers: Sendable {
     let method: MethodMatcher
     let path: PathMatcher
-    /// One matcher per `RequestPart`, in the pattern's (report) order; the query rule is always
-    /// there, since a pattern without one still requires a request without query pairs.
-    private let parts: [any RequestPartMatcher]
+    /// The query rule: always there, since a pattern without one still requires a request
+    /// without query pairs; held as itself so the hit path copies no existential.
+    private let query: QueryMatcher
+    /// One matcher per other `RequestPart`, in the pattern's (report) order.
+    private let others: [any RequestPartMatcher]
+    /// Where the query rule stands among `others` in a report.
+    private let queryPosition: Int
 
     init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
         path = PathMatcher(pattern.path)
-        var parts: [any RequestPartMatcher] = []
-        var listed = pattern.parts
-        if !listed.contains(where: { $0.kind == .query }) {
-            listed.insert(.query(QueryPattern()), at: listed.firstIndex { $0.kind > .query } ?? listed.endIndex)
-        }
-        for part in listed {
-            let matcher: any RequestPartMatcher = switch part {
+        query = QueryMatcher(pattern.query)
+        others = pattern.parts.compactMap { part -> (any RequestPartMatcher)? in
+            switch part {
             case .pathExact(let path): ExactPathMatcher(path)
             case .host(let host): HostMatcher(host: host)
-            case .query(let rule): QueryMatcher(rule)
+            case .query: nil
             case .header(let header): MediaTypeMatcher(name: header.name, value: header.value) ?? HeaderMatcher(name: header.name, value: header.value)
             case .headerMatch(let header): NamedValueMatcher(header, source: .header)
             case .cookie(let cookie): NamedValueMatcher(cookie, source: .cookie)
             case .graphQL(let operation): GraphQLMatcher(operation)
             case .body(let rule): BodyMatcher(pattern: rule.match, anyValueFor: rule.anyValueFor, jsonOptions: rule.jsonOptions)
             }
-            parts.append(matcher)
         }
-        self.parts = parts
+        queryPosition = pattern.parts.count { $0.kind < .query }
     }
 
     /// Everything beyond method and path: what the index has not already checked.
     func matchesBeyondPath(_ request: RequestView) -> Bool {
-        for part in parts where !part.matches(request) { return false }
+        guard query.matches(request) else { return false }
+        for part in others where !part.matches(request) { return false }
         return true
+    }
+
+    /// Every part beyond method and path, in report order.
+    private var parts: [any RequestPartMatcher] {
+        var parts = others
+        parts.insert(query, at: queryPosition)
+        return parts
     }
 
     /// Method and path only: the cheap first stage of near-miss ranking.

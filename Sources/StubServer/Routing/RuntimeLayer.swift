@@ -47,7 +47,9 @@ final class RuntimeLayer: Sendable {
     static let empty = RuntimeLayer(routes: PersistentMap(), slots: PersistentMap(), exact: PersistentMap(), templates: [:], patterns: [:],
                                     neighbourhoods: PersistentMap(), faultSteps: PersistentMap(), scenarioRoutes: 0, hostCounts: [:])
 
-    var isEmpty: Bool { routes.isEmpty }
+    /// `count` is a stored field of the map: a load, where `isEmpty` (a `package` member, never
+    /// inlined across modules) would be a call on every lookup.
+    var isEmpty: Bool { routes.count == 0 }
     var count: Int { routes.count }
     var hasScenarios: Bool { scenarioRoutes > 0 }
     var hasFaultSteps: Bool { !faultSteps.isEmpty }
