@@ -47,7 +47,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         case ended
     }
 
-    private let bev: OpaquePointer
+    private let channel: WebSocketChannel
     private unowned let worker: Worker
     private let expectedAccept: String
     private let host: String
@@ -55,18 +55,14 @@ public final class UpstreamWebSocket: @unchecked Sendable {
     private var completion: ((UpstreamWebSocketAnswer) -> Void)?
     private var input: [UInt8] = []
     private var refusal: (status: Int, headers: [NameValue], length: Int?)?
-    private var reader: WebSocketFrameReader
     private var peer: (any UpstreamWebSocketPeer)?
-    private var closing: (code: Int, reason: String)?
-    private var closeTimer: OpaquePointer?
     private let isTLS: Bool
 
     private init(bev: OpaquePointer, worker: Worker, key: String, host: String, messageLimit: Int, isTLS: Bool) {
-        self.bev = bev
+        self.channel = WebSocketChannel(bev: bev, worker: worker, messageLimit: messageLimit, serverSide: false)
         self.worker = worker
         self.expectedAccept = WebSocketHandshake.accept(key: key)
         self.host = host
-        self.reader = WebSocketFrameReader(messageLimit: messageLimit, fromServer: true)
         self.isTLS = isTLS
     }
 
@@ -95,7 +91,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         let socket = UpstreamWebSocket(bev: bev, worker: worker, key: key, host: request.host, messageLimit: messageLimit, isTLS: request.tls != nil)
         socket.completion = completion
         worker.inFlight.hold(socket)
-        bufferevent_setcb(bev, onUpstreamRead, onUpstreamWrite, onUpstreamEvent, Unmanaged.passUnretained(socket).toOpaque())
+        socket.channel.attach(socket)
         var timeout = System.timeValue(seconds: request.timeoutSeconds)
         bufferevent_set_timeouts(bev, &timeout, &timeout)
         var head = "GET \(request.target) HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -117,21 +113,21 @@ public final class UpstreamWebSocket: @unchecked Sendable {
             guard socket.phase == .upgraded else { return }
             socket.peer = peer
             socket.phase = .open
-            bufferevent_enable(socket.bev, Int16(EV_READ))
+            bufferevent_enable(socket.channel.bev, Int16(EV_READ))
             if !socket.input.isEmpty {
                 let early = socket.input
                 socket.input = []
-                socket.frames(early)
+                socket.channel.readFrames(early)
             }
-            socket.readAvailable()
+            socket.channel.readAvailable()
         }
     }
 
     /// Sends a message (masked; dropped once the conversation is over).
     public func send(_ message: WebSocketMessage) {
         onLoop { socket in
-            guard socket.phase == .open, socket.closing == nil else { return }
-            socket.write(WebSocketFrame.message(message))
+            guard socket.phase == .open, socket.channel.closing == nil else { return }
+            socket.channel.write(WebSocketFrame.message(message))
         }
     }
 
@@ -158,20 +154,6 @@ public final class UpstreamWebSocket: @unchecked Sendable {
     }
 
     // MARK: On the loop
-
-    fileprivate func readAvailable() {
-        let buffer = bufferevent_get_input(bev)
-        let count = evbuffer_get_length(buffer)
-        guard count > 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: count)
-        _ = bytes.withUnsafeMutableBytes { evbuffer_remove(buffer, $0.baseAddress, count) }
-        switch phase {
-        case .handshake: handshake(bytes)
-        case .upgraded: input += bytes
-        case .open: frames(bytes)
-        case .ended: break
-        }
-    }
 
     private func handshake(_ bytes: [UInt8]) {
         input += bytes
@@ -213,8 +195,8 @@ public final class UpstreamWebSocket: @unchecked Sendable {
             return fail("the upstream agreed to an extension stubd did not offer (\(header("sec-websocket-extensions") ?? ""))")
         }
         phase = .upgraded
-        bufferevent_set_timeouts(bev, nil, nil)
-        bufferevent_disable(bev, Int16(EV_READ))
+        bufferevent_set_timeouts(channel.bev, nil, nil)
+        bufferevent_disable(channel.bev, Int16(EV_READ))
         complete(.upgraded(self, subprotocol: header("sec-websocket-protocol")))
     }
 
@@ -225,70 +207,15 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         end(code: nil, reason: "", by: .client)
     }
 
-    private func frames(_ bytes: [UInt8]) {
-        for event in reader.read(bytes) {
-            guard phase == .open else { return }
-            switch event {
-            case .message(let message):
-                if closing == nil { peer?.upstreamSent(message) }
-            case .ping(let payload):
-                write(WebSocketFrame.pong(payload))
-            case .pong:
-                break
-            case .close(let code, let reason):
-                if let closing {
-                    end(code: closing.code, reason: closing.reason, by: .client)
-                } else {
-                    write(WebSocketFrame.close(code: WebSocketFrame.sendableCloseCode(code), reason: ""))
-                    end(code: code, reason: reason, by: .server, afterWrite: true)
-                }
-                return
-            case .failure(let code, let reason):
-                write(WebSocketFrame.close(code: code, reason: reason))
-                end(code: code, reason: "the upstream broke the protocol: \(reason)", by: .network, afterWrite: true)
-                return
-            }
-        }
-    }
-
     private func startClosing(code: Int, reason: String) {
-        guard phase == .open, closing == nil else {
+        guard phase == .open, channel.closing == nil else {
             if phase == .upgraded { end(code: code, reason: reason, by: .client) }
             return
         }
-        closing = (code, reason)
-        write(WebSocketFrame.close(code: code, reason: reason))
-        closeTimer = clev_timer_new(worker.base, onUpstreamTimer, Unmanaged.passUnretained(self).toOpaque())
-        if let closeTimer {
-            var delay = System.timeValue(seconds: 2)
-            event_add(closeTimer, &delay)
-        }
+        channel.startClosing(code: code, reason: reason)
     }
 
-    fileprivate func closeTimerFired() {
-        end(code: closing?.code, reason: closing?.reason ?? "", by: .client)
-    }
-
-    /// A client frame: masked with four random bytes.
-    private func write(_ frame: [UInt8]) {
-        guard phase == .open || phase == .upgraded else { return }
-        if evbuffer_get_length(bufferevent_get_output(bev)) + frame.count > WebSocketConnection.outputLimit {
-            return end(code: nil, reason: "the upstream stopped reading: over \(WebSocketConnection.outputLimit >> 20) MiB waited to be sent", by: .network)
-        }
-        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
-        let bytes = WebSocketFrame.masked(frame, with: mask)
-        _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
-    }
-
-    private var endingAfterWrite: (code: Int?, reason: String, by: WebSocketEnding)?
-
-    fileprivate func drained() {
-        if let ending = endingAfterWrite, evbuffer_get_length(bufferevent_get_output(bev)) == 0 {
-            end(code: ending.code, reason: ending.reason, by: ending.by)
-        }
-    }
-
-    fileprivate func networkEvent(_ events: Int16) {
+    func channelEvent(_ events: Int16) {
         if events & Int16(BEV_EVENT_CONNECTED) != 0 { return }
         let timedOut = events & Int16(BEV_EVENT_TIMEOUT) != 0
         let eof = events & Int16(BEV_EVENT_EOF) != 0
@@ -304,8 +231,8 @@ public final class UpstreamWebSocket: @unchecked Sendable {
             }
             fail("\(host): \(cause)")
         case .upgraded, .open:
-            if let ending = endingAfterWrite { return end(code: ending.code, reason: ending.reason, by: ending.by) }
-            if let closing { return end(code: closing.code, reason: closing.reason, by: .client) }
+            if let ending = channel.endingAfterWrite { return end(code: ending.code, reason: ending.reason, by: ending.by) }
+            if let closing = channel.closing { return end(code: closing.code, reason: closing.reason, by: .client) }
             end(code: 1006, reason: eof ? "the upstream closed the connection without a close frame" : "the connection to the upstream failed", by: .network)
         case .ended:
             break
@@ -323,19 +250,12 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         completion(answer)
     }
 
-    /// Ends the conversation and frees the connection — now, or once what is queued is written.
-    private func end(code: Int?, reason: String, by: WebSocketEnding, afterWrite: Bool = false) {
+    /// Ends the conversation and frees the connection.
+    private func end(code: Int?, reason: String, by: WebSocketEnding) {
         guard phase != .ended else { return }
-        if afterWrite, evbuffer_get_length(bufferevent_get_output(bev)) > 0 {
-            endingAfterWrite = (code, reason, by)
-            bufferevent_disable(bev, Int16(EV_READ))
-            return
-        }
         phase = .ended
-        if let closeTimer { event_free(closeTimer) }
-        closeTimer = nil
-        bufferevent_setcb(bev, nil, nil, nil, nil)
-        bufferevent_free(bev)
+        channel.release()
+        bufferevent_free(channel.bev)
         worker.inFlight.letGo(self)
         complete(.failed(reason))
         let peer = self.peer
@@ -350,22 +270,23 @@ public final class UpstreamWebSocket: @unchecked Sendable {
     }
 }
 
-private func onUpstreamRead(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().readAvailable()
-}
+extension UpstreamWebSocket: WebSocketChannelOwner {
+    func channelRead(_ bytes: [UInt8]) {
+        switch phase {
+        case .handshake: handshake(bytes)
+        case .upgraded: input += bytes
+        case .open: channel.readFrames(bytes)
+        case .ended: break
+        }
+    }
 
-private func onUpstreamWrite(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().drained()
-}
+    func channelReceived(_ message: WebSocketMessage) { peer?.upstreamSent(message) }
 
-private func onUpstreamEvent(_ bev: OpaquePointer?, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().networkEvent(events)
-}
+    func channelBroken(code: Int, reason: String) -> (reason: String, by: WebSocketEnding) {
+        ("the upstream broke the protocol: \(reason)", .network)
+    }
 
-private func onUpstreamTimer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    Unmanaged<UpstreamWebSocket>.fromOpaque(arg).takeUnretainedValue().closeTimerFired()
+    func channelEnd(code: Int?, reason: String, by: WebSocketEnding, reset: Bool) {
+        end(code: code, reason: reason, by: by)
+    }
 }
