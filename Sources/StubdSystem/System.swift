@@ -9,25 +9,18 @@ import Glibc
 
 // The libc entry points stubd uses, named once per platform. Nothing else in the package spells
 // a libc call: differences between Darwin and Glibc (type spellings, missing flags) live here.
+// (At file scope the names are libc's, not `System`'s own methods of the same names.)
+private let sysSocket = socket
+private let sysBind = bind
+private let sysListen = listen
+private let sysClose = close
+private let sysDup = dup
+private let sysDup2 = dup2
+private let sysSetsockopt = setsockopt
+private let sysGetsockname = getsockname
 #if canImport(Darwin)
-private let sysSocket = Darwin.socket
-private let sysBind = Darwin.bind
-private let sysListen = Darwin.listen
-private let sysClose = Darwin.close
-private let sysDup = Darwin.dup
-private let sysDup2 = Darwin.dup2
-private let sysSetsockopt = Darwin.setsockopt
-private let sysGetsockname = Darwin.getsockname
 private let streamType = SOCK_STREAM
 #else
-private let sysSocket = Glibc.socket
-private let sysBind = Glibc.bind
-private let sysListen = Glibc.listen
-private let sysClose = Glibc.close
-private let sysDup = Glibc.dup
-private let sysDup2 = Glibc.dup2
-private let sysSetsockopt = Glibc.setsockopt
-private let sysGetsockname = Glibc.getsockname
 private let streamType = Int32(SOCK_STREAM.rawValue)
 #endif
 
