@@ -72,7 +72,7 @@ let package = Package(
         // The only module that imports libevent; it knows nothing of routes, stubs or the admin API.
         .target(
             name: "StubdEngine",
-            dependencies: ["StubModel", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS",
+            dependencies: ["StubdHTTP", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS",
                            .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: swiftSettings
         ),
@@ -84,7 +84,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What a stub is: request patterns, outcomes, scenarios, and the JSON library they use.
-        .target(name: "StubModel", swiftSettings: swiftSettings),
+        .target(name: "StubModel", dependencies: ["StubdHTTP"], swiftSettings: swiftSettings),
+        // The HTTP vocabulary the engine and the model share (header pairs, faults, a dribble,
+        // checked numbers, dates, WebSocket frames): the engine depends on this, not on StubModel,
+        // so it cannot name a fixture, a pattern or a template. StubModel re-exports it.
+        .target(name: "StubdHTTP", swiftSettings: swiftSettings),
         // Fixture files: reading, writing and loading folders of them.
         .target(name: "FixtureFiles", dependencies: ["StubModel", "StubdSystem"], swiftSettings: swiftSettings),
         // Importers: WireMock mappings and HAR captures → fixtures (OpenAPI: Tools/stubd-openapi).

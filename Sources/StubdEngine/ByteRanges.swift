@@ -1,4 +1,4 @@
-import StubModel
+import StubdHTTP
 import Foundation
 
 /// `Range: bytes=…` on a route's answer (RFC 9110 §14): what AVPlayer, ExoPlayer and a browser's

@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 import StubdSystem
 
 /// The `Date` header of one loop's replies, formatted once a second from the loop's cached clock.

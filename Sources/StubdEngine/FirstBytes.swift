@@ -1,4 +1,4 @@
-import StubModel
+import StubdHTTP
 import Foundation
 
 /// What a connection's first bytes call for before evhttp reads them — two things evhttp 2.1
@@ -88,13 +88,13 @@ public enum FirstBytes: Equatable, Sendable {
                                    0, 0, 0, 0, 0, 0, 0, 0x0D] + debug
             return settings + goaway
         case .expectBadLength:
-            let body = JSONWriter.write(.object([("error", .string("Content-Length is not a decimal number of bytes (RFC 9110 §8.6: digits only); fix the client"))]), pretty: false)
+            // stubd's JSON error shape, written out: the text has nothing to escape.
+            let body = #"{"error":"Content-Length is not a decimal number of bytes (RFC 9110 §8.6: digits only); fix the client"}"#
             return Array(("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n"
                           + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
         case .expectTooLarge(let length):
             let size = length == Int.max ? "\(Int.max) or more" : "\(length)"
-            let body = JSONWriter.write(.object([("error", .string("request body of \(size) bytes is over the \(bodyLimit)-byte limit")),
-                                                 ("limit", .number(Double(bodyLimit)))]), pretty: false)
+            let body = #"{"error":"request body of \#(size) bytes is over the \#(bodyLimit)-byte limit","limit":\#(bodyLimit)}"#
             return Array(("HTTP/1.1 413 Payload Too Large\r\nContent-Type: application/json\r\nConnection: close\r\n"
                           + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
         }

@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 
 /// A reply's headers as NUL-terminated C strings, made once with the reply.
 ///

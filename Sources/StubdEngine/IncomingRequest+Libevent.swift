@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 
 extension IncomingRequest {
     /// Copies what routing needs out of an evhttp request: method, raw target, headers in order,

@@ -1,4 +1,4 @@
-import StubModel
+import StubdHTTP
 
 /// A request as the engine received it, in Swift types: what routing and logging work on.
 ///

@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 import StubdSystem
 
 /// The one place `Fault`s become socket behaviour on a live evhttp connection

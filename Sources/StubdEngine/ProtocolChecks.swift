@@ -1,4 +1,4 @@
-import StubModel
+import StubdHTTP
 import Foundation
 
 /// Framing problems libevent 2.1 lets through that stubd refuses itself, before routing, each

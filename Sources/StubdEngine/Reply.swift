@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 
 /// Writes a prepared reply through evhttp. evhttp frees the request once the bytes are written.
 enum Reply {

@@ -1,7 +1,7 @@
 import CLibevent
 import Dispatch
 import StubdSystem
-import StubModel
+import StubdHTTP
 
 /// Plays a `StreamScript` on its request's loop: the head through a `ReplyStream`, each step on
 /// one re-armed loop timer, then the ending — the body ended, or the connection reset, closed or

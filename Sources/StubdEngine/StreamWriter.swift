@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 import StubdSystem
 
 /// The loop's side of a `ReplyStream`: sends the head, hands queued pieces to evhttp as chunks,

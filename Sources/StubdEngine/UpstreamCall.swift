@@ -3,7 +3,7 @@ import Dispatch
 import StubdSystem
 import CLibeventTLS
 import CStubdTLS
-import StubModel
+import StubdHTTP
 import Foundation
 
 /// One request to an upstream server on a worker's event loop: its own evhttp connection (async

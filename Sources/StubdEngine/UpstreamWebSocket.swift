@@ -1,7 +1,7 @@
 import CLibevent
 import CLibeventTLS
 import CStubdTLS
-import StubModel
+import StubdHTTP
 import StubdSystem
 import Foundation
 

@@ -1,5 +1,5 @@
 import CLibevent
-import StubModel
+import StubdHTTP
 import StubdSystem
 
 /// What a `WebSocketChannel` asks of the end it serves: the server side (`WebSocketConnection`)

@@ -1,6 +1,6 @@
 import CLibevent
 import Dispatch
-import StubModel
+import StubdHTTP
 import StubdSystem
 import Synchronization
 

@@ -2,7 +2,7 @@ import CLibevent
 import CLibeventTLS
 import CStubdTLS
 import Dispatch
-import StubModel
+import StubdHTTP
 import StubdSystem
 
 /// One event loop: an `event_base` plus an `evhttp` per shared listening socket (HTTP, and HTTPS

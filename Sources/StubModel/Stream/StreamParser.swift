@@ -1,20 +1,5 @@
 import Foundation
 
-/// When a piece of a streamed body arrived: `seconds` after the head, with the body `end` bytes
-/// long once it had (the recorder keeps one per piece read from an upstream).
-public struct StreamArrival: Sendable, Equatable {
-    /// Seconds from the head.
-    public var seconds: Double
-    /// The body's length once this piece had arrived.
-    public var end: Int
-
-    /// An arrival.
-    public init(seconds: Double, end: Int) {
-        self.seconds = seconds
-        self.end = end
-    }
-}
-
 /// Reads a streamed body back into events — SSE as an `EventSource` parses it, NDJSON line by
 /// line — each with the pause before it, taken from when its last byte arrived: what recording
 /// stores so that replay keeps the upstream's timing.

@@ -29,28 +29,6 @@ public struct WebSocketScript: Sendable, Equatable {
     }
 }
 
-/// A message both ways: text (UTF-8) or binary.
-public enum WebSocketMessage: Sendable, Equatable {
-    case text(String)
-    case binary([UInt8])
-
-    /// How many bytes it carries (without copying them).
-    public var byteCount: Int {
-        switch self {
-        case .text(let text): return text.utf8.count
-        case .binary(let bytes): return bytes.count
-        }
-    }
-
-    /// The bytes it carries.
-    public var bytes: [UInt8] {
-        switch self {
-        case .text(let text): return Array(text.utf8)
-        case .binary(let bytes): return bytes
-        }
-    }
-}
-
 /// One thing a script does, after `delay` seconds (from the step before it).
 public struct WebSocketStep: Sendable, Equatable {
     /// What a step does: send a message, close, or fail on the wire.
@@ -76,17 +54,6 @@ public struct WebSocketStep: Sendable, Equatable {
     }
 }
 
-/// Failures with a meaning to clients, as the HTTP faults have.
-public enum WebSocketFault: String, Sendable, Equatable, CaseIterable {
-    /// The TCP connection reset, no close frame (clients report 1006, an abnormal closure).
-    case drop
-    /// The TCP connection closed without a close frame (FIN): 1006 as well, but no reset.
-    case abrupt
-    /// A frame no client may accept (a reserved opcode): the client fails the connection (1002).
-    case invalidFrame = "invalid-frame"
-    /// Pings are no longer answered (a client with a ping timeout gives up).
-    case stopPongs = "stop-pongs"
-}
 
 /// An answer to client messages the match takes.
 public struct WebSocketReply: Sendable, Equatable {
