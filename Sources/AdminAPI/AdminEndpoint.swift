@@ -1,7 +1,7 @@
-import AdminContract
-import StubModel
-import StubServer
-import StubdEngine
+public import AdminContract
+public import StubModel
+public import StubServer
+public import StubdEngine
 import StubdState
 
 /// One admin endpoint the router serves: a call declared in `AdminContract` and its handler. A

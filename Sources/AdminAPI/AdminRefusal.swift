@@ -1,8 +1,8 @@
-import AdminContract
+public import AdminContract
 import StubModel
 import StubServer
-import StubdEngine
-import StubdState
+public import StubdEngine
+public import StubdState
 
 /// Why an admin call was refused: the status, what went wrong and, per item, what to fix (the
 /// admin API's `{"error", "problems"}` body).

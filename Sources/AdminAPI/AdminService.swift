@@ -1,6 +1,6 @@
 import AdminContract
 import StubModel
-import StubServer
+public import StubServer
 import StubdEngine
 import StubdState
 

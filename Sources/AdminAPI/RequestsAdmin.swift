@@ -1,7 +1,7 @@
-import AdminContract
-import Foundation
+public import AdminContract
+public import Foundation
 import StubModel
-import StubServer
+public import StubServer
 import StubdEngine
 
 /// `/__stubd/requests`: the journal, filtered (`?method=&path=&route=&matched=`), counted for

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 
 /// A JSON body of the admin API, read and written by both sides from one declaration: the server
 /// reads what a call sends and writes what it answers; the test kit writes what it sends and

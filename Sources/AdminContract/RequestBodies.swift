@@ -1,5 +1,5 @@
-import Foundation
-import StubModel
+public import Foundation
+public import StubModel
 
 /// `PUT /__stubd/scenarios/{name}`: `{"state": "Step 2"}`.
 public struct ScenarioChange: AdminBody {

@@ -1,5 +1,5 @@
 import Foundation
-import StubModel
+public import StubModel
 
 /// What an app sent, in a canonical, diffable text: per request the method and path, the query
 /// sorted, an allow-list of headers, and the body — JSON with sorted keys, form pairs sorted,

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 
 /// `GET /__stubd/health`.
 public struct Health: AdminBody {

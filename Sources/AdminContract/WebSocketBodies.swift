@@ -1,5 +1,5 @@
 import Foundation
-import StubModel
+public import StubModel
 
 /// `POST /__stubd/websockets/send`: a message for the session's open conversations (on `path`
 /// only, when given; a path ending in `*` is a prefix).

@@ -1,4 +1,4 @@
-import AdminAPI
+public import AdminAPI
 import AdminContract
 import FixtureFiles
 import Foundation

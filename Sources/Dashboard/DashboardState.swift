@@ -1,6 +1,6 @@
 import Synchronization
 import StubServer
-import StubdEngine
+public import StubdEngine
 
 /// What the dashboard (`/__stubd/ui`) needs from a running server: where "write as fixture file"
 /// may write, the per-server key its page proves itself with, and the metrics counters.

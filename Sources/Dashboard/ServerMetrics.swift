@@ -1,7 +1,7 @@
 import Atomics
 import Foundation
 import StubModel
-import StubServer
+public import StubServer
 import StubdEngine
 
 /// Counters for `GET /__stubd/metrics` (Prometheus text format) and the dashboard: requests to

@@ -1,5 +1,5 @@
-import Foundation
-import StubdSystem
+public import Foundation
+public import StubdSystem
 
 /// Writes files whole or not at all: the bytes go to a hidden temporary file beside the target,
 /// are flushed to the disk and renamed over it, so a reader (a `serve --watch` on the same

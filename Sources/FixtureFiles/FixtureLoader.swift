@@ -1,5 +1,5 @@
 import Foundation
-import StubModel
+public import StubModel
 import StubdSystem
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import StubModel
+public import StubModel
 
 /// Turns the JSON of one fixture file into fixtures, rejecting unknown fields and wrong types
 /// with the exact field path. The format is documented in docs/FIXTURES.md.

@@ -1,5 +1,5 @@
-import FixtureFiles
-import StubModel
+public import FixtureFiles
+public import StubModel
 
 /// What an import made of one source file: its fixtures, the fields stubd does not support
 /// (`file: field: not supported (what stubd does instead)`), and the problems that refused the

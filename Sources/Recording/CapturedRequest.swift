@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 
 /// A request as a recording sees it, whoever captured it — the proxy (from the engine's
 /// request), a HAR file, later a dashboard button. Plain values, so recording needs no server

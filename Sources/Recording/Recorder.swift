@@ -1,6 +1,6 @@
 import Dispatch
 import FixtureFiles
-import StubModel
+public import StubModel
 import Synchronization
 
 /// Turns captured exchanges (proxied, from a HAR file) into fixture files: one file per distinct

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 
 /// What a recording did, printed when it stops (SIGINT/SIGTERM, or the admin API's stop): counts,
 /// the files written, and the names of redacted values — never the values.

@@ -1,6 +1,6 @@
-import StubModel
+public import StubModel
 import StubdEngine
-import StubServer
+public import StubServer
 import TargetModel
 
 /// Routes that load but will not behave as their author expects — a method libevent cannot

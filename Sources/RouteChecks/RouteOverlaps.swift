@@ -1,7 +1,7 @@
 import Foundation
 import StubModel
 import StubdEngine
-import StubServer
+public import StubServer
 
 /// Routes that one request reaches alike — the same priority and nothing else to rank them
 /// (path kind, shape, constraints), so only their order in the files decides — found by asking

@@ -1,11 +1,11 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import StubdRuntime
 import RouteChecks
 import FixtureFiles
 import Importers
 import StubdSystem
-import TargetModel
+public import TargetModel
 
 /// The fixture paths every subcommand takes, the Swift targets of a targets package, and the
 /// shared load-and-compile step.

@@ -1,5 +1,5 @@
-import ArgumentParser
-import TargetModel
+public import ArgumentParser
+public import TargetModel
 
 /// The `stubd` command line: serve, list, check and export stubs from fixture files and, in a
 /// targets package, from Swift `TargetType` values.

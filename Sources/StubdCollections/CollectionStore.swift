@@ -1,8 +1,8 @@
 import Foundation
-import StubModel
-import StubdState
+public import StubModel
+public import StubdState
 import Synchronization
-import StubdEngine
+package import StubdEngine
 
 /// The items of every declared collection, per session: a session's items start as the
 /// collection's seed on first use and are dropped by `reset(session:)`. Answers as a small real

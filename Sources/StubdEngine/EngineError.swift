@@ -1,4 +1,4 @@
-import StubdSystem
+public import StubdSystem
 
 /// Why the HTTP engine could not start, with the operation, the address and what to do.
 public enum EngineError: Error, CustomStringConvertible, Equatable {

@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// How a fault goes on the wire: the one engine-level choice the Delivery stage makes for a fault.
 public enum FaultSending: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import StubdHTTP
+public import StubdHTTP
 import Synchronization
 
 /// An engine without sockets, for tests (NIOEmbedded and hummingbird's router test mode are the

@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// A request as the engine received it, in Swift types: what routing and logging work on.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// One immutable object that every loop reads for each request and that changes rarely (the
 /// route snapshot, the list of exchange observers): a reader takes it with a retain under an

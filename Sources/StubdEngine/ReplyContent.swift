@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// What goes on the wire for one request: a response, a stream, or a way of failing.
 public enum ReplyContent: Sendable {

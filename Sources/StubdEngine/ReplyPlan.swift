@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// Everything the engine needs to carry out one answer: what to send, when, and how fast.
 /// Faults, delays and dribbles are values here; the engine applies them (`Worker.execute`,

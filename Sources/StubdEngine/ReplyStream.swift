@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 import Synchronization
 
 /// A reply whose body is written later, piece by piece, from any thread: Server-Sent Events, a

@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// A reply written as timed pieces: the head at once, then each step's bytes after its pause,
 /// then an ending — the body ended properly, or a failure inside it. A streamed stub (events

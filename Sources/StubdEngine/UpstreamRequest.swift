@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// A request for another server, made by the engine on the loop of the request it serves (so
 /// no loop ever blocks on it): `UpstreamClient.fetch`.

@@ -1,7 +1,7 @@
 import CLibevent
 import CLibeventTLS
 import CStubdTLS
-import StubdHTTP
+public import StubdHTTP
 import StubdSystem
 import Foundation
 

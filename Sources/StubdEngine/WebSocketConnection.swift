@@ -1,6 +1,6 @@
 import CLibevent
 import Dispatch
-import StubdHTTP
+public import StubdHTTP
 import StubdSystem
 import Synchronization
 

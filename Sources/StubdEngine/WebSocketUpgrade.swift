@@ -1,4 +1,4 @@
-import StubdHTTP
+public import StubdHTTP
 
 /// An accepted WebSocket upgrade, as the serving layer hands it to the engine: the `101` head's
 /// values and the peer that holds the conversation (`ReplyContent.upgrade`). A class: one

@@ -1,9 +1,9 @@
-import StubServer
+public import StubServer
 import AdminAPI
 import Dashboard
 import StubdEngine
-import Recording
-import Logging
+public import Recording
+public import Logging
 import StubModel
 
 /// Writes one line per request: method, path (and query), status or `fault:NAME`, the route

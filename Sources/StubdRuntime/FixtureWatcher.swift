@@ -5,10 +5,10 @@ import StubdEngine
 import Recording
 import Dispatch
 import Foundation
-import Logging
+public import Logging
 import Synchronization
 import FixtureFiles
-import TargetModel
+public import TargetModel
 
 /// Reloads a server's fixtures when their files change (`stubd serve --watch`).
 ///

@@ -1,12 +1,12 @@
-import StubServer
-import AdminAPI
+public import StubServer
+public import AdminAPI
 import Dashboard
-import StubdEngine
-import Recording
-import Logging
+public import StubdEngine
+public import Recording
+public import Logging
 import StubModel
-import StubdEngine
-import StubdState
+public import StubdEngine
+public import StubdState
 import StubdTemplates
 import StubdWebhooks
 

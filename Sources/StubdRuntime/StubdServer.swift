@@ -1,14 +1,14 @@
-import StubServer
-import AdminAPI
-import Dashboard
-import StubdEngine
-import Recording
-import Logging
-import StubModel
-import TargetModel
-import StubdEngine
-import StubdState
-import StubdWebhooks
+public import StubServer
+public import AdminAPI
+public import Dashboard
+public import StubdEngine
+public import Recording
+public import Logging
+public import StubModel
+public import TargetModel
+public import StubdEngine
+public import StubdState
+public import StubdWebhooks
 
 /// A running stub server: stubs served over HTTP by libevent event loops, changeable at runtime,
 /// with a request journal. Embed it in a test:

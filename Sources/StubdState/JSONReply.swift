@@ -1,5 +1,5 @@
-import StubModel
-import StubdEngine
+package import StubModel
+package import StubdEngine
 
 /// JSON replies stubd makes itself: the admin API's answers and every error it sends
 /// (`{"error", "problems"}`: what went wrong and, per item, what to fix).

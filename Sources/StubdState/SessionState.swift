@@ -1,4 +1,4 @@
-import StubModel
+package import StubModel
 
 /// What a store keeps per session (scenario positions, template counters and clocks, collection
 /// items, the journal, webhooks, open conversations): the session store resets a session by

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 import Synchronization
 
 /// The byte bounds of every per-session store (saved values, collections, counters, clocks and

@@ -1,7 +1,7 @@
 import Foundation
-import StubModel
-import StubdEngine
-import StubdTemplates
+package import StubModel
+package import StubdEngine
+package import StubdTemplates
 
 /// A route's streamed answer compiled once (event templates parsed), and made per request into
 /// what the engine plays: a `StreamScript` — events rendered, pauses drawn from the session's

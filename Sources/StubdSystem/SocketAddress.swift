@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import Darwin
+public import Darwin
 #elseif canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// An IPv4 or IPv6 socket address, copied out of the resolver's or the kernel's structures so

@@ -1,5 +1,5 @@
-import StubModel
-import StubdEngine
+package import StubModel
+package import StubdEngine
 
 /// The route that answers, as an answer kind may know it: kinds sit below the serving core and
 /// cannot name its `Route`, which conforms.

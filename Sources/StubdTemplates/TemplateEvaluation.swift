@@ -1,5 +1,5 @@
-import Foundation
-import StubModel
+package import Foundation
+package import StubModel
 import StubdState
 
 /// One block's context while a template renders: what `this` is, and the names it adds

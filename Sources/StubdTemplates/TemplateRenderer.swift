@@ -1,8 +1,8 @@
-import Foundation
-import StubModel
-import StubdState
+package import Foundation
+package import StubModel
+package import StubdState
 import Synchronization
-import StubdEngine
+package import StubdEngine
 
 /// Renders a route's `ResponseTemplate` for one request: every substitution reads the request
 /// (or the route, the session, the clock), JSON string values stay JSON strings, header values

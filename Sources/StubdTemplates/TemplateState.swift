@@ -1,6 +1,6 @@
-import StubModel
-import StubdState
-import Foundation
+public import StubModel
+public import StubdState
+public import Foundation
 import Synchronization
 
 /// What templates keep between requests, per session like everything else a test changes: a

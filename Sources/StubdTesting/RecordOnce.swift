@@ -1,5 +1,5 @@
 import AdminContract
-import Foundation
+public import Foundation
 import StubModel
 
 /// How a test's calls are answered when it records once and replays: from fixtures it recorded

@@ -1,7 +1,7 @@
 #if canImport(Testing) && compiler(>=6.1)
-import Foundation
-import Testing
-import TargetModel
+public import Foundation
+public import Testing
+public import TargetModel
 
 extension StubdSession {
     /// The session of the running test, set by the `.stubdSession` trait.

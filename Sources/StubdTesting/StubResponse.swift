@@ -1,5 +1,5 @@
-import Foundation
-import StubModel
+public import Foundation
+public import StubModel
 import TargetModel
 
 /// What a target answers for one session, in Moya's own terms: its `sampleData`, a status and

@@ -1,5 +1,5 @@
-import Foundation
-import TargetModel
+public import Foundation
+public import TargetModel
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

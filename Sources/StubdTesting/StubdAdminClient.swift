@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import AdminContract
-import StubModel
-import TargetModel
+public import AdminContract
+public import StubModel
+public import TargetModel
 
 /// Drives a stubd running in another process (on the Mac beside the Simulator, on a CI runner)
 /// through its admin API. It lives in the test kit, not the server library, so that a UI-test

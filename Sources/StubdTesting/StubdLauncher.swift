@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A stubd this test process starts for itself, when none answers where the tests look and the

@@ -1,10 +1,10 @@
-import AdminContract
-import Foundation
+public import AdminContract
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
-import StubModel
-import TargetModel
+public import StubModel
+public import TargetModel
 
 /// One test's view of the shared stubd: its own runtime stubs, sequence positions, scenario
 /// states and journal, selected by the `X-Stubd-Session` header that the app sends once it is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why the kit could not do what a test asked, in words a test failure can show as they are.
 public enum StubdTestingError: Error, CustomStringConvertible {

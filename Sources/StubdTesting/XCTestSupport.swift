@@ -1,7 +1,7 @@
 #if canImport(XCTest)
-import Foundation
-import TargetModel
-import XCTest
+public import Foundation
+public import TargetModel
+public import XCTest
 
 extension XCTestCase {
     /// A session on the shared stubd for this test, ended by a teardown block (pass or fail), for

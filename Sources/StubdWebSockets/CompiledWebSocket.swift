@@ -1,4 +1,4 @@
-import StubModel
+package import StubModel
 
 /// A route's WebSocket script ready to play: with `"template": true`, every text send parsed
 /// once, when the route is compiled — parsing a template for each message cost a templated echo

@@ -1,6 +1,6 @@
-import Recording
-import StubModel
-import StubdEngine
+package import Recording
+package import StubModel
+package import StubdEngine
 
 /// Where a conversation's record goes when it ends: the serving core's exchange conforms, so a
 /// WebSocket (played or relayed) hands its transcript to the journal, the recorder and the

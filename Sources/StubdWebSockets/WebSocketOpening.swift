@@ -1,8 +1,8 @@
 import StubModel
-import StubdEngine
+package import StubdEngine
 import StubdState
-import StubdTemplates
-import Recording
+package import StubdTemplates
+package import Recording
 import StubdState
 
 /// What a route answers a request for a WebSocket: the upgrade, when the route holds a WebSocket

@@ -1,9 +1,9 @@
 import Foundation
-import Recording
-import StubModel
-import StubdEngine
+package import Recording
+package import StubModel
+package import StubdEngine
 import Synchronization
-import StubdTemplates
+package import StubdTemplates
 import StubdState
 
 /// One conversation's script played on its connection (a `WebSocketPeer`): the open steps, the

@@ -1,6 +1,6 @@
-import Recording
-import StubModel
-import StubdEngine
+package import Recording
+package import StubModel
+package import StubdEngine
 import Synchronization
 
 /// A forwarded WebSocket: the client's conversation (`WebSocketPeer`) and the upstream's

@@ -1,7 +1,7 @@
 import Foundation
-import StubdEngine
-import Recording
-import StubModel
+package import StubdEngine
+package import Recording
+package import StubModel
 import Synchronization
 
 /// One conversation's messages as the journal keeps them — each with its side and time, text

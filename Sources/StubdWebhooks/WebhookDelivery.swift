@@ -1,7 +1,7 @@
-import StubModel
-import StubdEngine
-import StubdTemplates
-import StubServer
+package import StubModel
+package import StubdEngine
+package import StubdTemplates
+package import StubServer
 import Foundation
 
 /// One webhook rendered for the request that caused it: what will be sent, or why it cannot be

@@ -1,5 +1,5 @@
-import Foundation
-import StubModel
+public import Foundation
+public import StubModel
 import StubdState
 import Synchronization
 

@@ -1,7 +1,7 @@
 import StubModel
 import StubdEngine
-import StubdTemplates
-import StubServer
+package import StubdTemplates
+package import StubServer
 
 /// Sends a route's webhooks once its answer has gone: an exchange observer, so a webhook never
 /// leaves before the answer that caused it (the route's delay included). Each is rendered for the

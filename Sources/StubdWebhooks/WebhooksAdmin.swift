@@ -1,7 +1,7 @@
 import AdminContract
 import StubModel
 import StubServer
-import AdminAPI
+package import AdminAPI
 
 /// `GET /__stubd/webhooks` (the webhooks routes sent, oldest first: route, URL, attempts, status
 /// or error; only the caller's session's with `X-Stubd-Session`) and `DELETE` to forget them.

@@ -1,6 +1,10 @@
-import Foundation
+// URLRequest is Foundation's on Darwin and FoundationNetworking's on Linux: the public import is
+// the module that declares it.
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+import Foundation
+public import FoundationNetworking
+#else
+public import Foundation
 #endif
 
 /// A target resolved to a URL string, headers and task, as Moya's `Endpoint`; `urlRequest()`

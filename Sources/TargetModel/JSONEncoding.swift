@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// Alamofire 5's `JSONEncoding`: `JSONSerialization` bytes as the body, `application/json` only

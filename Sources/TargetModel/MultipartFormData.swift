@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One part of a multipart upload, with Moya 15.0.x's shape (`uploadMultipart([MultipartFormData])`).
 public struct MultipartFormData {

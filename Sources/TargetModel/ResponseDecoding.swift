@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A target that names the type the app decodes its answer into, so `stubd verify` can ask the
 /// app's own decoder whether the fixture and the real API's answer still decode — the failure a

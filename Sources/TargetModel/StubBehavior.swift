@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When a stub answers, as in Moya: `.immediate`, after a delay, or not at all.
 ///

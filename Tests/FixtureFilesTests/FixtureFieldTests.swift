@@ -1,7 +1,7 @@
 import Foundation
-import Testing
+public import Testing
 @testable import FixtureFiles
-import StubModel
+public import StubModel
 import StubdTestTags
 
 /// `FixtureField` is the one list of the fixture format's fields: every row's example is read,

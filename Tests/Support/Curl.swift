@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Runs the real curl binary and captures what it printed and its exit status.
 package struct CurlResult {

@@ -1,6 +1,6 @@
 import Foundation
-import StubServer
-import StubdRuntime
+package import StubServer
+package import StubdRuntime
 
 /// Waits for an exchange to end on a server, woken by the server's own notice (an observer), not
 /// by polling: `let wait = ExchangeWait(server, path: "/feed")` before the action, then

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 /// A URLSession round trip: the response and body, or the error URLSession reported.

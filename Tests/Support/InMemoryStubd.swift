@@ -1,9 +1,9 @@
 import Foundation
 import FixtureFiles
-import StubModel
+package import StubModel
 import StubServer
-import StubdEngine
-import StubdRuntime
+package import StubdEngine
+package import StubdRuntime
 
 /// A whole stubd — fixtures, admin API, dashboard, journal, observers — served by the in-memory
 /// engine: requests are values handed in, replies values handed back, calls stubd makes itself

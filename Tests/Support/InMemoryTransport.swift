@@ -1,7 +1,7 @@
 import Foundation
 import StubModel
-import StubdEngine
-import StubdTesting
+package import StubdEngine
+package import StubdTesting
 
 /// The test kit's admin calls handed to a stubd served in memory instead of sent over HTTP: the
 /// kit builds each call exactly as it would (method, URL, headers, JSON body), and the in-memory

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A real upstream for proxy and recording tests: Python's http.server running `handler` (the
 /// body of a `BaseHTTPRequestHandler` subclass), over HTTPS with a CA and a `localhost`

@@ -1,11 +1,11 @@
 import Foundation
-import StubServer
-import StubdRuntime
-import AdminAPI
+package import StubServer
+package import StubdRuntime
+package import AdminAPI
 import Dashboard
 import AdminContract
-import TargetModel
-import StubdEngine
+package import TargetModel
+package import StubdEngine
 
 /// A stubd server on 127.0.0.1 with an ephemeral port, for one test.
 package struct TestServer {

@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 
 /// How deep a suite reaches, so `make check` can run the socket-free ones alone in seconds.
 /// `packaging/check-test-depth.py` keeps every suite tagged with exactly one, and the tag true to

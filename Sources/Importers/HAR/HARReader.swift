@@ -1,6 +1,6 @@
 import Foundation
-import FixtureFiles
-import StubModel
+public import FixtureFiles
+public import StubModel
 
 /// One request and its answer from a HAR capture, bodies decoded (`encoding: base64`), the
 /// headers that describe the capture's transfer rather than the message dropped (HTTP/2

@@ -1,4 +1,4 @@
-import FixtureFiles
+public import FixtureFiles
 import Foundation
 import StubModel
 

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 
 /// Decides which names carry secrets and replaces their values with a fixed placeholder, so the
 /// journal (admin output, log lines, near-miss reports) — and later recorded fixtures — never

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 
 /// A WebSocket conversation as the proxy relayed it: every message both ways with when it
 /// passed, and how the upstream ended it. Plain values, handed to the recorder when the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Regular expression matches that give up: ICU backtracks without bound (`(a+)+$` on forty
 /// `a`s and a `!` held a loop for seconds) and the text comes from the request. ICU reports

@@ -1,7 +1,7 @@
-import Foundation
-import StubModel
-import StubdEngine
-import StubdWebSockets
+public import Foundation
+public import StubModel
+public import StubdEngine
+public import StubdWebSockets
 
 /// One request and what became of it: made when the request arrives (its arrival time is the
 /// moment the handler is called), resolved by the decision, completed by the engine when the

@@ -1,4 +1,4 @@
-import StubModel
+public import StubModel
 import StubdEngine
 
 /// What an exchange answered, when it answered with a response (a fault sends none): status,

@@ -1,6 +1,6 @@
-import Foundation
-import StubModel
-import StubdEngine
+public import Foundation
+public import StubModel
+public import StubdEngine
 
 /// One served request as the journal keeps it: the `Exchange` itself (or, for a request over the
 /// journal's bounds, a copy cut to them) and its number. Nothing is copied field by field and

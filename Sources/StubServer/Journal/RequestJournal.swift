@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import StubModel
+public import StubModel
 import StubdState
 
 /// The last `capacity` served requests, in a ring: memory stays bounded under any load (each

@@ -1,5 +1,5 @@
-import Recording
-import StubModel
+public import Recording
+public import StubModel
 import StubdEngine
 
 /// Where the proxy meets recording: an exchange observer that hands each forwarded miss being

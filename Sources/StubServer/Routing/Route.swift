@@ -1,8 +1,8 @@
 import Atomics
-import StubModel
+public import StubModel
 import StubdEngine
 import StubdState
-import StubdTemplates
+public import StubdTemplates
 import StubdStreams
 import StubdCollections
 import StubdWebSockets

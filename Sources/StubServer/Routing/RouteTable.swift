@@ -1,6 +1,6 @@
-import StubModel
-import TargetModel
-import StubdEngine
+public import StubModel
+public import TargetModel
+public import StubdEngine
 
 /// The compiled, immutable set of stubs that every event loop reads.
 ///

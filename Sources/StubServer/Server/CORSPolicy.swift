@@ -1,5 +1,5 @@
-import StubModel
-import StubdEngine
+package import StubModel
+package import StubdEngine
 import StubdSystem
 import Foundation
 

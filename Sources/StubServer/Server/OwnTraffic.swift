@@ -1,6 +1,6 @@
 import AdminContract
-import StubModel
-import StubdEngine
+package import StubModel
+package import StubdEngine
 import StubdSystem
 import Synchronization
 import Foundation

@@ -1,7 +1,7 @@
 import Dispatch
 import AdminContract
-import StubModel
-import StubdEngine
+package import StubModel
+package import StubdEngine
 import StubdWebSockets
 import StubdState
 import StubdTemplates

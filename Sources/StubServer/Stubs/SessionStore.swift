@@ -1,9 +1,9 @@
 import Dispatch
-import StubModel
-import StubdState
-import StubdTemplates
-import StubdCollections
-import StubdWebSockets
+public import StubModel
+public import StubdState
+public import StubdTemplates
+public import StubdCollections
+public import StubdWebSockets
 
 /// The session store: the one owner of a server's changeable state — the stub store, scenario
 /// states and sequence positions, the journal, and every answer kind's per-session state (each a

@@ -1,6 +1,6 @@
 import Atomics
 import Synchronization
-import StubModel
+public import StubModel
 
 /// The stubs being served, and the only place they change: fixture reloads and runtime
 /// add/replace/remove. Every change makes a new `StubSnapshot` and publishes it atomically; a
