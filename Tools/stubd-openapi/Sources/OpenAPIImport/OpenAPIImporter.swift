@@ -81,9 +81,9 @@ public enum OpenAPIImporter {
                 let primary = answers.firstIndex { (200..<300).contains($0.status) } ?? 0
                 for (index, answer) in answers.enumerated() {
                     var request = RequestPattern(method: method, path: pathPattern)
-                    request.otherQueryAllowed = true
+                    request.query.othersAllowed = true
                     if index != primary {
-                        request.headerMatches = [NamedMatch(exampleHeader, .equalTo(answer.selector, caseInsensitive: true))]
+                        request.add(.headerMatch(NamedMatch(exampleHeader, .equalTo(answer.selector, caseInsensitive: true))))
                     }
                     if answer.generated {
                         notes.append("\(file): paths.\(path.rawValue).\(endpoint.method.rawValue.lowercased()).responses.\(answer.statusText): no example; body generated from the schema")
