@@ -76,6 +76,7 @@ test: deps
 	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
 	python3 Tests/streams/clients_test.py .build/debug/stubd
 	python3 Tests/clients/round3_test.py .build/debug/stubd
+	python3 Tests/clients/node_fetch_test.py .build/debug/stubd
 	python3 Tests/clients/tls_fault_steps_test.py .build/debug/stubd
 	@# WebSockets with Python websockets, websocket-client and Node's WebSocket, ws:// and wss://.
 	@python3 -c 'import websockets, websocket' 2>/dev/null || { echo "make: installing Python websockets websocket-client"; \

@@ -38,15 +38,18 @@ package struct InMemoryStubd {
     }
 
     /// Sends a request (`target` is path and query) and returns the reply; a missing reply is
-    /// recorded by the caller's `#require`.
+    /// recorded by the caller's `#require`. `connectionRequest` says which request of its
+    /// connection it is, as the engine would (nil: not known, as in memory by default).
     package func send(_ method: String, _ target: String, headers: [(String, String)] = [], body: String = "",
-                      timeout: Double = 10) -> InMemoryReply? {
+                      connectionRequest: Int? = nil, timeout: Double = 10) -> InMemoryReply? {
         var all = headers.map { NameValue($0.0, $0.1) }
         if !all.contains(where: { $0.name.lowercased() == "host" }) { all.append(NameValue("Host", "127.0.0.1:8080")) }
         if !body.isEmpty, !all.contains(where: { $0.name.lowercased() == "content-length" }) {
             all.append(NameValue("Content-Length", String(body.utf8.count)))
         }
-        return network.send(IncomingRequest(method: method, target: target, headers: all, body: Array(body.utf8)), timeout: timeout)
+        var request = IncomingRequest(method: method, target: target, headers: all, body: Array(body.utf8))
+        request.connection = connectionRequest.map { ConnectionUse(number: 1, request: $0) }
+        return network.send(request, timeout: timeout)
     }
 
     /// `GET target`.

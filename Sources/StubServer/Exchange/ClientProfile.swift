@@ -9,7 +9,7 @@ import StubdEngine
 public struct ClientProfile: Sendable, Equatable {
     /// The client families whose handling of a failed request differs.
     public enum Family: Sendable, Equatable {
-        /// A browser or WebView: sends `Sec-Fetch-Mode` (to a loopback or HTTPS origin) or, to any
+        /// A browser or WebView: sends `Sec-Fetch-Site` (to a loopback or HTTPS origin) or, to any
         /// origin, a `Mozilla/` User-Agent. Re-sends after a no-byte failure on any socket it had
         /// idle, so fault steps reach it as broken framing.
         case browser
@@ -45,7 +45,7 @@ public struct ClientProfile: Sendable, Equatable {
         fetchMode = request.header("Sec-Fetch-Mode")?.lowercased()
         fetchDest = request.header("Sec-Fetch-Dest")?.lowercased()
         let agent = request.header("User-Agent") ?? ""
-        if fetchMode != nil || agent.hasPrefix("Mozilla/") {
+        if fetchSite != nil || agent.hasPrefix("Mozilla/") {
             family = .browser
         } else if agent.hasPrefix("Java-http-client/") {
             family = .javaHTTPClient
@@ -58,10 +58,13 @@ public struct ClientProfile: Sendable, Equatable {
         isRead = request.method == "GET" || request.method == "HEAD"
     }
 
-    /// Whether a page made the request: it carries `Origin` or any Fetch Metadata (every current
-    /// browser adds them to every request, same-origin ones included). curl, the test kits and
-    /// apps send neither. The admin guard refuses a page it does not know.
-    public var isPage: Bool { origin != nil || fetchSite != nil || fetchMode != nil || fetchDest != nil }
+    /// Whether a page made the request: it carries `Origin` or `Sec-Fetch-Site` (every current
+    /// browser sends `Sec-Fetch-Site` with `-Mode` and `-Dest` on every request to a loopback or
+    /// HTTPS origin, same-origin ones included). curl, the test kits and apps send neither; nor
+    /// does Node's global `fetch` (undici), whose lone `Sec-Fetch-Mode: cors` no browser sends
+    /// without `Sec-Fetch-Site`: it is a client, not a page. The admin guard refuses a page it
+    /// does not know.
+    public var isPage: Bool { origin != nil || fetchSite != nil }
 
     /// Whether a browser sent it.
     public var isBrowser: Bool { family == .browser }

@@ -75,9 +75,16 @@ struct Delivery {
     private func placeFaultSteps(_ plan: inout ReplyPlan, of route: Route, for exchange: Exchange) {
         switch plan.content {
         case .fault(let fault, _) where fault.sendsNoResponse:
-            scenarios.noteNoByteFault(route: route.id, session: exchange.session, signature: exchange.resendSignature)
-            // A browser re-sends after a no-byte failure on any socket it had idle.
-            if route.hasSteps, exchange.client.isBrowser { plan.content = .fault(fault, as: .brokenFraming) }
+            let client = exchange.client
+            if route.hasSteps, client.isBrowser {
+                // A browser re-sends after a no-byte failure on any socket it had idle; broken
+                // framing it never re-sends.
+                plan.content = .fault(fault, as: .brokenFraming)
+            } else if client.isBrowser || client.resendsAfterNoByteFailure {
+                // Noted only for a client that will re-send it: an app's own retry (requests,
+                // Node, a new curl process) is never marked a re-send.
+                scenarios.noteNoByteFault(route: route.id, session: exchange.session, signature: exchange.resendSignature)
+            }
         case .response where store.hasFaultSteps:
             plan.closeConnection = faultStepFollows(route, in: store.snapshot, session: exchange.session)
         default:

@@ -136,11 +136,21 @@ final class ScenarioBook: Sendable {
 
     /// Whether a request (`signature`) that `route` is about to answer is the client's re-send of
     /// the last one that got a no-byte fault in `session`: the same route and bytes, soon after.
+    /// A fault is re-sent once: matched, it is forgotten, so the request after the re-send (an
+    /// app's own retry) is not marked.
     func isResend(route: RouteID, session: SessionID?, signature: () -> Int) -> Bool {
         guard noByteFaultCount.load(ordering: .relaxed) > 0 else { return false }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard let last = state.withLock({ $0.noByteFaults[session] }), last.route == route, now &- last.at < Self.resendWindow else { return false }
-        return last.signature == signature()
+        guard let last = state.withLock({ $0.noByteFaults[session] }), last.route == route, now &- last.at < Self.resendWindow,
+              last.signature == signature() else { return false }
+        return state.withLock { state in
+            // Another loop may have matched it first: one re-send per fault.
+            guard state.noByteFaults[session]?.at == last.at else { return false }
+            state.noByteFaults[session] = nil
+            state.release(0, session: session, budget: budget)
+            noByteFaultCount.subtract(1, ordering: .relaxed)
+            return true
+        }
     }
 
     /// True the first time for a route and session: the step is delivered without being consumed

@@ -106,7 +106,7 @@ import StubdTestTags
     /// step as a head with two different lengths (an error it never re-sends), on a reused
     /// connection as on a first request, and the step is consumed: the next request reads ok.
     /// A route without steps keeps its authored reset (nothing can be skipped there).
-    @Test(arguments: ["Sec-Fetch-Mode: cors\r\n", "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0\r\n"])
+    @Test(arguments: ["Sec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\n", "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0\r\n"])
     func aBrowserGetsTheStepAsBrokenFramingAndItIsConsumed(browserHeader: String) throws {
         let server = try TestServer(fixtures: Self.fixtures())
         defer { server.stop() }
@@ -140,11 +140,11 @@ import StubdTestTags
         let server = try TestServer(fixtures: [hang]) { $0.hangCapSeconds = 0.3 }
         defer { server.stop() }
         let start = Date()
-        let request = "GET /hang-first HTTP/1.1\r\nHost: x\r\nSec-Fetch-Mode: cors\r\n\r\n"
+        let request = "GET /hang-first HTTP/1.1\r\nHost: x\r\nSec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\n\r\n"
         let reply = RawHTTP.exchange(port: server.port, bytes: Array(request.utf8))
         #expect(Date().timeIntervalSince(start) >= 0.3)
         #expect(String(decoding: reply, as: UTF8.self) == "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n")
-        let next = RawHTTP.exchange(port: server.port, bytes: Array("GET /hang-first HTTP/1.1\r\nHost: x\r\nSec-Fetch-Mode: cors\r\nConnection: close\r\n\r\n".utf8))
+        let next = RawHTTP.exchange(port: server.port, bytes: Array("GET /hang-first HTTP/1.1\r\nHost: x\r\nSec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\nConnection: close\r\n\r\n".utf8))
         #expect(String(decoding: next, as: UTF8.self).hasSuffix("\r\n\r\nok"))
     }
 

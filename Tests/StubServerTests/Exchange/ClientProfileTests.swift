@@ -34,10 +34,16 @@ import StubdTestTags
                                               ("Sec-Fetch-Dest", "empty")], connectionRequest: 2, family: .browser, isPage: true, resends: false),
         Row(name: "a page on a LAN address (no Fetch Metadata)", headers: [("User-Agent", "Mozilla/5.0"), ("Origin", "http://192.168.1.9:3000")],
             family: .browser, isPage: true, resends: false),
-        // Today's rules, which the faults issue revisits: a Mozilla/ User-Agent is a browser, and
-        // Node's fetch, which sends Sec-Fetch-Mode, is a page.
+        // A Mozilla/ User-Agent is still a browser (the faults issue's per-client table revisits it).
         Row(name: "curl -A Mozilla/5.0", headers: [("User-Agent", "Mozilla/5.0")], connectionRequest: 2, family: .browser, isPage: false, resends: false),
-        Row(name: "Node fetch (undici)", headers: [("User-Agent", "node"), ("Sec-Fetch-Mode", "cors")], family: .browser, isPage: true, resends: false),
+        // Node's global fetch sends Sec-Fetch-Mode: cors alone (measured, Node 20): a client that
+        // reports failures, not a page and not a browser.
+        Row(name: "Node fetch (undici)", headers: [("User-Agent", "node"), ("Sec-Fetch-Mode", "cors")], connectionRequest: 2, family: .reportsFailures,
+            isPage: false, resends: false),
+        Row(name: "Sec-Fetch-Mode and -Dest without -Site or Origin", headers: [("Sec-Fetch-Mode", "cors"), ("Sec-Fetch-Dest", "empty")],
+            family: .other, isPage: false, resends: false),
+        Row(name: "a browser's cross-site request", headers: [("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Mode", "no-cors")],
+            family: .browser, isPage: true, resends: false),
         Row(name: "no User-Agent, engine without connection numbers", headers: [], connectionRequest: nil, family: .other, isPage: false, resends: false),
     ]
 

@@ -7,8 +7,9 @@ import FixtureFiles
 import StubdTestTags
 import StubdRuntime
 
-/// A client's silent re-send of a request that got a no-byte fault (curl, URLSession, Chromium,
-/// OkHttp and Java do it on a reused connection) is journaled marked, so counts can leave it out.
+/// A client's silent re-send of a request that got a no-byte fault (curl, URLSession, OkHttp on a
+/// reused connection, Java's GET on any) is journaled marked, so counts can leave it out; an app's
+/// own retry — from a client that does not re-send, or after the re-send — is not.
 @Suite(.tags(.process)) struct ResendJournalTests {
     static let fixtures = #"""
     {"routes": [
@@ -20,15 +21,23 @@ import StubdRuntime
     @Test func theSameRequestRightAfterANoByteFaultIsMarkedAResend() throws {
         let stubd = try InMemoryStubd(Self.fixtures)
         defer { stubd.stop() }
-        let session = [("X-Stubd-Session", "s1")]
-        #expect(stubd.send("POST", "/orders", headers: session, body: #"{"item":1}"#)?.fault == .reset)
-        #expect(stubd.send("POST", "/orders", headers: session, body: #"{"item":1}"#)?.status == 201)
-        // Another body, another session: not re-sends.
+        let session = [("X-Stubd-Session", "s1")], order = #"{"item":1}"#
+        // curl on a reused connection: the step is held; its re-send on a fresh connection is
+        // marked and takes the step; the app's next request is its own.
+        #expect(stubd.send("POST", "/orders", headers: session, body: order, connectionRequest: 2)?.fault == .reset)
+        #expect(stubd.send("POST", "/orders", headers: session, body: order, connectionRequest: 1)?.fault == .reset)
+        #expect(stubd.send("POST", "/orders", headers: session, body: order, connectionRequest: 1)?.status == 201)
+        // Another body: not a re-send.
         _ = stubd.send("POST", "/orders", headers: session, body: #"{"item":2}"#)
-        _ = stubd.send("GET", "/down", headers: [("X-Stubd-Session", "s2")])
-        _ = stubd.send("GET", "/down", headers: [("X-Stubd-Session", "s2")])
+        // Java re-sends a GET on any connection; Python requests never does (its retry is the app's).
+        let java = [("X-Stubd-Session", "s2"), ("User-Agent", "Java-http-client/17.0.9")]
+        _ = stubd.send("GET", "/down", headers: java, connectionRequest: 1)
+        _ = stubd.send("GET", "/down", headers: java, connectionRequest: 1)
+        let requests = [("X-Stubd-Session", "s3"), ("User-Agent", "python-requests/2.28.1")]
+        _ = stubd.send("GET", "/down", headers: requests, connectionRequest: 2)
+        _ = stubd.send("GET", "/down", headers: requests, connectionRequest: 1)
         let entries = stubd.server.requests()
-        #expect(entries.map(\.isResend) == [false, true, false, false, true], "\(entries.map(\.isResend))")
+        #expect(entries.map(\.isResend) == [false, true, false, false, false, true, false, false], "\(entries.map(\.isResend))")
         let listed = try #require(stubd.get("/__stubd/requests", headers: session))
         #expect(listed.text.contains(#""resend": true"#) || listed.text.contains(#""resend":true"#), "\(listed.text)")
     }
