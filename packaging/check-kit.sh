@@ -21,8 +21,9 @@ while todo:
     if products:
         sys.exit(f"check-kit: FAILED: {name} depends on products {products}; the kit must need nothing outside this package")
 system = sorted(n for n in closure if targets[n]["type"] == "system-target")
-if system or closure != {"StubdTesting", "StubModel", "TargetModel", "AdminContract"}:
-    sys.exit(f"check-kit: FAILED: StubdTesting's closure is {sorted(closure)} (system libraries: {system}); it may use only StubModel, TargetModel and AdminContract (the admin API's declarations)")
+if system or closure != {"StubdTesting", "StubModel", "StubdHTTP", "TargetModel", "AdminContract"}:
+    sys.exit(f"check-kit: FAILED: StubdTesting's closure is {sorted(closure)} (system libraries: {system}); it may use only StubModel (with StubdHTTP, "
+             "the pure-Swift HTTP vocabulary it re-exports), TargetModel and AdminContract (the admin API's declarations)")
 print(f"check-kit: StubdTesting depends on {', '.join(sorted(closure - {'StubdTesting'}))} only (no system library)")
 PY
 

@@ -6,7 +6,6 @@ public import Recording
 public import Logging
 public import StubModel
 public import TargetModel
-public import StubdEngine
 public import StubdState
 public import StubdWebhooks
 

@@ -1,4 +1,3 @@
-import StubModel
 
 /// Field-level differences between two JSON values, as `$.user.name: expected "a", got "b"`,
 /// so a near miss names the one field that is off instead of printing two whole documents.

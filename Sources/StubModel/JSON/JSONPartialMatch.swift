@@ -1,4 +1,3 @@
-import StubModel
 
 /// JSON compared by meaning with WireMock's relaxations: objects may carry members the pattern
 /// does not name and arrays may be longer (`ignoreExtraElements`, at every depth), arrays may

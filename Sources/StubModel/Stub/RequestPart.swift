@@ -35,6 +35,7 @@ public enum RequestPart: Sendable, Hashable {
         /// request sends them in does not matter, and equal patterns must compare equal).
         var isSorted: Bool { self == .header }
 
+        /// Report order: the kind listed first in a near-miss report is the smaller.
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
