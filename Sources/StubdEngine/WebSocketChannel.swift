@@ -113,7 +113,7 @@ final class WebSocketChannel {
     /// ends with a reset instead.
     func write(_ frame: [UInt8]) {
         guard !released else { return }
-        if evbuffer_get_length(bufferevent_get_output(bev)) + frame.count > Self.outputLimit {
+        if pendingOutput + frame.count > Self.outputLimit {
             owner?.channelEnd(code: nil, reason: "\(otherName) stopped reading: over \(Self.outputLimit >> 20) MiB waited to be sent", by: .network, reset: true)
             return
         }

@@ -14,10 +14,6 @@ import Synchronization
 /// Loop-confined, except `send`, `close`, `fault`: callable from any thread, they hop onto the
 /// loop through its mailbox. Owned by the loop's `InFlightRegistry` while open.
 public final class WebSocketConnection: @unchecked Sendable {
-    /// Bytes queued for a client that has not read them past which it is dropped (a reader that
-    /// stopped reading must not grow memory).
-    public static var outputLimit: Int { WebSocketChannel.outputLimit }
-
     private let connection: OpaquePointer
     private let channel: WebSocketChannel
     private unowned let worker: Worker

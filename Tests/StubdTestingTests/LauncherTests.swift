@@ -55,11 +55,14 @@ import StubdTestTags
         child.arguments = ["serve", folder, "--port", "0", "--quiet", "--parent-pid", String(parent.processIdentifier)]
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
+        // Woken by the child's exit itself, not by polling it (5 s at most).
+        let ended = DispatchSemaphore(value: 0)
+        child.terminationHandler = { _ in ended.signal() }
         try child.run()
         parent.waitUntilExit()
         let started = Date()
-        while child.isRunning && Date().timeIntervalSince(started) < 5 { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(!child.isRunning, "stubd stopped within \(Date().timeIntervalSince(started)) s of its parent's end")
+        let stopped = ended.wait(timeout: .now() + 5) == .success
+        #expect(stopped && !child.isRunning, "stubd still ran \(Date().timeIntervalSince(started)) s after its parent's end")
         if child.isRunning { child.terminate() } else { #expect(child.terminationStatus == 0) }
     }
 }
