@@ -64,6 +64,10 @@ test: deps
 	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
 		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
 		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
+	@# The fault-step clients of ConformanceTests (conformance/run.py): httpx, aiohttp, Node.
+	@python3 -c 'import httpx, aiohttp' 2>/dev/null || { echo "make: installing Python httpx aiohttp"; \
+		python3 -m pip install -q httpx aiohttp 2>/dev/null || python3 -m pip install -q --break-system-packages httpx aiohttp; }
+	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
 	bash bench/wiremock-jar.sh
 	@# SwiftPM keeps a path dependency's old file list in an existing build folder (a source added to
 	@# stubd then "cannot be found"): a failed build is tried once more in a fresh one.

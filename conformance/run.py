@@ -4,7 +4,8 @@ Usage: python3 conformance/run.py --stubd .build/release/stubd [--clients curl,r
                                   [--out docs/CONFORMANCE.md] [--bin DIR]
 Each client runs the same steps on one client instance (so keep-alive connections are reused, as
 in an app): every fault after a warm-up request, the JSON route with the client's own
-Content-Type spelling, and sequences whose middle step is a connection fault. A step passes when
+Content-Type spelling, and sequences with a connection fault step — with the client's own
+User-Agent and again with a browser's (`Mozilla/5.0 …`), which must change nothing a client sees. A step passes when
 the client reports what the stub stands for: a failure for a fault, the status for a response.
 The journal tells how many attempts reached stubd (a client's silent re-send shows as 2).
 Exit status 1 when any expectation fails; `garbage` is reported, not judged (see docs/FAULTS.md).
@@ -36,7 +37,12 @@ SEQUENCES = [
     ("sequence `[500, reset, ok]`", "flaky", "GET /c/flaky"),
     ("sequence `[500, empty, ok]`", "flaky-empty", "GET /c/flaky-empty"),
     ("sequence `[reset, ok]` after another route", "reset-first", "GET /c/reset-first"),
+    ("sequence `[empty, ok]` after another route", "empty-first", "GET /c/empty-first"),
 ]
+# A browser's User-Agent, as Android WebView-style and scraping stacks send it: the sequences run
+# again with it (not for Chromium, which sends its own).
+MOZILLA = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+AGENT_SUFFIX = ", `Mozilla/5.0` User-Agent"
 WARM = "GET /c/warm"
 # Failures no bytes can avoid, documented in docs/FAULTS.md rather than counted.
 KNOWN = {
@@ -48,6 +54,8 @@ def client_command(name, bin_dir):
     return {
         "curl": [sys.executable, os.path.join(CLIENTS, "curl_client.py")],
         "requests": [sys.executable, os.path.join(CLIENTS, "requests_client.py")],
+        "httpx": [sys.executable, os.path.join(CLIENTS, "httpx_client.py")],
+        "aiohttp": [sys.executable, os.path.join(CLIENTS, "aiohttp_client.py")],
         "node": ["node", os.path.join(CLIENTS, "node_fetch.mjs")],
         "chromium": [sys.executable, os.path.join(CLIENTS, "chromium_client.py")],
         "java": ["java", os.path.join(CLIENTS, "JavaHttpClient.java")],
@@ -57,7 +65,8 @@ def client_command(name, bin_dir):
 
 
 TITLES = {
-    "urlsession": "URLSession (Linux)", "curl": "curl", "requests": "Python requests", "node": "Node fetch",
+    "urlsession": "URLSession (Linux)", "curl": "curl", "requests": "Python requests", "httpx": "httpx",
+    "aiohttp": "aiohttp", "node": "Node fetch",
     "chromium": "Chromium fetch", "java": "Java HttpClient", "okhttp": "OkHttp 3",
 }
 
@@ -144,21 +153,29 @@ def measure(stubd, name, command):
 
     with open(os.path.join(HERE, "sequences.json"), encoding="utf-8") as file:
         routes = {route["name"]: route for route in json.load(file)["routes"]}
-    for label, route, step in SEQUENCES:
-        stubd.admin("POST", "reset")
-        stubd.admin("POST", "routes", routes[route])
-        count = len(routes[route]["responses"])
-        results = run_client(command, stubd.base, [WARM] + [step] * count)[1:]
-        wanted = [["ok", "500"], ["error"], ["ok", "200"]][-count:]
-        good = all(r[:len(w)] == w for r, w in zip(results, wanted)) and results[-1][2:3] == ["ok"]
-        text = " → ".join("error" if r[0] == "error" else r[1] for r in results)
-        cells[label] = (good, f"{text} — {stubd.attempts(step)} attempts")
+    for agent, suffix in [(None, ""), (MOZILLA, AGENT_SUFFIX)]:
+        CLIENT_ENV["STUBD_USER_AGENT"] = agent or ""
+        for label, route, step in SEQUENCES:
+            if agent and name == "chromium":
+                cells[label + suffix] = (None, "its own")
+                continue
+            stubd.admin("POST", "reset")
+            stubd.admin("POST", "routes", routes[route])
+            count = len(routes[route]["responses"])
+            results = run_client(command, stubd.base, [WARM] + [step] * count)[1:]
+            wanted = [["ok", "500"], ["error"], ["ok", "200"]][-count:]
+            good = all(r[:len(w)] == w for r, w in zip(results, wanted)) and results[-1][2:3] == ["ok"]
+            good = good and stubd.attempts(step) == count
+            text = " → ".join("error" if r[0] == "error" else r[1] for r in results)
+            cells[label + suffix] = (good, f"{text} — {stubd.attempts(step)} attempts")
+    CLIENT_ENV["STUBD_USER_AGENT"] = ""
     return cells
 
 
 def available(name):
     probes = {
         "curl": ["curl", "--version"], "requests": [sys.executable, "-c", "import requests"],
+        "httpx": [sys.executable, "-c", "import httpx"], "aiohttp": [sys.executable, "-c", "import aiohttp"],
         "node": ["node", "-e", "if (typeof fetch !== 'function') process.exit(1)"],
         "chromium": ["chromium", "--version"], "java": ["java", "-version"],
         "okhttp": ["test", "-r", OKHTTP.split(":")[0]],
@@ -173,7 +190,8 @@ def available(name):
 
 
 def table(columns, measured):
-    rows = [label for label, _, _ in FAULTS] + [JSON_ROW[0]] + [label for label, _, _ in SEQUENCES]
+    rows = [label for label, _, _ in FAULTS] + [JSON_ROW[0]] + [label for label, _, _ in SEQUENCES] \
+        + [label + AGENT_SUFFIX for label, _, _ in SEQUENCES]
     mark = {True: "✓ ", False: "✗ ", None: ""}
     lines = ["| case | " + " | ".join(TITLES[c] for c in columns) + " |",
              "|---|" + "---|" * len(columns)]
@@ -218,7 +236,7 @@ def write_page(path, text, marker="conformance"):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stubd", required=True)
-    parser.add_argument("--clients", default="urlsession,curl,requests,node,chromium,java,okhttp")
+    parser.add_argument("--clients", default="urlsession,curl,requests,httpx,aiohttp,node,chromium,java,okhttp")
     parser.add_argument("--bin", default=os.path.join(HERE, ".build"))
     parser.add_argument("--out")
     parser.add_argument("--page", help="replace the table between the conformance markers of this file (docs/FAULTS.md)")

@@ -17,12 +17,14 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     $SUDO apt-get install -y -qq "${missing[@]}"
 fi
-python3 -c 'import requests' 2>/dev/null || python3 -m pip install -q requests 2>/dev/null \
-    || python3 -m pip install -q --break-system-packages requests 2>/dev/null || $SUDO apt-get install -y -qq python3-requests
+python3 -c 'import requests, httpx, aiohttp' 2>/dev/null || python3 -m pip install -q requests httpx aiohttp 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages requests httpx aiohttp
 
 mkdir -p conformance/.build
 swiftc -O conformance/clients/URLSessionClient.swift -o conformance/.build/URLSessionClient
 python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --page docs/FAULTS.md
+# How each client reads each way of sending a fault step (the table stubd's choice comes from).
+python3 conformance/encodings.py --bin conformance/.build --page docs/FAULTS.md
 # The same steps over HTTPS (every client but URLSession on Linux).
 python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --page docs/FAULTS.md \
     --https --clients curl,requests,node,chromium,java,okhttp

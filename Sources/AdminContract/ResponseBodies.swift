@@ -274,12 +274,11 @@ public struct RequestRecord: AdminBody {
     /// True when it is the client's silent re-send of the previous request on its route, which
     /// got a fault that sends no byte (`"resend": true`; absent otherwise).
     public let resend: Bool
-    /// How a fault that sends no byte was sent when not as written: `"brokenFraming"` for a
-    /// browser's sequence or scenario step — a head with two different lengths, which a browser
-    /// reports without re-sending (absent otherwise).
+    /// How a fault that sends no byte was sent when not as written: `"cutShort"` for a sequence
+    /// or scenario step — a response cut short, which no client re-sends (absent otherwise).
     public let faultSentAs: String?
-    /// The `faultSentAs` of a fault sent as a head with broken framing.
-    public static let brokenFraming = "brokenFraming"
+    /// The `faultSentAs` of a fault step sent as a response cut short.
+    public static let cutShort = "cutShort"
 
     /// A record of these values.
     public init(sequence: Int, time: String, method: String, url: String, path: String, session: String?, connection: Int?,

@@ -4,13 +4,15 @@ public import StubdHTTP
 public enum FaultSending: Sendable, Equatable {
     /// As the fixture wrote it: a reset is a reset.
     case authored
-    /// A fault that sends no byte (`reset`, `empty`; `hang` when its cap ends it) sent as a head
-    /// whose framing is broken instead — two different `Content-Length`s, which RFC 9112 §6.3
-    /// makes an unrecoverable error for a user agent — so a browser reports the failure where it
-    /// would silently re-send after a reset on a socket it had idle (`Delivery`). Faults
-    /// that send bytes go as authored.
-    case brokenFraming
+    /// A fault that sends no byte (`reset`, `empty`; `hang` when its cap ends it) sent as a
+    /// response cut short instead, which no client re-sends: every client measured re-sends some
+    /// request that got no byte at all, so a sequence's fault step would be skipped
+    /// (docs/FAULTS.md, "How a fault step is sent"). For a request whose answer has a body: a
+    /// `200` head promising one byte, then the close. For HEAD, whose answer has no body to cut:
+    /// a head with two different lengths (RFC 9112 §6.3: unrecoverable). Faults that send bytes go
+    /// as authored.
+    case cutShort
 
-    /// How `fault` is sent under this choice: broken framing only for a fault that sends no byte.
-    public func breaksFraming(_ fault: Fault) -> Bool { self == .brokenFraming && fault.sendsNoResponse }
+    /// Whether `fault` is sent cut short under this choice: only a fault that sends no byte is.
+    public func cutsShort(_ fault: Fault) -> Bool { self == .cutShort && fault.sendsNoResponse }
 }

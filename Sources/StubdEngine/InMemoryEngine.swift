@@ -146,8 +146,6 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
 
     /// The plan as a value: the head and body a client would get, or the fault, or the stream.
     private func carryOut(_ plan: ReplyPlan, listener: (any ReplyListener)?) -> InMemoryReply {
-        var plan = plan
-        if plan.closeConnection { plan.extraHeaders.append(NameValue("Connection", "close")) }
         let reply: InMemoryReply
         switch plan.content {
         case .response(let prepared):
@@ -290,9 +288,9 @@ public struct InMemoryReply: Sendable {
     public let body: [UInt8]
     /// The fault carried out instead of a reply.
     public let fault: Fault?
-    /// Whether a fault that sends no byte went out as a head with broken framing instead
-    /// (`FaultSending.brokenFraming`: a browser's request to a route with steps).
-    public var faultAsBrokenFraming = false
+    /// Whether a fault that sends no byte went out as a response cut short instead
+    /// (`FaultSending.cutShort`: a route's fault step).
+    public var faultCutShort = false
     /// The stream, for a streamed reply.
     public let stream: InMemoryStream?
     /// The delay the reply was sent after (virtual).
@@ -312,7 +310,7 @@ public struct InMemoryReply: Sendable {
     init(fault: Fault, sending: FaultSending, plan: ReplyPlan) {
         (status, headers, body) = (nil, plan.extraHeaders, [])
         (self.fault, stream, delay, dribble) = (fault, nil, plan.delay, nil)
-        faultAsBrokenFraming = sending.breaksFraming(fault)
+        faultCutShort = sending.cutsShort(fault)
     }
 
     init(script: StreamScript, plan: ReplyPlan) {

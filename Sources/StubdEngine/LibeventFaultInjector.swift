@@ -4,8 +4,8 @@ import StubdSystem
 
 /// The one place `Fault`s become socket behaviour on a live evhttp connection
 /// (libevent-notes §4): reset, empty, bytes then close (truncated, badChunk, garbage), and hang
-/// (a capped timer held by the worker) — or, for a browser, a head with broken framing in place
-/// of a reset, an empty reply or a hang's end (`FaultSending.brokenFraming`).
+/// (a capped timer held by the worker) — or, for a fault step, a response cut short in place of a
+/// reset, an empty reply or a hang's end (`FaultSending.cutShort`).
 ///
 /// Every path frees the connection (and with it the request) or hands it to a timer that will;
 /// nothing touches `req` afterwards.
@@ -18,9 +18,13 @@ enum LibeventFaultInjector {
     static let truncatedBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 64\r\n\r\n".utf8)
     /// A chunked body whose chunk size is not hexadecimal.
     static let badChunkBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz stubd bad chunk\r\n".utf8)
-    /// In place of a fault that sends no byte, for a browser: two different lengths, an
-    /// unrecoverable framing error (RFC 9112 §6.3) that Chromium reports as
-    /// `ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH` and never re-sends, on any socket.
+    /// In place of a fault step that sends no byte: a head promising one byte of body, then the
+    /// close. Every client measured reports it as a transport error and none re-sends it
+    /// (conformance/encodings.py).
+    static let cutBodyBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n".utf8)
+    /// The same for HEAD, whose answer has no body to cut: two different lengths, an
+    /// unrecoverable framing error (RFC 9112 §6.3). No client re-sends it; curl, Java and
+    /// URLSession on Linux read it as a `502` (docs/FAULTS.md).
     static let brokenFramingBytes: [UInt8] = Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n".utf8)
     /// For HEAD, whose reply has no body to cut: a status line cut short. (A head cut inside the
     /// header lines is accepted as complete by curl and Python.)
@@ -43,8 +47,8 @@ enum LibeventFaultInjector {
             return
         }
         guard let connection = evhttp_request_get_connection(req) else { return }
-        if sending.breaksFraming(fault) {
-            write(withHeaders(brokenFramingBytes, extraHeaders), thenClose: connection)
+        if sending.cutsShort(fault) {
+            write(withHeaders(cutShortBytes(for: req), extraHeaders), thenClose: connection)
             return
         }
         switch fault {
@@ -77,10 +81,15 @@ enum LibeventFaultInjector {
         evhttp_connection_free(connection)
     }
 
-    /// A hang's end at its cap: a close, or for a browser the broken-framing head.
-    static func endHang(_ connection: OpaquePointer, plan: ReplyPlan) {
-        if case .fault(let fault, let sending) = plan.content, sending.breaksFraming(fault) {
-            write(withHeaders(brokenFramingBytes, plan.extraHeaders), thenClose: connection)
+    /// What a fault step cut short sends for `req`: the body cut, or for HEAD the framing broken.
+    private static func cutShortBytes(for req: OpaquePointer) -> [UInt8] {
+        evhttp_request_get_command(req) == EVHTTP_REQ_HEAD ? brokenFramingBytes : cutBodyBytes
+    }
+
+    /// A hang's end at its cap: a close, or for a fault step the response cut short.
+    static func endHang(_ connection: OpaquePointer, request req: OpaquePointer, plan: ReplyPlan) {
+        if case .fault(let fault, let sending) = plan.content, sending.cutsShort(fault) {
+            write(withHeaders(cutShortBytes(for: req), plan.extraHeaders), thenClose: connection)
         } else {
             evhttp_connection_free(connection)
         }

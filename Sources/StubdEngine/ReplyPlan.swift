@@ -14,9 +14,6 @@ public struct ReplyPlan: Sendable {
     public var dribble: Dribble?
     /// Headers added to this reply only (CORS).
     public var extraHeaders: [NameValue]
-    /// Close the connection after the reply (`Connection: close`), so the client's next request
-    /// travels on a fresh connection.
-    public var closeConnection = false
     /// The engine already sent this answer (a relayed upstream answer): only the bookkeeping
     /// (the listener) is left to do.
     public var alreadySent = false

@@ -189,8 +189,6 @@ final class Worker {
             listener?.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             return
         }
-        var plan = plan
-        if plan.closeConnection { plan.extraHeaders.append(NameValue("Connection", "close")) }
         switch plan.content {
         case .response(let reply):
             if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
@@ -280,7 +278,7 @@ final class Worker {
             execute(exchange.request, exchange.plan, start: exchange.start, listener: exchange.listener)
         case .closeAfterHang:
             if let connection = evhttp_request_get_connection(exchange.request) {
-                LibeventFaultInjector.endHang(connection, plan: exchange.plan)
+                LibeventFaultInjector.endHang(connection, request: exchange.request, plan: exchange.plan)
             }
         }
     }

@@ -2,9 +2,10 @@
 stubd's own origin and from another origin: every run must read each step as authored
 (500 → error → 200; error → 200 after another route, as the page's first fetch, or fetched by
 the page's own script as it loads) with one attempt per step reaching stubd — Chromium re-sends a
-request that failed without a byte on its idle and preconnected sockets, so stubd sends a browser
-such a step as a head with broken framing, which it reports without re-sending. A fresh browser
-per run, as a page load is.
+request that failed without a byte on its idle and preconnected sockets, so stubd sends such a
+step (to every client) as a response cut short, which no client re-sends: the page's `fetch`
+resolves with its head and reading the body fails (`TypeError`), as an app reading its answer
+sees. A fresh browser per run, as a page load is.
 
 Usage: python3 Tests/ui/fault_steps_test.py [STUBD_BINARY] [RUNS=5] [--page docs/FAULTS.md]
 (make test-ui; make conformance writes the table into docs/FAULTS.md between the fault-steps markers)
@@ -26,7 +27,7 @@ from dashboard_test import Stubd, curl  # noqa: E402
 ONLOAD = "onload"
 ONLOAD_SCRIPT = ("<script>window.out = (async () => { const base = decodeURIComponent(location.hash.slice(1));"
                  " const slow = fetch(base + '/slow'); const out = [];"
-                 " for (let i = 0; i < 2; i++) { try { const r = await fetch(base + '/reset-load'); out.push(String(r.status)); }"
+                 " for (let i = 0; i < 2; i++) { try { const r = await fetch(base + '/reset-load'); await r.text(); out.push(String(r.status)); }"
                  " catch (e) { out.push('error'); } } await slow; return out.join(' '); })();</script>")
 
 CASES = [
@@ -71,7 +72,7 @@ def run(server, origin, path, before, expected):
             warm = f"await fetch({json.dumps(server.base + before)});" if before else ""
             steps = len(expected.split())
             read = browser.evaluate(
-                "(async () => { %s const out = []; for (let i = 0; i < %d; i++) { try { const r = await fetch(%s); out.push(String(r.status)); }"
+                "(async () => { %s const out = []; for (let i = 0; i < %d; i++) { try { const r = await fetch(%s); await r.text(); out.push(String(r.status)); }"
                 " catch (e) { out.push('error'); } } return out.join(' '); })()" % (warm, steps, json.dumps(server.base + path)))
     finally:
         browser.close()

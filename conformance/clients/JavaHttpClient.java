@@ -7,7 +7,7 @@ import java.time.Duration;
 /**
  * Java 17's java.net.http.HttpClient (HTTP/1.1, one client, so connections are reused) running
  * conformance steps. Usage: java JavaHttpClient.java BASE_URL "METHOD PATH"... (METHOD JSON posts
- * {"name":"milk","qty":2} as application/json). Prints ok TAB status TAB body, or error TAB message.
+ * {"name":"milk","qty":2} as application/json; STUBD_USER_AGENT, when set, replaces its User-Agent). Prints ok TAB status TAB body, or error TAB message.
  */
 public class JavaHttpClient {
     public static void main(String[] args) {
@@ -15,6 +15,8 @@ public class JavaHttpClient {
         for (int i = 1; i < args.length; i++) {
             String[] step = args[i].split(" ", 2);
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(args[0] + step[1])).timeout(Duration.ofSeconds(2));
+            String agent = System.getenv("STUBD_USER_AGENT");
+            if (agent != null && !agent.isEmpty()) request.header("User-Agent", agent);
             if (step[0].equals("JSON")) {
                 request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"milk\",\"qty\":2}"));
             } else {

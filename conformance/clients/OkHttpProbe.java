@@ -9,7 +9,8 @@ import okhttp3.Response;
  * OkHttp 3 (Debian's libokhttp-java; one client, so its connection pool is reused) running
  * conformance steps. Usage: java -cp okhttp.jar:okio.jar OkHttpProbe.java BASE_URL "METHOD PATH"...
  * (METHOD JSON posts {"name":"milk","qty":2} the way Android code does: RequestBody.create with
- * MediaType "application/json", to which OkHttp adds "; charset=utf-8").
+ * MediaType "application/json", to which OkHttp adds "; charset=utf-8"; STUBD_USER_AGENT, when set,
+ * replaces its User-Agent).
  * Prints ok TAB status TAB body, or error TAB message.
  */
 public class OkHttpProbe {
@@ -18,6 +19,8 @@ public class OkHttpProbe {
         for (int i = 1; i < args.length; i++) {
             String[] step = args[i].split(" ", 2);
             Request.Builder request = new Request.Builder().url(args[0] + step[1]);
+            String agent = System.getenv("STUBD_USER_AGENT");
+            if (agent != null && !agent.isEmpty()) request.header("User-Agent", agent);
             if (step[0].equals("JSON")) {
                 request.post(RequestBody.create(MediaType.parse("application/json"), "{\"name\":\"milk\",\"qty\":2}"));
             } else {

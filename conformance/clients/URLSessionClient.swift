@@ -1,7 +1,7 @@
 // URLSession (swift-corelibs-foundation on Linux, CFNetwork on macOS; one session, so
 // connections are reused) running conformance steps.
 // Usage: URLSessionClient BASE_URL "METHOD PATH"...  (METHOD JSON posts {"name":"milk","qty":2} as
-// application/json, Alamofire's spelling). Prints ok<TAB>status<TAB>body, or error<TAB>domain code message.
+// application/json, Alamofire's spelling; STUBD_USER_AGENT, when set, replaces its User-Agent). Prints ok<TAB>status<TAB>body, or error<TAB>domain code message.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,6 +15,9 @@ let session = URLSession(configuration: configuration)
 for step in arguments.dropFirst() {
     let parts = step.split(separator: " ", maxSplits: 1).map(String.init)
     var request = URLRequest(url: URL(string: base + parts[1])!)
+    if let agent = ProcessInfo.processInfo.environment["STUBD_USER_AGENT"], !agent.isEmpty {
+        request.setValue(agent, forHTTPHeaderField: "User-Agent")
+    }
     if parts[0] == "JSON" {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

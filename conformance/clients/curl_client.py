@@ -1,7 +1,8 @@
 """curl, one invocation for all steps (`--next` between them, so connections are reused as in a
 script that fetches several URLs), running conformance steps.
 
-Usage: python3 curl_client.py BASE_URL "METHOD PATH"...  (METHOD JSON uses curl's --json).
+Usage: python3 curl_client.py BASE_URL "METHOD PATH"...  (METHOD JSON uses curl's --json;
+STUBD_USER_AGENT, when set, replaces curl's User-Agent).
 Prints one line per step: ok<TAB>status<TAB>body, or error<TAB>curl exit code and message.
 """
 import os
@@ -12,12 +13,15 @@ import tempfile
 base, steps = sys.argv[1], sys.argv[2:]
 with tempfile.TemporaryDirectory() as folder:
     command = ["curl", "-s"]
+    agent = os.environ.get("STUBD_USER_AGENT")
     for index, step in enumerate(steps):
         method, path = step.split(" ", 1)
         if index:
             command.append("--next")
         command += ["--max-time", "2", "-o", os.path.join(folder, str(index)),
                     "-w", "%{http_code}\t%{exitcode}\t%{errormsg}\n"]
+        if agent:
+            command += ["-A", agent]
         if method == "JSON":
             command += ["--json", '{"name":"milk","qty":2}']
         elif method == "HEAD":

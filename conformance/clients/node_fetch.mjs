@@ -1,12 +1,14 @@
 // Node's built-in fetch (undici; keep-alive by default) running conformance steps.
 // Usage: node node_fetch.mjs BASE_URL "METHOD PATH"...  (METHOD JSON posts {"name":"milk","qty":2} as
-// application/json;charset=UTF-8). Prints one line per step: ok<TAB>status<TAB>body, or error<TAB>message.
+// application/json;charset=UTF-8;
+// STUBD_USER_AGENT, when set, replaces undici's User-Agent). Prints one line per step: ok<TAB>status<TAB>body, or error<TAB>message.
 const [base, ...steps] = process.argv.slice(2);
+const agent = process.env.STUBD_USER_AGENT ? { "User-Agent": process.env.STUBD_USER_AGENT } : {};
 for (const step of steps) {
   const [method, path] = step.split(" ");
-  const init = { signal: AbortSignal.timeout(2000) };
+  const init = { signal: AbortSignal.timeout(2000), headers: { ...agent } };
   if (method === "JSON") {
-    Object.assign(init, { method: "POST", headers: { "Content-Type": "application/json;charset=UTF-8" },
+    Object.assign(init, { method: "POST", headers: { ...agent, "Content-Type": "application/json;charset=UTF-8" },
                           body: JSON.stringify({ name: "milk", qty: 2 }) });
   } else {
     init.method = method;

@@ -1,14 +1,17 @@
 """Python requests (one Session, so keep-alive connections are reused) running conformance steps.
 
 Usage: python3 requests_client.py BASE_URL "METHOD PATH"...  (METHOD JSON posts {"name": "milk", "qty": 2}
-with requests' own JSON spelling). Prints one line per step: ok<TAB>status<TAB>body, or error<TAB>message.
+with requests' own JSON spelling; STUBD_USER_AGENT, when set, replaces its User-Agent). Prints one line per step: ok<TAB>status<TAB>body, or error<TAB>message.
 """
+import os
 import sys
 
 import requests
 
 base, steps = sys.argv[1], sys.argv[2:]
 session = requests.Session()
+if os.environ.get("STUBD_USER_AGENT"):
+    session.headers["User-Agent"] = os.environ["STUBD_USER_AGENT"]
 for step in steps:
     method, path = step.split(" ", 1)
     try:

@@ -53,10 +53,10 @@ function answeredBy(entry) {
   if (k === 'route') return entry.route || entry.routeId;
   return k === 'proxied' ? (state.recording ? 'RECORDED' : 'PROXY') : 'MISS';
 }
-// A browser's no-byte fault step goes out as a head with broken framing (docs/FAULTS.md).
+// A no-byte fault step goes out as a response cut short (docs/FAULTS.md).
 function faultLine(entry) {
-  return 'fault: ' + entry.fault + (entry.faultSentAs === 'brokenFraming'
-    ? ' (sent to a browser as a head with two different Content-Lengths, which it reports without re-sending)'
+  return 'fault: ' + entry.fault + (entry.faultSentAs === 'cutShort'
+    ? ' (a sequence step: sent as a response cut short, which no client re-sends)'
     : ' (no response)');
 }
 function outcome(entry) { return entry.fault ? 'fault:' + entry.fault : String(entry.status); }

@@ -1,22 +1,27 @@
 import StubdEngine
 
 /// Who sent a request, as far as anything stubd does depends on it — decided here, once per
-/// request, from Fetch Metadata, `Origin`, `User-Agent` and the connection's use. The admin guard,
-/// the dashboard and the Delivery stage read it, so "a page", "a browser" and "a client that
-/// re-sends" each have one definition (`ClientProfileTests` is its table). What each should be
-/// for clients that look like another is measured per client (docs/FAULTS.md, docs/SECURITY.md);
-/// a new measurement changes this file and its table, nothing else.
+/// request. Two rules, each stated once (`ClientProfileTests` is their table):
+///
+/// - **A page** is known by `Origin` or `Sec-Fetch-Site` (Fetch Metadata), and only the admin
+///   guard and the dashboard ask: web pages may not read or change stubd.
+/// - **A client that re-sends** a request that got no response byte is known by `User-Agent` and
+///   the connection's use, and only the journal asks: it marks the silent re-send of a plain fault
+///   route so counts leave it out.
+///
+/// Neither changes what a client is sent: a fault step goes to every client alike (`Delivery`).
+/// What each client does is measured (docs/FAULTS.md, conformance/encodings.py); a new
+/// measurement changes this file and its table, nothing else.
 public struct ClientProfile: Sendable, Equatable {
-    /// The client families whose handling of a failed request differs.
+    /// How a client treats a request that got no response byte.
     public enum Family: Sendable, Equatable {
         /// A browser or WebView: sends `Sec-Fetch-Site` (to a loopback or HTTPS origin) or, to any
-        /// origin, a `Mozilla/` User-Agent. Re-sends after a no-byte failure on any socket it had
-        /// idle, so fault steps reach it as broken framing.
+        /// origin, a `Mozilla/` User-Agent. Re-sends on any socket it had idle.
         case browser
-        /// Java's HttpClient: re-sends a GET or HEAD that got no byte, even on a fresh connection.
-        case javaHTTPClient
-        /// Measured to report a failed reused connection without re-sending (Python requests,
-        /// Node's `http`, undici).
+        /// Re-sends a GET or HEAD even on a fresh connection: Java's HttpClient, aiohttp.
+        case resendsReads
+        /// Reports the failure without re-sending: Python requests, httpx, Node's `http` and
+        /// `fetch` (undici).
         case reportsFailures
         /// Anything else: assumed to re-send once when a reused connection fails (curl,
         /// URLSession, OkHttp).
@@ -31,12 +36,13 @@ public struct ClientProfile: Sendable, Equatable {
     public let family: Family
     /// Which request of its connection it is (1: the first), when the engine knows.
     public let connectionRequest: Int?
-    /// Whether the request is a GET or HEAD (what Java re-sends).
+    /// Whether the request is a GET or HEAD (what Java and aiohttp re-send).
     private let isRead: Bool
 
-    /// User-Agent prefixes of clients measured to report a failed reused connection without
-    /// re-sending the request: holding a step for them would fail their next request too.
-    static let reportingAgents = ["python-requests/", "node", "undici"]
+    /// User-Agent prefixes of clients measured to report a failed request without re-sending it.
+    static let reportingAgents = ["python-requests/", "python-httpx/", "node", "undici"]
+    /// User-Agent prefixes and inner words of clients measured to re-send a read on any connection.
+    static let readResendingAgents = ["Java-http-client/"], readResendingWords = [" aiohttp/"]
 
     /// The profile of `request`.
     public init(_ request: IncomingRequest) {
@@ -47,8 +53,9 @@ public struct ClientProfile: Sendable, Equatable {
         let agent = request.header("User-Agent") ?? ""
         if fetchSite != nil || agent.hasPrefix("Mozilla/") {
             family = .browser
-        } else if agent.hasPrefix("Java-http-client/") {
-            family = .javaHTTPClient
+        } else if Self.readResendingAgents.contains(where: { agent.hasPrefix($0) })
+                    || Self.readResendingWords.contains(where: { agent.contains($0) }) {
+            family = .resendsReads
         } else if Self.reportingAgents.contains(where: { agent.hasPrefix($0) }) {
             family = .reportsFailures
         } else {
@@ -69,13 +76,14 @@ public struct ClientProfile: Sendable, Equatable {
     /// Whether a browser sent it.
     public var isBrowser: Bool { family == .browser }
 
-    /// Whether a client other than a browser will re-send this request if it fails before the
-    /// first response byte: Java's HttpClient for a GET or HEAD on any connection; any client not
-    /// known to report such failures, on a reused connection.
+    /// Whether the client will silently re-send this request if it fails before the first
+    /// response byte: a browser on any socket; Java's HttpClient and aiohttp for a GET or HEAD on
+    /// any connection; any client not known to report such failures, on a reused connection.
     public var resendsAfterNoByteFailure: Bool {
         switch family {
-        case .browser, .reportsFailures: return false
-        case .javaHTTPClient: return isRead
+        case .browser: return true
+        case .reportsFailures: return false
+        case .resendsReads: return isRead
         case .other: return (connectionRequest ?? 1) > 1
         }
     }

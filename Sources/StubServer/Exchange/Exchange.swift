@@ -54,9 +54,9 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     @exclusivity(unchecked) public private(set) var response: ExchangeResponse?
     /// The fault produced instead of a response, if any.
     @exclusivity(unchecked) public private(set) var fault: Fault?
-    /// Whether that fault (one that sends no byte) went to a browser as a head with broken framing
-    /// instead, so it could not be silently re-sent (`FaultSending.brokenFraming`).
-    @exclusivity(unchecked) public private(set) var faultAsBrokenFraming = false
+    /// Whether that fault (one that sends no byte, a fault step) went as a response cut short
+    /// instead, so it could not be silently re-sent (`FaultSending.cutShort`).
+    @exclusivity(unchecked) public private(set) var faultCutShort = false
     /// Who sent the request (`ClientProfile`): read only where an answer depends on the client
     /// (the admin guard, the dashboard, a route with fault steps), so a plain hit never makes one.
     public var client: ClientProfile { ClientProfile(request) }
@@ -108,7 +108,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         self.resolution = exchange.resolution
         self.response = response
         self.fault = exchange.fault
-        self.faultAsBrokenFraming = exchange.faultAsBrokenFraming
+        self.faultCutShort = exchange.faultCutShort
         self.latencySeconds = exchange.latencySeconds
         self.answeredByRoute = exchange.answeredByRoute
         self.isResend = exchange.isResend
@@ -170,8 +170,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     /// What the plan sends: its response (the answer's own headers and those added on the way),
     /// its stream's head, or its fault.
     package func record(_ plan: ReplyPlan) {
-        var extra = plan.extraHeaders
-        if plan.closeConnection { extra.append(NameValue("Connection", "close")) }
+        let extra = plan.extraHeaders
         switch plan.content {
         case .response(let reply):
             response = ExchangeResponse(reply: reply, extraHeaders: extra, headOnly: plan.headOnly)
@@ -186,7 +185,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
                                         extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.bodySize)
         case .fault(let fault, let sending):
             self.fault = fault
-            faultAsBrokenFraming = sending.breaksFraming(fault)
+            faultCutShort = sending.cutsShort(fault)
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
             response = ExchangeResponse(reply: PreparedReply(status: 101, headers: upgrade.headers, body: []), extraHeaders: [], headOnly: false)

@@ -59,8 +59,8 @@ public struct JournalEntry: Sendable {
     public var status: Int? { exchange.fault == nil ? exchange.response?.status : nil }
     /// The fault produced, if any.
     public var fault: Fault? { exchange.fault }
-    /// Whether the fault went to a browser as a head with broken framing (`Exchange.faultAsBrokenFraming`).
-    public var faultAsBrokenFraming: Bool { exchange.faultAsBrokenFraming }
+    /// Whether the fault, a fault step, went as a response cut short (`Exchange.faultCutShort`).
+    public var faultCutShort: Bool { exchange.faultCutShort }
     /// Seconds from arrival to the reply (or fault), delays included.
     public var latency: Double { exchange.latencySeconds }
     /// The response sent (nil for a fault): a route's shared answer by reference, any other at

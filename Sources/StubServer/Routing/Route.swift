@@ -61,9 +61,6 @@ public final class Route: Sendable, AnsweringRoute {
     /// Whether it answers in steps a client's re-send could skip: a sequence, or a scenario step.
     var hasSteps: Bool { isSequence || fixture.scenario != nil }
 
-    /// Whether one of its steps is a fault that sends no byte, which `Delivery` places.
-    var hasFaultStep: Bool { hasSteps && outcomes.contains(where: \.sendsNoResponse) }
-
     /// Whether it answers in a sequence of steps.
     var isSequence: Bool { outcomes.count > 1 }
 

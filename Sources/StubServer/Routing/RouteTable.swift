@@ -26,9 +26,6 @@ public final class RouteTable: Sendable {
     let patterns: [String: [Int]]
     /// Whether any route takes part in a scenario (lookups skip the state check otherwise).
     public let hasScenarios: Bool
-    /// Sequence or scenario routes with a step that sends no response byte (`Fault.sendsNoResponse`):
-    /// while such a step is next, replies close their connection (`Delivery`).
-    let faultSteps: [Route]
     /// The servers routes stand for (`RequestPattern.host`); empty when no route names one.
     let hosts: Set<String>
     /// Route positions sorted by decoded path, so a miss ranks only its neighbours.
@@ -90,7 +87,6 @@ public final class RouteTable: Sendable {
         self.patterns = patterns.mapValues { positions in positions.sorted { routes[$0].precedence < routes[$1].precedence } }
         self.hasScenarios = routes.contains { $0.fixture.scenario != nil }
         self.hosts = Set(routes.compactMap(\.fixture.request.host))
-        self.faultSteps = routes.filter(\.hasFaultStep)
         self.byPath = routes.enumerated().map { ($0.element.pathText, $0.offset) }.sorted { $0.path < $1.path }
         self.warnings = warnings
     }

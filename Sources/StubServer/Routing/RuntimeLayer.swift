@@ -22,8 +22,6 @@ final class RuntimeLayer: Sendable {
     private let patterns: [String: [Route]]
     /// Routes by their path's first segment: where a miss looks for its nearest routes.
     private let neighbourhoods: PersistentMap<String, PersistentMap<RouteID, Route>>
-    /// Routes with a step that sends no response byte (`RouteTable.faultSteps`).
-    let faultSteps: PersistentMap<RouteID, Route>
     /// Routes taking part in a scenario.
     private let scenarioRoutes: Int
     /// How many routes stand for each server (`RequestPattern.host`).
@@ -31,28 +29,26 @@ final class RuntimeLayer: Sendable {
 
     private init(routes: PersistentMap<RouteID, Route>, slots: PersistentMap<RouteSlot, RouteID>, exact: PersistentMap<RouteTable.Key, [Route]>,
                  templates: [String: TrieNode], patterns: [String: [Route]], neighbourhoods: PersistentMap<String, PersistentMap<RouteID, Route>>,
-                 faultSteps: PersistentMap<RouteID, Route>, scenarioRoutes: Int, hostCounts: [String: Int]) {
+                 scenarioRoutes: Int, hostCounts: [String: Int]) {
         self.routes = routes
         self.slots = slots
         self.exact = exact
         self.templates = templates
         self.patterns = patterns
         self.neighbourhoods = neighbourhoods
-        self.faultSteps = faultSteps
         self.scenarioRoutes = scenarioRoutes
         self.hostCounts = hostCounts
     }
 
     /// No routes.
     static let empty = RuntimeLayer(routes: PersistentMap(), slots: PersistentMap(), exact: PersistentMap(), templates: [:], patterns: [:],
-                                    neighbourhoods: PersistentMap(), faultSteps: PersistentMap(), scenarioRoutes: 0, hostCounts: [:])
+                                    neighbourhoods: PersistentMap(), scenarioRoutes: 0, hostCounts: [:])
 
     /// `count` is a stored field of the map: a load, where `isEmpty` (a `package` member, never
     /// inlined across modules) would be a call on every lookup.
     var isEmpty: Bool { routes.count == 0 }
     var count: Int { routes.count }
     var hasScenarios: Bool { scenarioRoutes > 0 }
-    var hasFaultSteps: Bool { !faultSteps.isEmpty }
 
     /// The routes in declaration order (ids are given in order), for listings.
     var orderedRoutes: [Route] { routes.values.sorted { $0.order < $1.order } }
@@ -115,7 +111,6 @@ final class RuntimeLayer: Sendable {
                             slots: slots[slot] == route.id ? slots.setting(slot, nil) : slots,
                             exact: exact, templates: templates, patterns: patterns,
                             neighbourhoods: neighbourhoods.setting(first, neighbours.isEmpty ? nil : neighbours),
-                            faultSteps: faultSteps.setting(route.id, nil),
                             scenarioRoutes: scenarioRoutes - (fixture.scenario != nil ? 1 : 0), hostCounts: hosts)
     }
 
@@ -138,7 +133,6 @@ final class RuntimeLayer: Sendable {
         return RuntimeLayer(routes: routes.setting(route.id, route), slots: slots.setting(RouteSlot(fixture), route.id),
                             exact: exact, templates: templates, patterns: patterns,
                             neighbourhoods: neighbourhoods.setting(first, (neighbourhoods[first] ?? PersistentMap()).setting(route.id, route)),
-                            faultSteps: route.hasFaultStep ? faultSteps.setting(route.id, route) : faultSteps,
                             scenarioRoutes: scenarioRoutes + (fixture.scenario != nil ? 1 : 0), hostCounts: hosts)
     }
 

@@ -31,7 +31,7 @@ package final class StubHandler: EngineHandler {
         self.cors = cors
         self.redactor = redactor
         self.feed = feed
-        self.delivery = Delivery(scenarios: admin.scenarios, store: admin.store, cors: cors)
+        self.delivery = Delivery(scenarios: admin.scenarios, cors: cors)
         self.own = own
     }
 
@@ -196,16 +196,12 @@ package final class StubHandler: EngineHandler {
     }
 
     /// The answer of `route`, its step taken — or nil when another request moved its scenario
-    /// first (the lookup runs again). A step a re-sending client would skip is held (`Delivery`).
+    /// first (the lookup runs again).
     @inline(__always)
     private func answer(_ exchange: Exchange, from route: Route, headOnly: Bool) -> Decision? {
         let request = exchange.request, session = exchange.session, scenarios = admin.scenarios
         exchange.resolve(.route(route))
         if scenarios.isResend(route: route.id, session: session, signature: { exchange.resendSignature }) { exchange.markResend() }
-        if let fault = delivery.heldFault(route, for: exchange) {
-            route.hitCounter.wrappingIncrement(ordering: .relaxed)
-            return .reply(ReplyPlan(content: .fault(fault), delay: route.delayForRequest))
-        }
         let hit: Int
         // A HEAD that a GET route answers reads the route's step without taking it.
         let peeks = headOnly && route.fixture.request.method != "HEAD"

@@ -7,15 +7,13 @@ import StubdState
 /// depends on; every read-and-advance happens under one lock, so concurrent requests on any
 /// number of event loops never see a half-made transition. Each entry is charged to the
 /// `StateBudget`: a transition or a sequence step past a bound is refused (the request gets a
-/// 507); the re-send notes (`noteNoByteFault`, `holdForResend`) are simply not kept past one.
+/// 507); a re-send note (`noteNoByteFault`) is simply not kept past one.
 final class ScenarioBook: Sendable {
     private struct State {
         /// session (nil: global) → scenario → state (absent means `Started`).
         var scenarios: [SessionID?: [String: String]] = [:]
         /// session (nil: global) → route id → hits served so far.
         var hits: [SessionID?: [RouteID: Int]] = [:]
-        /// Steps delivered once without being consumed, waiting for the client's re-send.
-        var held: Set<HeldStep> = []
         /// session → the last request answered with a fault that sends no byte: its route, what
         /// it sent (a hash of method, target and body) and when — a client's silent re-send of it
         /// is marked in the journal.
@@ -36,11 +34,6 @@ final class ScenarioBook: Sendable {
             budget.release(cost, session: session)
             bytes[session, default: 0] -= cost
         }
-    }
-
-    private struct HeldStep: Hashable {
-        let session: SessionID?
-        let route: RouteID
     }
 
     private let state = Mutex(State())
@@ -153,21 +146,6 @@ final class ScenarioBook: Sendable {
         }
     }
 
-    /// True the first time for a route and session: the step is delivered without being consumed
-    /// and remembered; false the next time (the re-send), which consumes it and forgets the hold.
-    func holdForResend(route: RouteID, session: SessionID?) -> Bool {
-        state.withLock { state in
-            let step = HeldStep(session: session, route: route)
-            if state.held.remove(step) != nil {
-                state.release(0, session: session, budget: budget)
-                return false
-            }
-            // No room to remember the hold: the step is consumed now rather than held.
-            guard (try? state.charge(0, session: session, budget: budget)) != nil else { return false }
-            return state.held.insert(step).inserted
-        }
-    }
-
     /// Back to `Started` and first responses: for one session, or (nil) for all.
     func reset(session: SessionID?) {
         state.withLock { state in
@@ -175,7 +153,6 @@ final class ScenarioBook: Sendable {
                 state.scenarios[session] = nil
                 state.hits[session] = nil
                 if state.noByteFaults.removeValue(forKey: session) != nil { noByteFaultCount.subtract(1, ordering: .relaxed) }
-                state.held = state.held.filter { $0.session != session }
                 budget.release(state.bytes.removeValue(forKey: session) ?? 0, session: session)
             } else {
                 for (owner, bytes) in state.bytes { budget.release(bytes, session: owner) }
@@ -193,9 +170,6 @@ final class ScenarioBook: Sendable {
                 for _ in 0..<((state.hits[session]?.count ?? 0) - (kept?.count ?? 0)) { state.release(0, session: session, budget: budget) }
                 state.hits[session] = kept
             }
-            let kept = state.held.filter { $0.route.origin != .fixture }
-            for step in state.held where step.route.origin == .fixture { state.release(0, session: step.session, budget: budget) }
-            state.held = kept
         }
     }
 }

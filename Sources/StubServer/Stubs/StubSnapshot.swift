@@ -16,27 +16,24 @@ public final class StubSnapshot: Sendable {
     let sessions: PersistentMap<SessionID, RuntimeLayer>
     /// Whether any layer has scenario routes (when none, lookups skip the state check).
     let hasScenarios: Bool
-    /// Whether any layer has a step that sends no response byte (see `RouteTable.faultSteps`).
-    let hasFaultSteps: Bool
     /// The servers any layer's routes stand for (`RouteTable.hosts`).
     let hosts: Set<String>
 
     /// A snapshot of these layers; the flags summarise every layer (the store keeps them as it
     /// changes one, so no snapshot walks the sessions).
     init(fixtures: RouteTable, global: RuntimeLayer, sessions: PersistentMap<SessionID, RuntimeLayer>,
-         hasScenarios: Bool, hasFaultSteps: Bool, hosts: Set<String>) {
+         hasScenarios: Bool, hosts: Set<String>) {
         self.fixtures = fixtures
         self.global = global
         self.sessions = sessions
         self.hasScenarios = hasScenarios
-        self.hasFaultSteps = hasFaultSteps
         self.hosts = hosts
     }
 
     /// Fixtures only.
     convenience init(fixtures: RouteTable) {
         self.init(fixtures: fixtures, global: .empty, sessions: PersistentMap(), hasScenarios: fixtures.hasScenarios,
-                  hasFaultSteps: !fixtures.faultSteps.isEmpty, hosts: fixtures.hosts)
+                  hosts: fixtures.hosts)
     }
 
     static let empty = StubSnapshot(fixtures: .empty)
@@ -56,13 +53,6 @@ public final class StubSnapshot: Sendable {
         let scored = (own?.nearMisses(view, limit: 3) ?? []) + global.nearMisses(view, limit: 3) + fixtures.nearMisses(view, limit: 3)
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
             .prefix(3).map(\.element.miss))
-    }
-
-    /// The fault-step routes a session sees (`RouteTable.faultSteps`).
-    func faultSteps(for session: SessionID?) -> [Route] {
-        var steps = fixtures.faultSteps + global.faultSteps.values
-        if let session, let layer = sessions[session] { steps += layer.faultSteps.values }
-        return steps
     }
 
     /// Every route a session sees, in lookup order, with where it lives.

@@ -1,4 +1,3 @@
-import Atomics
 import Synchronization
 public import StubModel
 
@@ -18,9 +17,8 @@ public final class StubStore: Sendable {
         /// Where each runtime route lives (never shared with a snapshot, so changed in place).
         var owners: [RouteID: SessionID?] = [:]
         var nextID = 1
-        /// Sessions whose layer has scenario routes, or fault steps; how many routes name each host.
+        /// Sessions whose layer has scenario routes; how many routes name each host.
         var sessionsWithScenarios: Set<SessionID> = []
-        var sessionsWithFaultSteps: Set<SessionID> = []
         var runtimeHosts: [String: Int] = [:]
         var snapshot: StubSnapshot
 
@@ -33,7 +31,6 @@ public final class StubStore: Sendable {
             if let session {
                 sessions = sessions.setting(session, layer.isEmpty ? nil : layer)
                 if layer.hasScenarios { sessionsWithScenarios.insert(session) } else { sessionsWithScenarios.remove(session) }
-                if layer.hasFaultSteps { sessionsWithFaultSteps.insert(session) } else { sessionsWithFaultSteps.remove(session) }
             } else {
                 global = layer
             }
@@ -44,7 +41,6 @@ public final class StubStore: Sendable {
             let hosts = runtimeHosts.isEmpty ? fixtures.hosts : fixtures.hosts.union(runtimeHosts.keys)
             snapshot = StubSnapshot(fixtures: fixtures, global: global, sessions: sessions,
                                     hasScenarios: fixtures.hasScenarios || global.hasScenarios || !sessionsWithScenarios.isEmpty,
-                                    hasFaultSteps: !fixtures.faultSteps.isEmpty || global.hasFaultSteps || !sessionsWithFaultSteps.isEmpty,
                                     hosts: hosts)
         }
 
@@ -57,20 +53,13 @@ public final class StubStore: Sendable {
     /// The published snapshot, read once per request on the serving path; written (under
     /// `state`'s lock) by every change.
     private let current: PublishedReference<StubSnapshot>
-    /// `snapshot.hasFaultSteps`, readable with one plain atomic load, so replies skip the
-    /// fault-step check (and a second snapshot load) when no route has such a step.
-    private let faultSteps = ManagedAtomic<Bool>(false)
 
     /// A store serving `fixtures` with no runtime routes.
     public init(fixtures: RouteTable) {
         let snapshot = StubSnapshot(fixtures: fixtures)
         state = Mutex(State(fixtures: fixtures, snapshot: snapshot))
         current = PublishedReference(snapshot)
-        faultSteps.store(snapshot.hasFaultSteps, ordering: .releasing)
     }
-
-    /// Whether the published snapshot has a sequence or scenario step that sends no byte.
-    var hasFaultSteps: Bool { faultSteps.load(ordering: .relaxed) }
 
     /// The current snapshot (lock-free); hold on to it for the whole request.
     public var snapshot: StubSnapshot { current.value }
@@ -79,7 +68,6 @@ public final class StubStore: Sendable {
     private func publish(_ state: inout State) {
         state.makeSnapshot()
         current.publish(state.snapshot)
-        faultSteps.store(state.snapshot.hasFaultSteps, ordering: .releasing)
     }
 
     /// Adds runtime routes for a session (nil: every session). A route whose request pattern equals
@@ -152,7 +140,6 @@ public final class StubStore: Sendable {
                 state.global = .empty
                 state.sessions = PersistentMap()
                 state.sessionsWithScenarios = []
-                state.sessionsWithFaultSteps = []
                 state.runtimeHosts = [:]
                 publish(&state)
                 return removed

@@ -142,24 +142,25 @@ import StubdTestTags
         #expect(stubd.server.count() == 0)
     }
 
-    /// A no-byte step reaches a browser as broken framing (it would re-send a reset on an idle
-    /// socket) and is consumed; curl on a connection's first request gets the reset itself; a
-    /// route without steps resets a browser too.
-    @Test func aBrowserGetsANoByteStepAsBrokenFraming() throws {
+    /// A no-byte step goes cut short to every client alike — a browser, curl, Java — and each
+    /// request takes one step; a route without steps keeps its authored reset.
+    @Test func aNoByteStepGoesCutShortToEveryClient() throws {
         let stubd = try InMemoryStubd(#"""
         {"routes": [
-          {"name": "steps", "request": {"method": "GET", "path": "/steps"}, "responses": [{"fault": "reset"}, {"fault": "empty"}, {"text": "ok"}]},
+          {"name": "steps", "request": {"method": "GET", "path": "/steps"}, "responses": [{"fault": "reset"}, {"fault": "empty"}, {"fault": "hang"}, {"text": "ok"}]},
           {"name": "down", "request": {"method": "GET", "path": "/down"}, "fault": "reset"}
         ]}
         """#)
         defer { stubd.stop() }
         let browser = [("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0"), ("Sec-Fetch-Mode", "cors")]
         let first = try #require(stubd.get("/steps", headers: browser))
-        #expect(first.fault == .reset && first.faultAsBrokenFraming)
+        #expect(first.fault == .reset && first.faultCutShort)
         let second = try #require(stubd.get("/steps", headers: [("User-Agent", "curl/8.5.0")]))
-        #expect(second.fault == .empty && !second.faultAsBrokenFraming)
+        #expect(second.fault == .empty && second.faultCutShort)
+        let third = try #require(stubd.get("/steps", headers: [("User-Agent", "Java-http-client/17.0.15")]))
+        #expect(third.fault == .hang && third.faultCutShort)
         #expect(try #require(stubd.get("/steps", headers: browser)).text == "ok")
         let plain = try #require(stubd.get("/down", headers: browser))
-        #expect(plain.fault == .reset && !plain.faultAsBrokenFraming)
+        #expect(plain.fault == .reset && !plain.faultCutShort)
     }
 }
