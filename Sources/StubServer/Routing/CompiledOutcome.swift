@@ -78,12 +78,6 @@ enum CompiledOutcome: Sendable {
         if case .webSocket(let compiled) = self { return compiled }
         return nil
     }
-
-    /// Whether it fails without sending a byte (a step `Delivery` places).
-    var sendsNoResponse: Bool {
-        if case .fault(let fault) = self { return fault.sendsNoResponse }
-        return false
-    }
 }
 
 extension CollectionSpec.Action {
