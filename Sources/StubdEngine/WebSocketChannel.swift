@@ -46,8 +46,9 @@ final class WebSocketChannel {
     var answersPings = true
     /// A close frame went out; the conversation ends when the other side answers (or the timer).
     private(set) var closing: (code: Int, reason: String)?
-    /// The conversation ends once the output is written (a close answered, a protocol failure).
-    private(set) var endingAfterWrite: (code: Int?, reason: String, by: WebSocketEnding)?
+    /// The conversation ends once the output is written (a close answered, a protocol failure, a
+    /// script's `drop` or `abrupt` — `reset` for a drop).
+    private(set) var endingAfterWrite: (code: Int?, reason: String, by: WebSocketEnding, reset: Bool)?
     private var closeTimer: OpaquePointer?
     /// Scripts' timers and their work, until they fire.
     private var scheduled: [OpaquePointer: () -> Void] = [:]
@@ -124,11 +125,17 @@ final class WebSocketChannel {
     /// Bytes still waiting to be sent.
     var pendingOutput: Int { evbuffer_get_length(bufferevent_get_output(bev)) }
 
-    /// Ends the conversation once what is queued is written (now, when nothing is); reads stop.
-    func finishAfterWrite(code: Int?, reason: String, by: WebSocketEnding) {
-        endingAfterWrite = (code, reason, by)
+    /// Ends the conversation once what is queued is written (now, when nothing is) — with a reset
+    /// when asked — so everything sent before the end reaches the other side first; reads stop.
+    /// A side that does not take what is queued within `seconds` gets the end anyway.
+    func finishAfterWrite(code: Int?, reason: String, by: WebSocketEnding, reset: Bool = false, seconds: Double = 2) {
+        endingAfterWrite = (code, reason, by, reset)
         bufferevent_disable(bev, Int16(EV_READ))
-        if pendingOutput == 0 { owner?.channelEnd(code: code, reason: reason, by: by, reset: false) }
+        if pendingOutput == 0 {
+            owner?.channelEnd(code: code, reason: reason, by: by, reset: reset)
+        } else if closeTimer == nil {
+            armCloseTimer(seconds: seconds)
+        }
     }
 
     /// A close frame (with `saying` as its reason, or `reason`), then the end when the other side
@@ -159,7 +166,7 @@ final class WebSocketChannel {
 
     fileprivate func drained() {
         if let ending = endingAfterWrite, pendingOutput == 0 {
-            owner?.channelEnd(code: ending.code, reason: ending.reason, by: ending.by, reset: false)
+            owner?.channelEnd(code: ending.code, reason: ending.reason, by: ending.by, reset: ending.reset)
         }
     }
 
@@ -171,7 +178,11 @@ final class WebSocketChannel {
             if !released { work?() }
         }
         if let closeTimer, event_pending(closeTimer, Int16(EV_TIMEOUT), nil) == 0, !released {
-            owner?.channelEnd(code: closing?.code, reason: closing?.reason ?? "", by: own, reset: false)
+            if let ending = endingAfterWrite {
+                owner?.channelEnd(code: ending.code, reason: ending.reason, by: ending.by, reset: ending.reset)
+            } else {
+                owner?.channelEnd(code: closing?.code, reason: closing?.reason ?? "", by: own, reset: false)
+            }
         }
     }
 

@@ -67,12 +67,14 @@ public final class WebSocketConnection: @unchecked Sendable {
         }
     }
 
-    /// Fails as the fault says (`WebSocketFault`).
+    /// Fails as the fault says (`WebSocketFault`). A `drop` or `abrupt` ends the connection once
+    /// what was queued before it (the 101, earlier sends) is written, so a script's steps reach the
+    /// client in order: an immediate reset discarded them (websockets read no 101).
     public func fault(_ fault: WebSocketFault) {
         onLoop { socket in
             switch fault {
-            case .drop: socket.end(code: nil, reason: "dropped (a reset)", by: .server, reset: true)
-            case .abrupt: socket.end(code: nil, reason: "closed without a close frame", by: .server, reset: false)
+            case .drop: socket.channel.finishAfterWrite(code: nil, reason: "dropped (a reset)", by: .server, reset: true)
+            case .abrupt: socket.channel.finishAfterWrite(code: nil, reason: "closed without a close frame", by: .server)
             case .invalidFrame: socket.channel.write(WebSocketFrame.invalid)
             case .stopPongs: socket.channel.answersPings = false
             }
@@ -156,7 +158,7 @@ extension WebSocketConnection: WebSocketChannelOwner {
             return
         }
         if let ending = channel.endingAfterWrite {
-            end(code: ending.code, reason: ending.reason, by: ending.by, reset: false)
+            end(code: ending.code, reason: ending.reason, by: ending.by, reset: ending.reset)
         } else {
             end(code: 1006, reason: events & Int16(BEV_EVENT_EOF) != 0 ? "the client closed the connection without a close frame" : "the connection failed",
                 by: .network, reset: false)

@@ -4,7 +4,9 @@ scripted conversation (subprotocol, a message on open, templated replies reading
 the upgrade request, a delayed pair, binary), fragmented and masked frames, an oversized message
 (1009), a push from the admin API reaching only its session's connections, the journal, an
 upgrade to a route without a WebSocket (400) and to no route (404 with the closest routes), and
-each fault as each client reports it (printed as the per-client table docs/WEBSOCKETS.md keeps).
+each fault as each client reports it (printed as the per-client table docs/WEBSOCKETS.md keeps),
+and a `drop` or `abrupt` right after two sends in `onOpen` (no delay): every client reads the 101
+and both messages before the failure.
 
     python3 Tests/websockets/clients_test.py .build/debug/stubd [--clients=python-websockets,websocket-client,node,chromium]
     (make test: the first three; make test-ui: chromium; make conformance: okhttp too)
@@ -87,6 +89,43 @@ async def python_faults(url):
             seen[fault] = f"ConnectionClosedError {code}"
         except Exception as error:
             seen[fault] = type(error).__name__
+    return seen
+
+
+ORDERED = ["first", "second", "failed"]
+
+
+async def python_order(url, fault):
+    """What websockets reads from `/order/FAULT`: the messages, then "failed" at the end."""
+    seen = []
+    try:
+        async with websockets.connect(f"{url}/order/{fault}") as ws:
+            while True:
+                seen.append(await asyncio.wait_for(ws.recv(), 5))
+    except websockets.ConnectionClosedError:
+        seen.append("failed")
+    except Exception as error:
+        seen.append(type(error).__name__)
+    return seen
+
+
+def websocket_client_order(url, fault):
+    seen = []
+    try:
+        ws = wsclient.create_connection(f"{url}/order/{fault}", timeout=5)
+    except Exception as error:
+        return [f"no 101: {type(error).__name__}"]
+    try:
+        while True:
+            message = ws.recv()
+            if not message:
+                seen.append("failed")
+                break
+            seen.append(message)
+    except Exception:
+        seen.append("failed")
+    finally:
+        ws.shutdown()
     return seen
 
 
@@ -194,6 +233,11 @@ if (mode === "chat") {
   };
   ws.onclose = (e) => { out.push(`closed ${e.code} ${e.reason}`); done(out); };
   setTimeout(() => done(out.concat("timeout")), 5000);
+} else if (mode.startsWith("order/")) {
+  const ws = new WebSocket(url + "/" + mode);
+  ws.onmessage = (e) => out.push(e.data);
+  ws.onclose = (e) => { out.push(e.wasClean ? `closed ${e.code}` : "failed"); done(out); };
+  setTimeout(() => done(out.concat("timeout")), 5000);
 } else {
   const ws = new WebSocket(url + "/fault/" + mode);
   let first = true;
@@ -236,6 +280,14 @@ def chromium(base, url):
             setTimeout(() => resolve(out.concat('timeout')), 5000);
         })""" % json.dumps(url))
         faults = {}
+        for fault in ("drop", "abrupt"):
+            ordered = browser.evaluate("""new Promise(resolve => {
+                const out = []; const ws = new WebSocket(%s + '/order/%s');
+                ws.onmessage = e => out.push(e.data);
+                ws.onclose = e => { out.push(e.wasClean ? 'closed ' + e.code : 'failed'); resolve(out); };
+                setTimeout(() => resolve(out.concat('timeout')), 5000);
+            })""" % (json.dumps(url), fault))
+            check(ordered == ORDERED, f"Chromium's WebSocket: `{fault}` right after two sends in onOpen delivers both first ({ordered})")
         for fault in ("drop", "abrupt", "invalid-frame", "close"):
             faults[fault] = browser.evaluate("""new Promise(resolve => {
                 const out = []; const ws = new WebSocket(%s + '/fault/%s');
@@ -275,6 +327,9 @@ def main():
             for scheme, address, tls in (("ws", url, None), ("wss", wss, context)):
                 seen = asyncio.run(conversation(address, tls))
                 check(seen == EXPECTED, f"python websockets over {scheme}://: subprotocol, templated replies, delayed pair, fragments, close 4000 ({seen if seen != EXPECTED else 'as scripted'})")
+            for fault in ("drop", "abrupt"):
+                seen = asyncio.run(python_order(url, fault))
+                check(seen == ORDERED, f"python websockets: `{fault}` right after two sends in onOpen delivers both first ({seen})")
             table["python websockets 17"] = asyncio.run(python_faults(url))
             table["python websockets 17"]["stop-pongs"] = asyncio.run(python_stop_pongs(url))
             check(asyncio.run(oversized(url)) == 1009, "a message over the route's messageLimit closes the connection with 1009")
@@ -292,6 +347,9 @@ def main():
                 seen = websocket_client(address, tls)
                 expected = ["chat.v1", '{"type":"hello"}', '{"type":"pong","id":"8","room":"red"}', "pong p", "echo: Hello", "echo: \x00\x01"]
                 check(seen == expected, f"websocket-client over {scheme}://: fragments with a ping between, pong, binary echoed ({seen if seen != expected else 'as scripted'})")
+            for fault in ("drop", "abrupt"):
+                seen = websocket_client_order(url, fault)
+                check(seen == ORDERED, f"websocket-client: `{fault}` right after two sends in onOpen delivers both first ({seen})")
             table["websocket-client 1.9"] = websocket_client_faults(url)
         if "node" in CLIENTS:
             seen = node(url, "chat")
@@ -300,6 +358,9 @@ def main():
                 table["Node (global WebSocket)"] = {fault: "not run (no WebSocket in this Node)" for fault in ("drop", "abrupt", "invalid-frame", "close")}
             else:
                 check(seen == ["chat.v1", '{"type":"hello"}', '{"type":"pong","id":"9","room":"green"}', "closed 4000 see you"], f"Node's WebSocket: {seen}")
+                for fault in ("drop", "abrupt"):
+                    ordered = node(url, f"order/{fault}")
+                    check(ordered == ORDERED, f"Node's WebSocket: `{fault}` right after two sends in onOpen delivers both first ({ordered})")
                 table[f"Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()} (global WebSocket)"] = {
                     fault: node(url, fault) for fault in ("drop", "abrupt", "invalid-frame", "close")}
 
