@@ -52,7 +52,14 @@ package struct StreamComposer: Sendable {
         let request = context.request, state = context.state, session = context.session
         let renderer = TemplateRenderer(context)
         switch source {
-        case .stream(let stream, let templates, let encoded):
+        case .stream(var stream, var templates, var encoded):
+            // A reconnecting EventSource goes on after the last event it read (`StreamResume`).
+            if stream.format == .sse, let last = StubStream.lastEventID(headers: request.headers, rawQuery: request.rawQuery),
+               let (rest, skipped) = stream.resumed(after: last) {
+                stream = rest
+                templates = Array(templates.dropFirst(skipped))
+                encoded = Array(encoded.dropFirst(skipped))
+            }
             var payloads: [String?] = []
             // The events together are one rendering: their output is held to one bound (10
             // clients of a stream echoing a 60 KB query 700 times held 433 MB).
