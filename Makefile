@@ -87,6 +87,10 @@ test: deps
 		python3 -m pip install -q websockets websocket-client 2>/dev/null || python3 -m pip install -q --break-system-packages websockets websocket-client; }
 	python3 Tests/websockets/clients_test.py .build/debug/stubd
 	python3 Tests/websockets/record_test.py .build/debug/stubd
+	@# GraphQL subscriptions over graphql-transport-ws with gql's WebsocketsTransport (docs/WEBSOCKETS.md's fixture).
+	@python3 -c 'import gql' 2>/dev/null || { echo "make: installing Python gql[websockets]"; \
+		python3 -m pip install -q 'gql[websockets]' 2>/dev/null || python3 -m pip install -q --break-system-packages 'gql[websockets]'; }
+	python3 Tests/websockets/graphql_ws_test.py .build/debug/stubd
 	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
 	python3 Tests/hostile/connections_test.py .build/debug/stubd
 	@# The short fuzz pass: every reader of remote input under libFuzzer + AddressSanitizer, 3 s each (make fuzz: the long one).

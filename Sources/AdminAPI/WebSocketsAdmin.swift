@@ -10,12 +10,12 @@ struct WebSocketsAdmin {
 
     func list(session: SessionID?) -> WebSocketList {
         WebSocketList(open: state.webSockets.open(session: session).map {
-            WebSocketList.Entry(id: $0.id, route: $0.route, path: $0.path, opened: RequestsAdmin.timestamp($0.opened))
+            WebSocketList.Entry(id: $0.id, route: $0.route, path: $0.path, opened: RequestsAdmin.timestamp($0.opened), scopes: $0.scopes)
         })
     }
 
     func send(_ push: WebSocketPush, session: SessionID?) -> WebSocketReach {
-        WebSocketReach(count: state.webSockets.send(push.message, session: session, path: push.path))
+        WebSocketReach(count: state.webSockets.send(push.message, session: session, path: push.path, eachScope: push.eachScope))
     }
 
     func close(_ request: WebSocketCloseRequest, session: SessionID?) -> WebSocketReach {

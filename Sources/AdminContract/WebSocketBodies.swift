@@ -8,19 +8,25 @@ public struct WebSocketPush: AdminBody {
     public let path: String?
     /// What to send.
     public let message: WebSocketMessage
+    /// Send a text message once per open scope of each conversation (a GraphQL subscription's
+    /// id, `WebSocketReply.scope`), `{{scope}}` in it replaced by the scope's name — a push
+    /// addressed to subscriptions whose ids the client drew.
+    public let eachScope: Bool
 
     /// A push.
-    public init(path: String? = nil, message: WebSocketMessage) {
+    public init(path: String? = nil, message: WebSocketMessage, eachScope: Bool = false) {
         self.path = path
         self.message = message
+        self.eachScope = eachScope
     }
 
-    static let usage = #"expected {"path"?: "/chat", "text": "…"} (or "json": {…}, or "base64": "…")"#
+    static let usage = #"expected {"path"?: "/chat", "text": "…"} (or "json": {…}, or "base64": "…"; "eachScope"?: true)"#
 
     /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
         let fields = try JSONFields(json, usage: Self.usage)
         path = try fields.optionalString("path")
+        eachScope = try fields.bool("eachScope", absent: false)
         if let text = try fields.optionalString("text") {
             message = .text(text)
         } else if let value = fields.raw("json") {
@@ -31,6 +37,7 @@ public struct WebSocketPush: AdminBody {
         } else {
             throw AdminBodyProblem(Self.usage)
         }
+        if eachScope, case .binary = message { throw AdminBodyProblem("eachScope: a binary message has no {{scope}} to fill; send text or json") }
     }
 
     /// The body as the admin API sends it.
@@ -40,6 +47,7 @@ public struct WebSocketPush: AdminBody {
         case .text(let text): members.append(("text", .string(text)))
         case .binary(let bytes): members.append(("base64", .string(Data(bytes).base64EncodedString())))
         }
+        if eachScope { members.append(("eachScope", .bool(true))) }
         return .object(members)
     }
 }
@@ -106,13 +114,16 @@ public struct WebSocketList: AdminBody {
         public let path: String
         /// When it opened (ISO 8601, UTC).
         public let opened: String
+        /// Its open scopes (a GraphQL subscription's id), oldest first.
+        public let scopes: [String]
 
         /// An entry.
-        public init(id: Int, route: String, path: String, opened: String) {
+        public init(id: Int, route: String, path: String, opened: String, scopes: [String] = []) {
             self.id = id
             self.route = route
             self.path = path
             self.opened = opened
+            self.scopes = scopes
         }
     }
 
@@ -128,13 +139,19 @@ public struct WebSocketList: AdminBody {
         var entries: [Entry] = []
         for item in items {
             let fields = try JSONFields(item, usage: "open[]: expected an object")
-            entries.append(Entry(id: try fields.int("id"), route: try fields.string("route"), path: try fields.string("path"), opened: try fields.string("opened")))
+            var scopes: [String] = []
+            if case .array(let names)? = item["scopes"] { scopes = names.compactMap { if case .string(let name) = $0 { name } else { nil } } }
+            entries.append(Entry(id: try fields.int("id"), route: try fields.string("route"), path: try fields.string("path"), opened: try fields.string("opened"),
+                                 scopes: scopes))
         }
         open = entries
     }
 
     /// The body as the admin API sends it.
     public var json: JSONValue {
-        .object([("open", .array(open.map { .object([("id", .number(Double($0.id))), ("route", .string($0.route)), ("path", .string($0.path)), ("opened", .string($0.opened))]) }))])
+        .object([("open", .array(open.map {
+            .object([("id", .number(Double($0.id))), ("route", .string($0.route)), ("path", .string($0.path)), ("opened", .string($0.opened)),
+                     ("scopes", .array($0.scopes.map { .string($0) }))])
+        }))])
     }
 }

@@ -26,15 +26,31 @@ extension FixtureReader {
             }
             script.messageLimit = Int(number)
         }
-        if let value = members["onOpen"] { script.onOpen = try readWebSocketSteps(value, at: join(field, "onOpen"), template: script.template) }
+        if let value = members["onOpen"] {
+            script.onOpen = try readWebSocketSteps(value, at: join(field, "onOpen"), template: script.template)
+            if let index = script.onOpen.firstIndex(where: { $0.action == .stop }) {
+                throw fail("\(join(field, "onOpen"))[\(index)].stop", "a stop ends a reply's scope; onOpen has none (use close to end the conversation)")
+            }
+        }
         if let value = members["replies"] {
             guard case .array(let replies) = value else { throw fail(join(field, "replies"), "expected an array of {\"match\": …, \"then\": [steps]}") }
             for (index, reply) in replies.enumerated() {
                 let at = "\(join(field, "replies"))[\(index)]"
-                let parts = try object(reply, at: at, allowed: ["match", "then"])
+                let parts = try object(reply, at: at, allowed: ["match", "then", "scope"])
                 guard let then = parts["then"] else { throw fail(join(at, "then"), "missing; give the steps, e.g. [{\"send\": {\"text\": \"pong\"}}]") }
-                script.replies.append(WebSocketReply(match: try readWebSocketMatch(parts["match"], at: join(at, "match")),
-                                                     steps: try readWebSocketSteps(then, at: join(at, "then"), template: script.template)))
+                var scope: JSONPath?
+                if let value = parts["scope"] {
+                    guard case .string(let text) = value else { throw fail(join(at, "scope"), "expected a JSON path into the message, e.g. \"$.id\"") }
+                    switch JSONPath.parse(text) {
+                    case .success(let path): scope = path
+                    case .failure(let problem): throw fail(join(at, "scope"), "\"\(text)\": \(problem.message)")
+                    }
+                }
+                let steps = try readWebSocketSteps(then, at: join(at, "then"), template: script.template)
+                if scope == nil, let index = steps.firstIndex(where: { $0.action == .stop }) {
+                    throw fail("\(join(at, "then"))[\(index)].stop", "a stop ends the reply's scope: give the reply a \"scope\", e.g. \"$.id\"")
+                }
+                script.replies.append(WebSocketReply(match: try readWebSocketMatch(parts["match"], at: join(at, "match")), steps: steps, scope: scope))
             }
         }
         return script
@@ -47,15 +63,18 @@ extension FixtureReader {
         var steps: [WebSocketStep] = []
         for (index, element) in elements.enumerated() {
             let at = "\(field)[\(index)]"
-            let parts = try object(element, at: at, allowed: ["send", "close", "fault", "delay"])
+            let parts = try object(element, at: at, allowed: ["send", "close", "fault", "stop", "delay"])
             var delay = 0.0
             if let value = parts["delay"] {
                 guard case .number(let seconds) = value, seconds >= 0, seconds <= 600 else { throw fail(join(at, "delay"), "expected seconds from 0 to 600") }
                 delay = seconds
             }
-            let actions = ["send", "close", "fault"].filter { parts[$0] != nil }
-            guard actions.count == 1 else { throw fail(at, "give one of send, close or fault") }
+            let actions = ["send", "close", "fault", "stop"].filter { parts[$0] != nil }
+            guard actions.count == 1 else { throw fail(at, "give one of send, close, fault or stop") }
             switch actions[0] {
+            case "stop":
+                guard parts["stop"] == .bool(true) else { throw fail(join(at, "stop"), "expected true") }
+                steps.append(WebSocketStep(.stop, delay: delay))
             case "send":
                 let message = try readWebSocketMessage(parts["send"]!, at: join(at, "send"))
                 if template, case .text(let text) = message, case .failure(let problem) = TemplateText.parse(text) {

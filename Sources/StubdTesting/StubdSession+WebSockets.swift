@@ -17,6 +17,14 @@ extension StubdSession {
         try await admin.call(AdminContract.sendWebSocket, body: WebSocketPush(path: path, message: .text(JSONWriter.write(try Self.json(json), pretty: false)))).count
     }
 
+    /// Sends `text` once per open scope of this session's conversations on `path` — each open
+    /// GraphQL subscription, say — with `{{scope}}` in it replaced by the scope's name (the id the
+    /// client drew). Returns how many messages went.
+    @discardableResult
+    public func send(toEachScopeOf path: String? = nil, text: String) async throws -> Int {
+        try await admin.call(AdminContract.sendWebSocket, body: WebSocketPush(path: path, message: .text(text), eachScope: true)).count
+    }
+
     /// This session's open WebSocket conversations.
     public func webSockets() async throws -> [WebSocketList.Entry] {
         try await admin.call(AdminContract.webSockets).open

@@ -27,6 +27,19 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
     /// Messages given to `offLoop` and not yet answered on the loop. (The queue is made on first
     /// use, on the loop: most conversations never need one.)
     private let queued = Mutex(0)
+    /// The conversation's open scopes (`WebSocketReply.scope`: a subscription's id), in the order
+    /// opened, each with its generation: a step scheduled in a scope runs only while its
+    /// generation is current, so a `stop` drops what the scope still had pending.
+    private let scopes = Mutex(ScopeBook())
+
+    /// Open scopes and the generation each step was scheduled in.
+    private struct ScopeBook {
+        var open: [String] = []
+        var generation: [String: Int] = [:]
+        /// Scopes past which a conversation stops remembering new ones (a client opening
+        /// subscriptions without end must not grow memory).
+        static let limit = 1024
+    }
 
     package init(compiled: CompiledWebSocket, context: OutcomeContext, registry: WebSocketRegistry, exchange: any ConversationSink, redactor: Redactor) {
         self.script = compiled.script
@@ -65,8 +78,19 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
         note(message, from: "client")
         let budget = RegexBudget()
         guard let reply = script.replies.first(where: { Self.takes($0.match, message, budget: budget) }) else { return }
-        run(reply.steps, on: connection, message: message)
+        run(reply.steps, on: connection, message: message, scope: reply.scope.flatMap { Self.scopeName($0, in: message, budget: budget) })
     }
+
+    /// The value at `path` in `message`, as the scope's name (a string as it is, anything else as
+    /// compact JSON); nil when the message has none.
+    private static func scopeName(_ path: JSONPath, in message: WebSocketMessage, budget: RegexBudget) -> String? {
+        guard let document = try? JSONParser.parse(message.bytes), let value = path.select(in: document, regexBudget: budget).first else { return nil }
+        if case .string(let text) = value { return text }
+        return JSONWriter.write(value, pretty: false)
+    }
+
+    /// The scopes open now, oldest first.
+    package var openScopes: [String] { scopes.withLock { $0.open } }
 
     package func ended(code: Int?, reason: String, by: WebSocketEnding) {
         if let id = registration.withLock({ $0 }) { registry.remove(id) }
@@ -83,22 +107,62 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
         connection.send(message)
     }
 
+    /// `text` once per open scope, `{{scope}}` in it replaced by the scope's name escaped as inside
+    /// a JSON string (where a subscription's id goes): how many were sent.
+    package func pushEachScope(_ text: String) -> Int {
+        guard let connection = connection.withLock({ $0 }) else { return 0 }
+        let names = openScopes
+        for name in names {
+            let escaped = String(JSONWriter.write(.string(name), pretty: false).dropFirst().dropLast())
+            let message = WebSocketMessage.text(text.replacingOccurrences(of: "{{scope}}", with: escaped))
+            note(message, from: "server")
+            connection.send(message)
+        }
+        return names.count
+    }
+
     package func close(code: Int, reason: String) {
         connection.withLock { $0 }?.close(code: code, reason: reason)
     }
 
     // MARK: Steps
 
-    private func run(_ steps: [WebSocketStep], on connection: WebSocketConnection, message: WebSocketMessage?) {
+    private func run(_ steps: [WebSocketStep], on connection: WebSocketConnection, message: WebSocketMessage?, scope: String? = nil) {
+        // A scoped reply opens its scope (unless it ends it) and its steps belong to this generation.
+        let generation: Int? = scope.flatMap { name in
+            scopes.withLock { book -> Int? in
+                let current = book.generation[name] ?? 0
+                if !steps.contains(where: { $0.action == .stop }), !book.open.contains(name) {
+                    guard book.open.count < ScopeBook.limit else { return current }
+                    book.open.append(name)
+                    book.generation[name] = current
+                }
+                return current
+            }
+        }
         var at = 0.0
         for step in steps {
             at += step.delay
             let action = step.action
-            if at > 0 {
-                connection.after(at) { [self] in perform(action, on: connection, message: message) }
-            } else {
+            let work: @Sendable () -> Void = { [self] in
+                if let scope, let generation, action != .stop, scopes.withLock({ ($0.generation[scope] ?? 0) != generation }) { return }
+                if let scope, action == .stop { return stop(scope) }
                 perform(action, on: connection, message: message)
             }
+            if at > 0 {
+                connection.after(at, work)
+            } else {
+                work()
+            }
+        }
+    }
+
+    /// Ends `scope`: its pending steps see a newer generation and do nothing.
+    private func stop(_ scope: String) {
+        scopes.withLock { book in
+            book.generation[scope, default: 0] += 1
+            book.open.removeAll { $0 == scope }
+            if book.generation.count > ScopeBook.limit * 2 { book.generation = book.generation.filter { book.open.contains($0.key) } }
         }
     }
 
@@ -112,6 +176,8 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
             connection.close(code: code, reason: reason)
         case .fault(let fault):
             connection.fault(fault)
+        case .stop:
+            break  // handled by `run`, which knows the scope
         }
     }
 

@@ -13,6 +13,16 @@ package protocol OpenWebSocket: AnyObject, Sendable {
     func push(_ message: WebSocketMessage)
     /// Closes the client's side cleanly.
     func close(code: Int, reason: String)
+    /// Its open scopes (`WebSocketReply.scope`), oldest first.
+    var openScopes: [String] { get }
+    /// Sends `text` once per open scope, `{{scope}}` replaced by its name; how many were sent.
+    func pushEachScope(_ text: String) -> Int
+}
+
+extension OpenWebSocket {
+    /// A relayed conversation has no script, so no scopes.
+    package var openScopes: [String] { [] }
+    package func pushEachScope(_ text: String) -> Int { 0 }
 }
 
 /// The open WebSocket conversations, so a test can push a message to them, list them or close
@@ -36,6 +46,8 @@ public final class WebSocketRegistry: Sendable {
 
         /// Its messages so far, as the journal will keep them.
         public var messages: [JSONValue] { conversation.transcript.messages }
+        /// Its open scopes (a GraphQL subscription's id), oldest first.
+        public var scopes: [String] { conversation.openScopes }
     }
 
     /// What a live view hears, on the thread where it happened (keep it quick).
@@ -112,9 +124,14 @@ public final class WebSocketRegistry: Sendable {
         state.withLock { $0.entries.values.sorted { $0.id < $1.id } }
     }
 
-    /// Sends `message` to the session's conversations (on `path`); how many.
-    public func send(_ message: WebSocketMessage, session: SessionID?, path: String?) -> Int {
+    /// Sends `message` to the session's conversations (on `path`); how many. With `eachScope`,
+    /// a text message goes once per open scope of each (`{{scope}}` in it replaced by the scope's
+    /// name), and the count is of messages sent.
+    public func send(_ message: WebSocketMessage, session: SessionID?, path: String?, eachScope: Bool = false) -> Int {
         let targets = open(session: session, path: path)
+        if eachScope, case .text(let text) = message {
+            return targets.reduce(0) { $0 + $1.conversation.pushEachScope(text) }
+        }
         for entry in targets { entry.conversation.push(message) }
         return targets.count
     }

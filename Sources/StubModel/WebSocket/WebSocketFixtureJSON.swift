@@ -9,7 +9,8 @@ public enum WebSocketFixtureJSON {
         if !script.onOpen.isEmpty { fields.append(("onOpen", .array(script.onOpen.map(step)))) }
         if !script.replies.isEmpty {
             fields.append(("replies", .array(script.replies.map { reply in
-                .object([("match", match(reply.match)), ("then", .array(reply.steps.map(step)))])
+                .object([("match", match(reply.match))] + (reply.scope.map { [("scope", .string($0.text))] } ?? [])
+                        + [("then", .array(reply.steps.map(step)))])
             })))
         }
         if script.messageLimit != WebSocketScript.defaultMessageLimit { fields.append(("messageLimit", .number(Double(script.messageLimit)))) }
@@ -24,6 +25,7 @@ public enum WebSocketFixtureJSON {
         case .close(let code, let reason):
             fields.append(("close", .object([("code", .number(Double(code)))] + (reason.isEmpty ? [] : [("reason", .string(reason))]))))
         case .fault(let fault): fields.append(("fault", .string(fault.rawValue)))
+        case .stop: fields.append(("stop", .bool(true)))
         }
         if step.delay > 0 { fields.append(("delay", .number(step.delay))) }
         return .object(fields)

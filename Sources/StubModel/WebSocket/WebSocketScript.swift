@@ -40,6 +40,10 @@ public struct WebSocketStep: Sendable, Equatable {
         case close(code: Int, reason: String)
         /// Fail as a network would (see `WebSocketFault`).
         case fault(WebSocketFault)
+        /// End the reply's scope (`WebSocketReply.scope`): the steps its earlier replies still
+        /// have pending are dropped, and a test's per-scope pushes no longer reach it — a
+        /// subscription the client completed stops receiving.
+        case stop
     }
 
     /// What it does.
@@ -61,11 +65,16 @@ public struct WebSocketReply: Sendable, Equatable {
     public var match: WebSocketMatch
     /// What happens then.
     public var steps: [WebSocketStep]
+    /// Where in the message the name of the conversation's part its steps belong to is — a
+    /// GraphQL subscription's `$.id`: the steps run while that scope is open, and a reply with the
+    /// same scope and a `stop` step ends it. Nil: the steps belong to the whole conversation.
+    public var scope: JSONPath?
 
     /// A reply.
-    public init(match: WebSocketMatch, steps: [WebSocketStep]) {
+    public init(match: WebSocketMatch, steps: [WebSocketStep], scope: JSONPath? = nil) {
         self.match = match
         self.steps = steps
+        self.scope = scope
     }
 }
 
