@@ -73,9 +73,6 @@ public struct ClientProfile: Sendable, Equatable {
     /// does not know.
     public var isPage: Bool { origin != nil || fetchSite != nil }
 
-    /// Whether a browser sent it.
-    public var isBrowser: Bool { family == .browser }
-
     /// Whether the client will silently re-send this request if it fails before the first
     /// response byte: a browser on any socket; Java's HttpClient and aiohttp for a GET or HEAD on
     /// any connection; any client not known to report such failures, on a reused connection.

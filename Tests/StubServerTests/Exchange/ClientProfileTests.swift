@@ -58,7 +58,6 @@ import StubdTestTags
         let profile = ClientProfile(request)
         #expect(profile.family == row.family)
         #expect(profile.isPage == row.isPage)
-        #expect(profile.isBrowser == (row.family == .browser))
         #expect(profile.resendsAfterNoByteFailure == row.resends)
     }
 
