@@ -261,8 +261,13 @@ public struct RequestRecord: AdminBody {
     public let routeID: String?
     /// The name of the route that answered.
     public let route: String?
-    /// For a miss, the closest route and why it missed.
+    /// For a miss, the closest route and why it missed — or, for a miss forwarded to the upstream
+    /// (`--proxy-unmatched`, a recording), `proxied to <upstream>`.
     public let nearMiss: String?
+    /// Whether the miss was forwarded to the upstream and answered from there (a recording's).
+    public var forwarded: Bool { !matched && nearMiss?.hasPrefix(Self.forwardedPrefix) == true }
+    /// How `nearMiss` begins for a forwarded miss.
+    public static let forwardedPrefix = "proxied to "
     /// The status, or the fault.
     public let status: Int?
     /// The fault sent instead of a response (`reset`, `empty`, …).

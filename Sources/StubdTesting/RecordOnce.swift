@@ -45,7 +45,8 @@ extension StubdSession {
                 } catch {
                     throw StubdTestingError.target("\(folder.path)/\(file): \(error)")
                 }
-                _ = try await admin.call(AdminContract.addRoutes, body: JSONBody(document))
+                let routes = try RecordingBodies.inlined(document, folder: folder, file: file)
+                _ = try await admin.call(AdminContract.addRoutes, body: JSONBody(routes))
             }
         case .record, .live:
             guard let upstream else { throw StubdTestingError.target("STUBD_MODE=\(mode.rawValue) needs the real API's URL (upstream:)") }
