@@ -6,10 +6,14 @@ import Synchronization
 /// the scheme started): `stubd serve` as a child process on port 0 of 127.0.0.1, shared by every
 /// test of the process (each still in its own session), stopped when the process exits.
 ///
-/// Which binary: `STUBD_BINARY`, else `stubd` on `PATH`, else `.build/debug/stubd` or
-/// `.build/release/stubd` under the current folder (a stubd checkout's own tests). Which fixtures:
-/// the folder `STUBD_FIXTURES` names, else none (tests stub what they need). `STUBD_START=no`
-/// turns it off.
+/// Which binary (`places`, in order): `STUBD_BINARY`; `stubd` on `PATH`; beside the running
+/// test binary (a test target that depends on the `stubd` product has it built there); under the
+/// current folder's `.build/debug` or `.build/release`; under the kit's own checkout's (the stubd
+/// package a SwiftPM app depends on, by path or URL). None of those: the kit builds the `stubd`
+/// product in its checkout once (`swift build --product stubd`, minutes the first time on a
+/// machine; `STUBD_BUILD=no` turns it off) — so a package that depends on stubd needs nothing set
+/// up by hand. Which fixtures: the folder `STUBD_FIXTURES` names, else none (tests stub what they
+/// need). `STUBD_START=no` turns it off.
 public enum StubdLauncher {
     #if os(macOS) || os(Linux)
     private static let started = Mutex<Started?>(nil)
@@ -33,21 +37,77 @@ public enum StubdLauncher {
         public let description: String
     }
 
-    /// The binary that would be started (nil: none found, or the platform cannot start one).
+    /// The stubd package this kit was compiled from (its checkout: a path dependency's folder, or
+    /// `.build/checkouts/stubd` for a URL dependency): three folders above this file.
+    public static let kitCheckout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// Every place a binary is looked for, in order, with why: what a failure lists.
+    public static func places(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              currentDirectory: String = FileManager.default.currentDirectoryPath,
+                              testBinaries: [String] = runningTestBinaries, checkout: String = kitCheckout) -> [(path: String, why: String)] {
+        var places: [(path: String, why: String)] = []
+        if let given = environment["STUBD_BINARY"], !given.isEmpty { places.append((given, "STUBD_BINARY")) }
+        for folder in (environment["PATH"] ?? "").split(separator: ":") { places.append(("\(folder)/stubd", "PATH")) }
+        for binary in testBinaries {
+            places.append((URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("stubd").path, "beside the test binary"))
+        }
+        for build in [".build/debug/stubd", ".build/release/stubd"] { places.append((currentDirectory + "/" + build, "the current folder's build")) }
+        for build in [".build/debug/stubd", ".build/release/stubd"] { places.append((checkout + "/" + build, "the stubd package's own build")) }
+        return places
+    }
+
+    /// The test binary and test bundles of this process (SwiftPM builds a test target's
+    /// executable dependencies beside them).
+    public static var runningTestBinaries: [String] {
+        let bundles = Bundle.allBundles.map(\.bundlePath).filter { $0.hasSuffix(".xctest") }
+        return Array(CommandLine.arguments.prefix(1)) + bundles
+    }
+
+    /// The binary that would be started (nil: none found, or the platform cannot start one);
+    /// `STUBD_BINARY` is taken as given.
     public static func binary(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              currentDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+                              currentDirectory: String = FileManager.default.currentDirectoryPath,
+                              testBinaries: [String] = runningTestBinaries, checkout: String = kitCheckout) -> String? {
         #if os(macOS) || os(Linux)
         if let given = environment["STUBD_BINARY"], !given.isEmpty { return given }
-        let files = FileManager.default
-        for folder in (environment["PATH"] ?? "").split(separator: ":") where files.isExecutableFile(atPath: "\(folder)/stubd") {
-            return "\(folder)/stubd"
-        }
-        for build in [".build/debug/stubd", ".build/release/stubd"] where files.isExecutableFile(atPath: currentDirectory + "/" + build) {
-            return currentDirectory + "/" + build
-        }
-        #endif
+        return places(environment: environment, currentDirectory: currentDirectory, testBinaries: testBinaries, checkout: checkout)
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }?.path
+        #else
         return nil
+        #endif
     }
+
+    #if os(macOS) || os(Linux)
+    /// Builds the `stubd` product in `checkout` (once; its output in a log file) and returns the
+    /// binary, or throws naming what failed and every place looked at.
+    static func buildInCheckout(_ checkout: String, environment: [String: String], looked: [(path: String, why: String)]) throws -> String {
+        let list = looked.map { "  \($0.path) (\($0.why))" }.joined(separator: "\n")
+        let overrides = "set STUBD_BINARY to a stubd binary, put stubd on PATH, or start stubd yourself and set STUBD_BASE_URL"
+        guard (environment["STUBD_BUILD"] ?? "").lowercased() != "no", FileManager.default.fileExists(atPath: checkout + "/Package.swift") else {
+            throw Failure(description: "no stubd binary to start; looked at:\n\(list)\n\(overrides)")
+        }
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-kit-build-\(UUID().uuidString).log").path
+        FileManager.default.createFile(atPath: log, contents: nil)
+        FileHandle.standardError.write(Data("StubdTesting: no stubd binary found; building the stubd product in \(checkout) once (swift build --product stubd, log: \(log)); STUBD_BUILD=no skips this, STUBD_BINARY names a binary\n".utf8))
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = ["swift", "build", "--package-path", checkout, "--product", "stubd"]
+        build.standardOutput = FileHandle(forWritingAtPath: log)
+        build.standardError = build.standardOutput
+        do {
+            try build.run()
+        } catch {
+            throw Failure(description: "no stubd binary, and `swift build` could not run (\(error.localizedDescription)); looked at:\n\(list)\n\(overrides)")
+        }
+        build.waitUntilExit()
+        let built = checkout + "/.build/debug/stubd"
+        guard build.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: built) else {
+            throw Failure(description: "no stubd binary, and building it in \(checkout) failed (exit \(build.terminationStatus); see \(log)); looked at:\n\(list)\n\(overrides)")
+        }
+        return built
+    }
+    #endif
 
     /// The base URL of the stubd this process has started, if it has.
     public static var startedBaseURL: URL? {
@@ -69,9 +129,8 @@ public enum StubdLauncher {
         }
         defer { starting.withLock { $0 = false } }
         if let started = started.withLock({ $0 }) { return started.baseURL }
-        guard let binary = binary(environment: environment) else {
-            throw Failure(description: "no stubd binary to start: set STUBD_BINARY to one (or put stubd on PATH), or start stubd yourself and set STUBD_BASE_URL")
-        }
+        let binary = try binary(environment: environment)
+            ?? buildInCheckout(kitCheckout, environment: environment, looked: places(environment: environment))
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-kit-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: work + "/fixtures", withIntermediateDirectories: true)
         let fixtures = environment["STUBD_FIXTURES"].flatMap { $0.isEmpty ? nil : $0 } ?? work + "/fixtures"

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import StubdTesting
+@testable import StubdTesting
 import TargetModel
 import Testing
 import StubdTestTags
@@ -17,7 +17,7 @@ import StubdTestTags
     @Test func aTestProcessStartsOneStubdAndSharesIt() async throws {
         let environment = ["STUBD_BINARY": Self.binary, "PATH": ""]
         #expect(StubdLauncher.binary(environment: environment) == Self.binary)
-        #expect(StubdLauncher.binary(environment: ["PATH": ""], currentDirectory: Self.root.path) == Self.binary,
+        #expect(StubdLauncher.binary(environment: ["PATH": ""], currentDirectory: Self.root.path, testBinaries: []) == Self.binary,
                 "a checkout's own build is found from its folder")
         let first = try StubdLauncher.sharedBaseURL(environment: environment)
         let second = try StubdLauncher.sharedBaseURL(environment: environment)
@@ -40,6 +40,33 @@ import StubdTestTags
         StubdLauncher.stop()
         #expect(StubdLauncher.startedBaseURL == nil)
         await #expect(throws: (any Error).self) { try await StubdAdminClient(baseURL: first, timeout: 1).health() }
+    }
+
+    /// A package that depends on stubd has no `stubd` on `PATH`: the kit finds the binary beside
+    /// the test binary (a test target depending on the `stubd` product) or in its own checkout's
+    /// build, and when there is none and it may not build one, it fails at once naming every
+    /// place it looked and each override.
+    @Test func theKitFindsStubdWhereAPackageBuildsItOrSaysWhereItLooked() throws {
+        #expect(StubdLauncher.kitCheckout == Self.root.path, "the kit knows its own checkout")
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-nowhere-\(UUID().uuidString)").path
+        #expect(StubdLauncher.binary(environment: ["PATH": ""], currentDirectory: nowhere, testBinaries: [], checkout: Self.root.path) == Self.binary,
+                "the stubd package's own build")
+        let beside = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-beside-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: beside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: beside) }
+        try FileManager.default.copyItem(atPath: Self.binary, toPath: beside.appendingPathComponent("stubd").path)
+        #expect(StubdLauncher.binary(environment: ["PATH": ""], currentDirectory: nowhere, testBinaries: [beside.appendingPathComponent("MyShopPackageTests.xctest").path],
+                                     checkout: Self.root.path) == beside.appendingPathComponent("stubd").path, "beside the test binary comes first")
+        #expect(StubdLauncher.binary(environment: ["PATH": ""], currentDirectory: nowhere, testBinaries: [], checkout: nowhere) == nil)
+        let looked = StubdLauncher.places(environment: ["PATH": "/usr/bin"], currentDirectory: nowhere, testBinaries: [], checkout: nowhere)
+        do {
+            _ = try StubdLauncher.buildInCheckout(nowhere, environment: ["STUBD_BUILD": "no"], looked: looked)
+            Issue.record("no binary and no build, yet no failure")
+        } catch {
+            let said = "\(error)"
+            #expect(said.contains("/usr/bin/stubd (PATH)") && said.contains("\(nowhere)/.build/debug/stubd (the stubd package's own build)")
+                    && said.contains("STUBD_BINARY") && said.contains("STUBD_BASE_URL"), "\(said)")
+        }
     }
 
     @Test func aStubdWithAParentStopsWhenItEnds() throws {

@@ -193,6 +193,25 @@ import StubdTestTags
         #expect(plainAndroid == Self.androidAnswers)
     }
 
+    /// Examples/MyShop: a new app package with stubd as a path dependency and the kit in its test
+    /// target, tested with `swift test` as a newcomer would run it — no `stubd` on `PATH`, no
+    /// environment variables (`env -i`, only `PATH` without stubd and `HOME`): the kit finds the
+    /// binary in the stubd package it came from and each test opens its own session.
+    @Test func aNewPackageDependingOnStubdRunsItsSessionsWithNothingSetUp() throws {
+        let shop = Self.checkoutNamedStubd + "/Examples/MyShop"
+        let scratch = StubdProcess.repositoryRoot.appendingPathComponent(".build-examples-shop").path
+        let environment = ProcessInfo.processInfo.environment
+        let path = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .filter { !FileManager.default.isExecutableFile(atPath: "\($0)/stubd") }.joined(separator: ":")
+        let swift = (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/swift" }
+            .first { FileManager.default.isExecutableFile(atPath: $0) } ?? "swift"
+        let result = try StubdProcess.run(["-i", "PATH=\(path)", "HOME=\(environment["HOME"] ?? "/root")", swift, "test",
+                                           "--package-path", shop, "--scratch-path", scratch],
+                                          timeout: 900, program: URL(fileURLWithPath: "/usr/bin/env"))
+        #expect(result.status == 0, "swift test in Examples/MyShop:\n\(result.stdout.suffix(3000))\n\(result.stderr.suffix(3000))")
+        #expect(result.stdout.contains("2 tests") && !result.stdout.contains("failed"), "\(result.stdout.suffix(1500))")
+    }
+
     /// The example package is what `stubd init` writes: run on a copy of the example's layout, it
     /// makes the same Package.swift (stubd by a relative path, so it can be committed) and link,
     /// and the same main.swift but for the payload cases the team filled in. The example's build
