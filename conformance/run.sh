@@ -27,7 +27,7 @@ python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build
 python3 conformance/encodings.py --bin conformance/.build --page docs/FAULTS.md
 # The same steps over HTTPS (every client but URLSession on Linux).
 python3 conformance/run.py --stubd .build/release/stubd --bin conformance/.build --out docs/CONFORMANCE.md --page docs/FAULTS.md \
-    --https --clients curl,requests,node,chromium,java,okhttp
+    --https --clients curl,requests,httpx,aiohttp,node,chromium,java,okhttp
 # Chromium pages of stubd's own origin and of another, twenty page loads per sequence row.
 python3 Tests/ui/fault_steps_test.py .build/release/stubd 20 --page docs/FAULTS.md
 # Streams: every client's report of every fault inside a stream (Tests/streams/clients_test.py).
