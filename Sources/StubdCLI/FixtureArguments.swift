@@ -28,6 +28,14 @@ struct FixtureArguments: ParsableArguments {
     @Option(name: .customLong("match"), help: "How Swift targets match requests: exact (the app's own request) or shape (any client's request for the endpoint).")
     var match: MatchPolicy = .exact
 
+    func validate() throws {
+        for path in fixtures {
+            if let refusal = SubcommandSuggestion.refusal(for: path, exists: { FileManager.default.fileExists(atPath: $0) }) {
+                throw refusal
+            }
+        }
+    }
+
     var paths: [String] {
         if !fixtures.isEmpty { return fixtures }
         if !wiremockRoots.isEmpty { return [] }

@@ -5,10 +5,10 @@ import StubdEngine
 
 /// Where a server listens, for `serve` and `record`: address, HTTP port, HTTPS, loops.
 struct ListenArguments: ParsableArguments {
-    @Option(help: "Address to listen on.")
+    @Option(name: [.customShort("H"), .long], help: "Address to listen on.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
+    @Option(name: [.short, .long], help: "Port to listen on (default 8080; with --https-port only, no plain HTTP); 0 picks a free port and prints it.")
     var port: Int?
 
     @OptionGroup var https: HTTPSArguments

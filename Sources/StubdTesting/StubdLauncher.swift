@@ -88,7 +88,7 @@ public enum StubdLauncher {
             throw Failure(description: "no stubd binary to start; looked at:\n\(list)\n\(overrides)")
         }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-kit-build-\(UUID().uuidString).log").path
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         FileHandle.standardError.write(Data("StubdTesting: no stubd binary found; building the stubd product in \(checkout) once (swift build --product stubd, log: \(log)); STUBD_BUILD=no skips this, STUBD_BINARY names a binary\n".utf8))
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -97,6 +97,19 @@ import StubdTestTags
         #expect(bad.stderr.contains("--proxy-unmatched \"ftp://x\": give an http:// or https:// upstream"), "\(bad.stderr)")
     }
 
+    /// `serve` is the default subcommand: a mistyped one is refused with the fix, not served as a
+    /// missing folder; `-p` and `-H` are `--port` and `--host`.
+    @Test func aMistypedSubcommandIsNamedAndShortFlagsWork() throws {
+        for (argument, fix) in [("servee", "did you mean `stubd serve`?"), ("rotues", "did you mean `stubd routes`?"),
+                                ("completion", "--generate-completion-script bash")] {
+            let result = try StubdProcess.run([argument])
+            #expect(result.status != 0 && result.stderr.contains("'\(argument)' is neither a folder nor a subcommand") && result.stderr.contains(fix),
+                    "\(argument): \(result.status) \(result.stderr)")
+        }
+        let help = try StubdProcess.run(["serve", "--help"])
+        #expect(help.stdout.contains("-p, --port") && help.stdout.contains("-H, --host"), "\(help.stdout.prefix(2000))")
+    }
+
     @Test func versionIsPrinted() throws {
         let result = try StubdProcess.run(["--version"])
         #expect(result.status == 0)
