@@ -28,16 +28,18 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
     /// use, on the loop: most conversations never need one.)
     private let queued = Mutex(0)
     /// The conversation's open scopes (`WebSocketReply.scope`: a subscription's id), in the order
-    /// opened, each with its generation: a step scheduled in a scope runs only while its
-    /// generation is current, so a `stop` drops what the scope still had pending.
+    /// opened, each with the token it was opened under: a step scheduled in a scope runs only
+    /// while that scope is open under the same token, so a `stop` drops what it still had pending
+    /// (and a scope opened again later does not revive them).
     private let scopes = Mutex(ScopeBook())
 
-    /// Open scopes and the generation each step was scheduled in.
+    /// Open scopes (name → the token of their opening), in the order opened.
     private struct ScopeBook {
-        var open: [String] = []
-        var generation: [String: Int] = [:]
-        /// Scopes past which a conversation stops remembering new ones (a client opening
-        /// subscriptions without end must not grow memory).
+        var tokens: [String: Int] = [:]
+        var order: [String] = []
+        var next = 0
+        /// Open scopes past which a conversation remembers no new one (a client opening
+        /// subscriptions without end must not grow memory); their steps run unscoped.
         static let limit = 1024
     }
 
@@ -90,7 +92,7 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
     }
 
     /// The scopes open now, oldest first.
-    package var openScopes: [String] { scopes.withLock { $0.open } }
+    package var openScopes: [String] { scopes.withLock { $0.order } }
 
     package func ended(code: Int?, reason: String, by: WebSocketEnding) {
         if let id = registration.withLock({ $0 }) { registry.remove(id) }
@@ -128,16 +130,15 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
     // MARK: Steps
 
     private func run(_ steps: [WebSocketStep], on connection: WebSocketConnection, message: WebSocketMessage?, scope: String? = nil) {
-        // A scoped reply opens its scope (unless it ends it) and its steps belong to this generation.
-        let generation: Int? = scope.flatMap { name in
+        // A scoped reply opens its scope (unless it ends it) and its steps belong to that opening.
+        let token: Int? = scope.flatMap { name in
             scopes.withLock { book -> Int? in
-                let current = book.generation[name] ?? 0
-                if !steps.contains(where: { $0.action == .stop }), !book.open.contains(name) {
-                    guard book.open.count < ScopeBook.limit else { return current }
-                    book.open.append(name)
-                    book.generation[name] = current
+                if book.tokens[name] == nil, !steps.contains(where: { $0.action == .stop }), book.order.count < ScopeBook.limit {
+                    book.next += 1
+                    book.tokens[name] = book.next
+                    book.order.append(name)
                 }
-                return current
+                return book.tokens[name]
             }
         }
         var at = 0.0
@@ -145,7 +146,7 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
             at += step.delay
             let action = step.action
             let work: @Sendable () -> Void = { [self] in
-                if let scope, let generation, action != .stop, scopes.withLock({ ($0.generation[scope] ?? 0) != generation }) { return }
+                if let scope, let token, action != .stop, scopes.withLock({ $0.tokens[scope] != token }) { return }
                 if let scope, action == .stop { return stop(scope) }
                 perform(action, on: connection, message: message)
             }
@@ -157,12 +158,11 @@ package final class WebSocketPlayer: WebSocketPeer, OpenWebSocket, @unchecked Se
         }
     }
 
-    /// Ends `scope`: its pending steps see a newer generation and do nothing.
+    /// Ends `scope`: its pending steps find it closed and do nothing.
     private func stop(_ scope: String) {
         scopes.withLock { book in
-            book.generation[scope, default: 0] += 1
-            book.open.removeAll { $0 == scope }
-            if book.generation.count > ScopeBook.limit * 2 { book.generation = book.generation.filter { book.open.contains($0.key) } }
+            guard book.tokens.removeValue(forKey: scope) != nil else { return }
+            book.order.removeAll { $0 == scope }
         }
     }
 
