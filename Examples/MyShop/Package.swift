@@ -11,7 +11,8 @@ let package = Package(
         .package(name: "stubd", path: "../.."),
     ],
     targets: [
-        .target(name: "MyShop", dependencies: [.product(name: "Moya", package: "stubd")]),
+        .target(name: "MyShop", dependencies: ["Moya"]),
+        .target(name: "Moya", dependencies: [.product(name: "TargetModel", package: "stubd")]),
         .testTarget(name: "MyShopTests", dependencies: ["MyShop", .product(name: "StubdTesting", package: "stubd")]),
     ]
 )

@@ -235,6 +235,9 @@ import StubdTestTags
         #expect(manifest == (try String(contentsOf: committed.appendingPathComponent("Package.swift"), encoding: .utf8)),
                 "Examples/MyServerApp/StubdTargets/Package.swift is stubd init's; regenerate it:\n\(manifest)")
         #expect(manifest.contains(#".package(name: "stubd", path: "../../..")"#))
+        let shim = "Sources/Moya/Moya.swift"
+        #expect(try String(contentsOf: generatedPackage.appendingPathComponent(shim), encoding: .utf8)
+                == String(contentsOf: committed.appendingPathComponent(shim), encoding: .utf8))
         let link = "Sources/StubdTargets/MyServerAPI.swift"
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: generatedPackage.appendingPathComponent(link).path)
                 == FileManager.default.destinationOfSymbolicLink(atPath: committed.appendingPathComponent(link).path))

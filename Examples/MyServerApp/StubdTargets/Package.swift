@@ -15,9 +15,11 @@ let package = Package(
             name: "stubd-targets",
             dependencies: [
                 .product(name: "StubdCLI", package: "stubd"),
-                .product(name: "Moya", package: "stubd"),
+                "Moya",
             ],
             path: "Sources/StubdTargets"
         ),
+        // `import Moya` in the API files: stubd's Moya 15 surface under Moya's name.
+        .target(name: "Moya", dependencies: [.product(name: "TargetModel", package: "stubd")]),
     ]
 )

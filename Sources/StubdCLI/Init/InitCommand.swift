@@ -60,6 +60,9 @@ struct InitCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: sourcesFolder, withIntermediateDirectories: true)
             try Data(package.packageSwift.utf8).write(to: URL(fileURLWithPath: manifest), options: .atomic)
             try Data(package.mainSwift.utf8).write(to: URL(fileURLWithPath: main), options: .atomic)
+            let moyaFolder = (directory as NSString).appendingPathComponent("Sources/Moya")
+            try FileManager.default.createDirectory(atPath: moyaFolder, withIntermediateDirectories: true)
+            try Data(TargetsPackage.moyaSwift.utf8).write(to: URL(fileURLWithPath: (moyaFolder as NSString).appendingPathComponent("Moya.swift")), options: .atomic)
             var used: Set<String> = ["main.swift"]
             for file in files {
                 var name = (file as NSString).lastPathComponent

@@ -56,15 +56,28 @@ struct TargetsPackage {
                         name: "stubd-targets",
                         dependencies: [
                             .product(name: "StubdCLI", package: "\(dependency.packageReference)"),
-                            .product(name: "Moya", package: "\(dependency.packageReference)"),
+                            "Moya",
                         ],
                         path: "Sources/StubdTargets"
                     ),
+                    // `import Moya` in the API files: stubd's Moya 15 surface under Moya's name.
+                    .target(name: "Moya", dependencies: [.product(name: "TargetModel", package: "\(dependency.packageReference)")]),
                 ]
             )
 
             """
     }
+
+    /// The package's own `Moya` module. It lives here, not in stubd's package, because SwiftPM wants
+    /// target names unique across a whole package graph: a `Moya` target in stubd kept every app
+    /// that uses the real Moya from adding stubd (for `StubdTesting`) at all.
+    static let moyaSwift = """
+        // `import Moya` for the app's API files linked beside main.swift: they compile unchanged
+        // (`Moya.Method`, `Moya.Task`, `Moya.TargetType`, `Moya.StubBehavior`, …) against stubd's Moya 15
+        // surface, `TargetModel`, without the real Moya or Alamofire. Made by `stubd init`.
+        @_exported import TargetModel
+
+        """
 
     var mainSwift: String {
         var lines = [
