@@ -107,6 +107,8 @@ test: deps
 	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi python3 Tests/openapi/schema_bodies_test.py .build/debug/stubd
 	bash packaging/check-kit.sh
 	python3 packaging/check-docs.py
+	@# Every code block of README.md and docs/: Swift compiled (Tests/DocsSnippets, built above), transcripts run, fixtures checked.
+	python3 Tests/docs/snippets_test.py .build/debug/stubd
 	python3 packaging/check-imports.py
 	bash packaging/check-packaging.sh .build/debug/stubd
 	DIST_CONFIGURATION=debug bash packaging/dist.sh

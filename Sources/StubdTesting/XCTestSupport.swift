@@ -14,8 +14,12 @@ extension XCTestCase {
     /// app.launchEnvironment.merge(session.launchEnvironment) { $1 }
     /// app.launch()
     /// ```
+    ///
+    /// It runs on the caller's actor (`isolation`), so a `@MainActor` UI test — XCUITest's usual
+    /// kind — calls it under Swift 6's checks without sending the test case across actors.
     public func stubdSession(baseURL: URL? = nil, token: String? = nil,
-                             options: TargetCompileOptions = TargetCompileOptions(), timeout: TimeInterval = 10) async throws -> StubdSession {
+                             options: TargetCompileOptions = TargetCompileOptions(), timeout: TimeInterval = 10,
+                             isolation: isolated (any Actor)? = #isolation) async throws -> StubdSession {
         let session = try await Stubd.session(baseURL: baseURL, token: token, options: options, timeout: timeout)
         addTeardownBlock { try await session.end() }
         return session

@@ -89,6 +89,28 @@ class StubdContainerTests(unittest.TestCase):
         context = ssl.create_default_context(cadata=self.stubd.ca_pem())
         self.assertEqual(get(self.stubd.https_url + "/hello", context=context), (200, "hi"))
 
+    def test_the_container_page_snippet_as_written(self):
+        """docs/CONTAINERS.md's block, line for line (Tests/docs/snippets_test.py checks the copy),
+        in a folder with a `tests/mocks` of its own."""
+        here = os.getcwd()
+        os.chdir(tempfile.mkdtemp())
+        os.makedirs("tests/mocks")
+        os.chmod("tests/mocks", 0o755)
+        try:
+            import requests
+            from stubd_testcontainers import StubdContainer
+
+            with StubdContainer("stubd:latest", fixtures="tests/mocks", https=True) as stubd:
+                with stubd.session() as session:            # a session per test: tests can run in parallel
+                    session.stub("GET", "/v1/me", json={"id": 7})
+                    me = requests.get(stubd.base_url + "/v1/me", headers=session.headers).json()   # {"id": 7}
+                    session.expect(1, method="GET", path="/v1/me")   # fails with the session's near misses
+                ca = stubd.ca_pem()                         # trust it for stubd.https_url
+            self.assertEqual(me, {"id": 7})
+            self.assertIn("BEGIN CERTIFICATE", ca)
+        finally:
+            os.chdir(here)
+
 
 if __name__ == "__main__":
     unittest.main()
