@@ -18,11 +18,11 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup var fixtureArguments: FixtureArguments
 
-    @OptionGroup var listen: ListenArguments
+    @OptionGroup(title: "Where it listens") var listen: ListenArguments
 
-    @OptionGroup var readiness: ReadinessArguments
+    @OptionGroup(title: "Scripts and supervisors") var readiness: ReadinessArguments
 
-    @OptionGroup var limits: StateLimitArguments
+    @OptionGroup(title: "Stored state limits") var limits: StateLimitArguments
 
     @Option(name: .customLong("webhook-allow"), help: "HOST:PORT a webhook whose URL the request chose may reach although it is this stubd (repeatable). Its admin API is never reachable.")
     var webhookAllowed: [String] = []
@@ -91,12 +91,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http(s)://host[:port][/base-path]) and send back its answer.")
     var proxyUnmatched: String?
 
-    @OptionGroup var upstreamTLS: UpstreamTLSArguments
+    @OptionGroup(title: "Upstream TLS (with --proxy-unmatched)") var upstreamTLS: UpstreamTLSArguments
 
     @Option(name: .customLong("record"), help: "With --proxy-unmatched: write what the upstream answers as fixtures into this folder (see stubd record).")
     var record: String?
 
-    @OptionGroup var recording: RecordingArguments
+    @OptionGroup(title: "Recording (with --record)") var recording: RecordingArguments
 
     /// How log lines are written on standard error.
     enum LogFormat: String, ExpressibleByArgument, CaseIterable {

@@ -108,6 +108,14 @@ import StubdTestTags
         }
         let help = try StubdProcess.run(["serve", "--help"])
         #expect(help.stdout.contains("-p, --port") && help.stdout.contains("-H, --host"), "\(help.stdout.prefix(2000))")
+        // Grouped: where it listens first (the everyday flags within the first screen), the rest
+        // under headings of their own, the ungrouped ones last.
+        let lines = help.stdout.components(separatedBy: "\n")
+        let heading = { (title: String) in lines.firstIndex(of: title) ?? Int.max }
+        let port = lines.firstIndex { $0.contains("-p, --port") } ?? Int.max
+        #expect(heading("WHERE IT LISTENS:") < port && port < 20 && heading("WHERE IT LISTENS:") < heading("STORED STATE LIMITS:")
+                && heading("STORED STATE LIMITS:") < heading("OPTIONS:") && heading("RECORDING (WITH --RECORD):") < heading("OPTIONS:"),
+                "\(help.stdout.prefix(3000))")
     }
 
     @Test func versionIsPrinted() throws {

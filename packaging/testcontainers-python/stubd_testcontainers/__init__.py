@@ -49,6 +49,20 @@ class StubdContainer(DockerContainer):
         if fixtures is not None:
             self.with_volume_mapping(os.path.abspath(fixtures), "/fixtures", "ro")
 
+    def start(self) -> "StubdContainer":
+        """Starts the container and waits for stubd; on any failure after the container exists (a
+        stubd that refuses its flags or fixtures, a wait that times out) the container is removed
+        before the error propagates, so a failed `start()` outside a `with` leaves nothing running."""
+        try:
+            return super().start()
+        except BaseException:
+            if getattr(self, "_container", None) is not None:
+                try:
+                    self.stop()
+                except Exception:  # the original failure is the one to report
+                    pass
+            raise
+
     @property
     def base_url(self) -> str:
         """Where clients send requests: http://HOST:PORT (no trailing slash)."""

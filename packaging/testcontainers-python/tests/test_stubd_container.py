@@ -89,6 +89,17 @@ class StubdContainerTests(unittest.TestCase):
         context = ssl.create_default_context(cadata=self.stubd.ca_pem())
         self.assertEqual(get(self.stubd.https_url + "/hello", context=context), (200, "hi"))
 
+    def test_a_failed_start_removes_its_container(self):
+        """A stubd that refuses its flags never gets ready: start() raises and the container it
+        created is gone (a plain start(), outside a `with`)."""
+        broken = StubdContainer(IMAGE, extra_args=["--no-such-flag"], startup_timeout=5)
+        with self.assertRaises(Exception):
+            broken.start()
+        created = broken._container
+        self.assertIsNotNone(created, "start() created the container before failing")
+        with self.assertRaises(Exception):
+            broken.get_docker_client().client.containers.get(created.id)
+
     def test_the_container_page_snippet_as_written(self):
         """docs/CONTAINERS.md's block, line for line (Tests/docs/snippets_test.py checks the copy),
         in a folder with a `tests/mocks` of its own."""
