@@ -10,6 +10,7 @@ counting. Prints the spread, the time, and what the lost sessions saw.
 """
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -63,9 +64,16 @@ def free_port():
 
 def start_nginx(prefix, ports):
     port = free_port()
-    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=30s;" for p in ports)
+    with open(os.path.join(HERE, "..", "..", "packaging", "nginx", "stubd.conf")) as file:
+        documented = file.read()
+    placeholders = re.findall(r"^ *server 127\.0\.0\.1:\d+ .*;$", documented, re.M)
+    if len(placeholders) != len(ports) or "listen 127.0.0.1:8080;" not in documented:
+        sys.exit(f"packaging/nginx/stubd.conf: expected {len(ports)} server lines and listen 127.0.0.1:8080")
+    for line, instance in zip(placeholders, ports):
+        documented = documented.replace(line, re.sub(r":\d+ ", f":{instance} ", line), 1)
+    documented = documented.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};")
     with open(os.path.join(HERE, "nginx.conf.template")) as file:
-        text = file.read().replace("{PREFIX}", prefix).replace("{SERVERS}", servers).replace("{PORT}", str(port))
+        text = file.read().replace("{PREFIX}", prefix).replace("{STUBD}", documented)
     conf = os.path.join(prefix, "nginx.conf")
     with open(conf, "w") as file:
         file.write(text)

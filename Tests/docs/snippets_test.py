@@ -16,6 +16,7 @@ A block's treatment follows from its language, or from a `<!-- snippet: … -->`
                must be in what it printed, spaces aside.
   json         a fixture: each JSON value (the block, or each line of it) is loaded by `stubd check`,
                a bare route wrapped in {"routes": [...]}.
+  xml          well-formed (an Android resource: no Android build runs here).
   copy of F    each code line (comments and indentation aside) is a line of file F, which runs it
                (the container page's Testcontainers snippet, in the module's tests).
   tested by F  run by the test F names (it must exist), not here: a command that needs a container
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.dom.minidom
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 GENERATED = ROOT / "Tests" / "DocsSnippets" / "Generated"
@@ -56,6 +58,8 @@ class Block:
             return "compile"
         if self.language == "json":
             return "fixture"
+        if self.language == "xml":
+            return "xml"
         if self.language == "sh" and any(line.startswith("$ ") for line in self.lines):
             return "run"
         if self.language in ("none", "text"):
@@ -274,13 +278,18 @@ def main():
             check_fixture(block, stubd, problems)
         elif kind == "copy":
             check_copy(block, problems)
+        elif kind == "xml":
+            try:
+                xml.dom.minidom.parseString("\n".join(block.lines))
+            except Exception as error:
+                problems.append(f"{block.name}: not well-formed XML ({error})")
         elif kind == "tested":
             target = ROOT / block.mark.split(" by ", 1)[1].strip()
             if not target.exists():
                 problems.append(f"{block.name}: tested by {target.relative_to(ROOT)}: no such file")
         elif kind == "not run":
             unrun.append(f"{block.name} ({block.language}): {block.mark.split(':', 1)[1].strip()}")
-        elif kind not in ("compile", "text"):
+        elif kind not in ("compile", "text", "xml"):
             problems.append(f"{block.name}: unknown snippet mark {block.mark!r}")
     summary = ", ".join(f"{count} {kind}" for kind, count in sorted(counts.items(), key=lambda item: str(item[0])))
     if problems:
