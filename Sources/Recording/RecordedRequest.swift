@@ -41,6 +41,10 @@ struct RecordedRequest: Hashable {
         let (path, shownPath) = Self.path(request.rawPath, secrets: secrets)
         var pattern = RequestPattern(method: request.method, path: path, query: query)
         pattern.query.present = Array(Set(present)).sorted()
+        // A capture's parameters identify the call; others the app adds on a later run
+        // (cache-busters, analytics, a timestamp) should not make the replay miss. A route that
+        // names more parameters wins over one naming fewer (`Precedence`).
+        pattern.query.othersAllowed = true
         pattern.body = BodyRule(body, anyValueFor: anyValueFor)
         self.pattern = pattern
         self.redactedNames = redacted

@@ -73,6 +73,14 @@ final class RecordingFolder: @unchecked Sendable {
         }
     }
 
+    /// A request as the same call: whether other query parameters are allowed does not make it
+    /// another one (recordings allow them; a hand-written or older recorded file may not).
+    static func call(_ request: RequestPattern) -> RequestPattern {
+        var call = request
+        call.query.othersAllowed = true
+        return call
+    }
+
     /// Every `bodyFile` a fixture document names.
     static func bodyFiles(in value: JSONValue) -> Set<String> {
         switch value {
@@ -90,11 +98,12 @@ final class RecordingFolder: @unchecked Sendable {
     /// Chooses the file for a request seen for the first time in this recording: a recorded file
     /// of an earlier run for the same request, else `base`, else `base-HASH`.
     func place(_ request: RequestPattern, base: String, taken: Set<String>) -> Placement {
-        if let handWritten = existing.first(where: { !$0.value.recorded && $0.value.requests.contains(request) }),
+        let call = Self.call(request)
+        if let handWritten = existing.first(where: { !$0.value.recorded && $0.value.requests.map(Self.call).contains(call) }),
            !(overwrite && handWritten.key == base + ".json") {
             return .keptHandWritten(file: handWritten.key)
         }
-        if let earlier = existing.first(where: { $0.value.recorded && $0.value.requests == [request] }), !earlier.key.contains("/") {
+        if let earlier = existing.first(where: { $0.value.recorded && $0.value.requests.map(Self.call) == [call] }), !earlier.key.contains("/") {
             let name = String(earlier.key.dropLast(5))
             if !taken.contains(name) { return .write(name) }
         }

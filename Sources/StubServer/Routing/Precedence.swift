@@ -7,7 +7,9 @@ import StubModel
 ///    these are tried only when no exact or template route of the method matches);
 /// 3. between templates, the one with a literal segment where the other has a parameter, at the
 ///    first position where they differ (`/users/me` style before `/users/{login}`);
-/// 4. more constraints: each required header, a body pattern and a host count one;
+/// 4. more constraints: each required header, a body pattern, a host and each query parameter the
+///    route names count one (so with `anyOtherQuery`, `/items?page=2` wins over `/items` for
+///    `?page=2&cb=9`);
 /// 5. declared first (files in path order, routes in file order).
 package struct Precedence: Comparable, Sendable {
     package let priority: Int
@@ -31,7 +33,7 @@ package struct Precedence: Comparable, Sendable {
             pathKind = 2
             shape = []
         }
-        specificity = fixture.request.parts.count { Self.constraining.contains($0.kind) }
+        specificity = fixture.request.parts.count { Self.constraining.contains($0.kind) } + fixture.request.query.names.count
         self.order = order
     }
 

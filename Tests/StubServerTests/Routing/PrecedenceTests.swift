@@ -54,6 +54,18 @@ struct PrecedenceTests {
         #expect(try winner([repo, issues], "/repos/octocat/hello") == "repo")
     }
 
+    /// With `anyOtherQuery`, a route naming more query parameters wins, whichever is declared first.
+    @Test func aRouteNamingMoreQueryParametersWins() throws {
+        var all = Self.literal("/items", name: "all")
+        all.request.query.othersAllowed = true
+        var second = Fixture(name: "second", source: "test",
+                             request: RequestPattern(method: "GET", path: "/items", query: [NameValue("page", "2")]), outcome: ok("second"))
+        second.request.query.othersAllowed = true
+        #expect(try winner([all, second], "/items?page=2&cb=9") == "second")
+        #expect(try winner([second, all], "/items?page=2&cb=9") == "second")
+        #expect(try winner([all, second], "/items?page=3") == "all")
+    }
+
     @Test func priorityComesFirst() throws {
         let exact = Self.literal("/users/me", name: "me")
         let urgent = Self.template("/users/{login}", name: "urgent", priority: 1)
