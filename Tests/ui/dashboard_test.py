@@ -7,6 +7,7 @@ Saves the screenshot docs/DASHBOARD.md shows as Tests/ui/out/dashboard.png.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -104,6 +105,11 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
         # Stub this request: the exact request prefilled, added for every session; the same curl then gets 200.
         browser.evaluate("document.querySelector('#stub-this').click()")
         browser.wait("!document.querySelector('#editor').hidden", "the route editor")
+        # In view and focused: the editor's top inside the window, the cursor in the draft.
+        view = browser.evaluate("JSON.stringify({top: document.querySelector('#editor').getBoundingClientRect().top, "
+                                "height: innerHeight, focused: document.activeElement.id})")
+        view = json.loads(view)
+        assert 0 <= view["top"] < view["height"] and view["focused"] == "draft", f"the editor after the click: {view}"
         draft = json.loads(browser.evaluate("document.querySelector('#draft').value"))
         assert draft["request"] == {"method": "GET", "path": "/users/octocat", "query": {"page": "3"}}, draft
         # A broken draft is refused with the problem at the editor.
@@ -125,12 +131,22 @@ def live_list_routes_misses_and_stub_this_request(browser, folder, write_dir):
         assert checked.returncode == 0 and "1 routes OK" in checked.stdout, checked.stdout + checked.stderr
         print(f"  stubd check {os.path.basename(written)}: {checked.stdout.strip()}")
 
-        # Copy as cURL gives a command that replays the request.
+        # Copy as cURL: readable by default (the URL first, curl's own headers left to curl), and
+        # the exact form when "exact" is ticked; both replay the request.
         browser.evaluate("document.querySelector('#copy-curl').click()")
         browser.wait("!document.querySelector('#curl-text').hidden", "the cURL command")
         command = browser.evaluate("document.querySelector('#curl-text').textContent")
-        assert command.startswith("curl --path-as-is -X 'GET'") and "--request-target '/users/octocat?page=3'" in command \
-            and command.endswith(f"'{server.base}/'"), command
+        assert command.startswith(f"curl '{server.base}/users/octocat?page=3'") and "--request-target" not in command \
+            and "User-Agent" not in command, command
+        browser.evaluate("document.querySelector('#curl-exact').checked = true; document.querySelector('#copy-curl').click()")
+        exact = browser.evaluate("document.querySelector('#curl-text').textContent")
+        assert exact.startswith("curl --path-as-is -X 'GET'") and "--request-target '/users/octocat?page=3'" in exact \
+            and exact.endswith(f"'{server.base}/'"), exact
+        for replay in (command, exact):
+            answered = subprocess.run(["bash", "-c", replay + " -s -o /dev/null -w '%{http_code}'"], capture_output=True, text=True, timeout=20)
+            assert answered.stdout == "200", f"{replay} -> {answered.stdout} {answered.stderr}"
+        browser.evaluate("document.querySelector('#curl-exact').checked = false")
+        print(f"  readable cURL: {command}")
 
         # the screenshot docs/DASHBOARD.md shows: the miss selected, the editor open.
         for path in ["/zen", "/todo", "/search?q=swift%20stub"]:
@@ -161,11 +177,16 @@ def open_websocket_conversations_are_shown_message_by_message(browser, folder, w
         browser.wait("document.querySelector('#live-list').textContent.includes('echo: first')", "the echo of the first message, live", 5)
         text = browser.evaluate("document.querySelector('#live-list').textContent")
         assert "/chat" in text and "welcome" in text and "→" in text, text
-        # A message after the panel is shown arrives without a reload.
+        # A message after the panel is shown arrives without a reload, stamped with its clock time
+        # and the time since the conversation opened (0.4 s and more here).
+        time.sleep(0.4)
         started = time.monotonic()
         browser.evaluate("window.chat.send('second'); 'ok'")
         browser.wait("document.querySelector('#live-list').textContent.includes('echo: second')", "the second echo, live", 5)
         assert time.monotonic() - started < 1.0, "a message shown within a second"
+        second = browser.evaluate("[...document.querySelectorAll('#live-list li.client')].pop().textContent")
+        since = float(re.search(r"\(\+(\d+\.\d+) s\)", second).group(1))
+        assert 0.4 <= since < 5 and re.search(r"\d\d:\d\d:\d\d\.\d{3}", second), f"the second message's time: {second}"
         assert browser.evaluate("document.querySelector('#live-count').textContent") == "1"
         # Closed: the panel goes, and the conversation is one journal entry (101) in the list.
         browser.evaluate("window.chat.close(1000); 'ok'")
@@ -295,6 +316,15 @@ def a_burst_of_requests_keeps_the_page_responsive(browser, folder, write_dir):
         assert rows <= 120, f"{rows} rows in the document: the list is not virtual"
         assert per_event < 2.0, f"renderer {per_event:.2f} ms per event"
         assert click < 0.5, f"a click took {click:.2f} s"
+        # Past the page's 2,000 rows the oldest leave, and the page says how many and where they are
+        # (40 more requests: at least 30 dropped, whatever the page's own count at the start).
+        burst(server.port, 40)
+        browser.wait("(m => m !== null && Number(m[1].replace(/,/g, '')) >= 30)(document.querySelector('#hidden-count').textContent.match(/([\\d,]+) older requests left this page/))",
+                     "the dropped-rows note", 10)
+        note = browser.evaluate("document.querySelector('#hidden-count').textContent")
+        dropped = int(re.search(r"([\d,]+) older requests", note).group(1).replace(",", ""))
+        assert 30 <= dropped <= 80 and "GET /__stubd/requests" in note, note
+        print(f"  past the page's cap: {note!r}")
     finally:
         server.stop()
 
@@ -357,6 +387,9 @@ def a_restart_is_shown_and_no_entry_is_lost(browser, folder, write_dir):
         browser.wait("document.querySelectorAll('#requests tbody tr[data-sequence]').length === 3", "three rows")
         server.stop()
         browser.wait("document.querySelector('#status').className === 'down'", "the disconnected state", 10)
+        # While stubd does not answer, what would call it is disabled; back as it was after.
+        off = browser.evaluate("[...document.querySelectorAll('.needs-server')].filter(b => !b.disabled).map(b => b.id).join(',')")
+        assert off == "", f"enabled while disconnected: {off}"
         server = Stubd(folder, port=port)
         # The new stubd has a new page key: the page reloads itself once to get it.
         deadline = time.monotonic() + 15
@@ -368,6 +401,7 @@ def a_restart_is_shown_and_no_entry_is_lost(browser, folder, write_dir):
                 if time.monotonic() > deadline:
                     raise AssertionError("the page was not live again within 15 s of the restart")
                 time.sleep(0.2)
+        assert browser.evaluate("document.querySelector('#scenarios-reset').disabled") is False, "scenario reset enabled again once live"
         for _ in range(8):
             curl(server.base + "/flaky")
         browser.wait("[...document.querySelectorAll('#requests tbody td.path')].filter(td => td.textContent === '/flaky').length === 8",
@@ -397,6 +431,13 @@ def phone_width_and_dark_theme_screenshots(browser, folder, write_dir):
             assert hidden == "none", f"optional columns at 390 px: {hidden}"
             path_width = browser.evaluate("document.querySelector('#requests tbody td.path').getBoundingClientRect().width")
             assert path_width > 80, f"the path column is {path_width} px wide at 390 px"
+            # Every shown cell inside the screen (no sideways scroll to see who answered), and a
+            # path with its query shown whole.
+            layout = json.loads(browser.evaluate(
+                "JSON.stringify({width: innerWidth, right: Math.max(...[...document.querySelectorAll('#requests tbody tr[data-sequence] td')]"
+                ".filter(td => getComputedStyle(td).display !== 'none').map(td => td.getBoundingClientRect().right)), "
+                "cut: [...document.querySelectorAll('#requests tbody td.path')].filter(td => td.scrollWidth > td.clientWidth).map(td => td.textContent)})"))
+            assert layout["right"] <= layout["width"] and "/users/octocat?page=2" not in layout["cut"], f"at 390 px: {layout}"
             browser.screenshot(os.path.join(docs, "dashboard-phone.png"))
         finally:
             browser.command("Emulation.clearDeviceMetricsOverride")

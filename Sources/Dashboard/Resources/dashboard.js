@@ -2,7 +2,7 @@
 const KEY = document.querySelector('meta[name="stubd-ui-key"]').content;
 const WRITES = document.querySelector('meta[name="stubd-writes"]').content === 'on';
 const LIMIT = 2000;
-const state = { entries: [], bySequence: new Map(), selected: null, paused: false, queued: [], lastId: 0, failures: 0, polling: null, routes: [] };
+const state = { entries: [], bySequence: new Map(), selected: null, paused: false, queued: [], lastId: 0, failures: 0, polling: null, routes: [], dropped: 0 };
 let token = sessionStorage.getItem('stubd-admin-token');
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +42,22 @@ $('token-form').addEventListener('submit', (event) => {
 function setStatus(text, live, down) {
   $('status').textContent = text;
   $('status').className = live ? 'live' : (down ? 'down' : '');
+  // Controls that call stubd are off while it does not answer, and back as they were after.
+  document.body.classList.toggle('offline', Boolean(down));
+  for (const control of document.querySelectorAll('.needs-server')) {
+    if (down && !('wasDisabled' in control.dataset)) {
+      control.dataset.wasDisabled = control.disabled ? '1' : '';
+      control.disabled = true;
+    } else if (!down && 'wasDisabled' in control.dataset) {
+      control.disabled = control.dataset.wasDisabled === '1';
+      delete control.dataset.wasDisabled;
+    }
+  }
+}
+// Enables or disables a server control, keeping it off while stubd does not answer.
+function setEnabled(control, enabled) {
+  if ('wasDisabled' in control.dataset) control.dataset.wasDisabled = enabled ? '' : '1';
+  else control.disabled = !enabled;
 }
 function kind(entry) {
   if (entry.matched) return 'route';
@@ -65,7 +81,10 @@ function add(entry) {
   state.bySequence.set(entry.sequence, entry);
   state.entries.push(entry);
   state.lastId = Math.max(state.lastId, entry.sequence);
-  if (state.entries.length > LIMIT) state.bySequence.delete(state.entries.shift().sequence);
+  if (state.entries.length > LIMIT) {
+    state.bySequence.delete(state.entries.shift().sequence);
+    state.dropped += 1;
+  }
 }
 function receive(entry) {
   if (state.paused) { state.queued.push(entry); updatePause(); return; }
@@ -143,7 +162,12 @@ function renderRequests() {
   rows.push(spacer((shownEntries.length - last) * ROW));
   body.replaceChildren(...rows);
   const hidden = state.entries.length - shownEntries.length;
-  $('hidden-count').textContent = hidden > 0 ? hidden + ' hidden by the filter' : '';
+  // Older rows leave the page past LIMIT: said, with where they still are, never silently.
+  const notes = [];
+  if (hidden > 0) notes.push(hidden + ' hidden by the filter');
+  if (state.dropped > 0) notes.push(state.dropped.toLocaleString() + ' older requests left this page (it keeps the last ' + LIMIT.toLocaleString() +
+                                    '; the journal keeps --journal-size: GET /__stubd/requests)');
+  $('hidden-count').textContent = notes.join(' · ');
   $('empty').hidden = state.entries.length > 0;
 }
 $('requests-box').addEventListener('scroll', scheduleRender);
@@ -231,9 +255,11 @@ async function stream() {
 // (the conversation's journal entry follows as an ordinary exchange).
 const conversations = new Map();
 const MESSAGES_SHOWN = 200;
+const CLOCK = { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 };
 function conversationActivity(event) {
   if (event.kind === 'opened') {
-    conversations.set(event.id, { route: event.route, path: event.path, session: event.session || '', messages: event.messages || [] });
+    conversations.set(event.id, { route: event.route, path: event.path, session: event.session || '', opened: Date.parse(event.opened),
+                                  messages: event.messages || [] });
   } else if (event.kind === 'message') {
     const open = conversations.get(event.id);
     if (!open) return;
@@ -267,7 +293,10 @@ function renderConversations() {
     for (const message of c.messages.slice(-20)) {
       const line = document.createElement('li');
       line.className = message.from;
-      line.textContent = (message.from === 'client' ? '→ ' : '← ') + message.at.toFixed(3) + ' s  ' + messageText(message);
+      // The clock time (as the request list shows it, with milliseconds) and the time since the
+      // conversation opened: messages sent at once all read +0.00 s, later ones their delay.
+      const stamp = new Date(c.opened + message.at * 1000).toLocaleTimeString(undefined, CLOCK);
+      line.textContent = (message.from === 'client' ? '→ ' : '← ') + stamp + ' (+' + message.at.toFixed(2) + ' s)  ' + messageText(message);
       list.append(line);
     }
     item.append(title, list);
@@ -389,25 +418,47 @@ function renderMiss(entry) {
 }
 
 // ---- copy as cURL --------------------------------------------------------------------------------
-// The command sends exactly the journaled request to this server and nothing else: the URL is this
-// page's origin only, the request target goes verbatim through --request-target (so "@host/x" or
-// "//evil/x" cannot move the host), --path-as-is keeps dots, every argument is single-quoted, and
-// the body travels on standard input (printf, or base64 -d for bytes), never as a curl argument
-// that could name a file (@secret.txt). Bodies the journal did not keep whole are left out, said so.
+// The command sends the journaled request to this server and nothing else. Readable (the default):
+// the URL first — this page's origin and the request's path, when the path starts with one "/" (so
+// nothing in it can move the host) — and the headers a person would send, a browser's own
+// (Sec-*, Accept-Encoding, User-Agent, …) left out. Exact ("exact" ticked, or a target like
+// "@host/x" or "//evil/x"): the request target goes verbatim through --request-target, headers
+// curl would add that the request did not carry are removed ("Name:" sends none). Either way every
+// argument is single-quoted and the body travels on standard input (printf, or base64 -d for
+// bytes), never as a curl argument that could name a file (@secret.txt). Bodies the journal did
+// not keep whole are left out, said so.
 function quote(text) { return "'" + String(text).replace(/'/g, "'\\''") + "'"; }
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-function curl(entry) {
-  const parts = ['curl', '--path-as-is', '-X', quote(entry.method)];
+const NEVER_COPIED = ['host', 'content-length', 'connection', 'transfer-encoding'];
+const BROWSER_NOISE = /^(sec-.*|accept-encoding|accept-language|cache-control|pragma|priority|dnt|upgrade-insecure-requests|user-agent|referer)$/;
+function curl(entry, exact) {
+  const origin = new URL(location.origin).origin;
+  const readable = !exact && /^\/(?!\/)/.test(entry.url);
+  const parts = ['curl'];
+  if (readable) {
+    if (/(^|\/)\.\.?(\/|\?|$)/.test(entry.url.split('?')[0])) parts.push('--path-as-is');
+    if (/[[\]{}]/.test(entry.url)) parts.push('--globoff');
+    parts.push(quote(origin + entry.url));
+    // curl's own method is GET, or POST with a body; HEAD is --head (-X HEAD would wait for a body).
+    if (entry.method === 'HEAD') parts.push('--head');
+    else if (entry.method !== 'GET' || entry.bodySize > 0) parts.push('-X', quote(entry.method));
+  } else {
+    parts.push('--path-as-is', '-X', quote(entry.method));
+  }
   for (const [name, value] of entry.headers) {
-    if (!TOKEN.test(name) || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name.toLowerCase())) continue;
+    const lower = name.toLowerCase();
+    if (!TOKEN.test(name) || NEVER_COPIED.includes(lower) || (readable && BROWSER_NOISE.test(lower))) continue;
     parts.push('-H', quote(name + ': ' + value));
   }
-  // Headers curl would add that the request did not carry are removed ("Name:" sends none).
   const sent = new Set(entry.headers.map(([name]) => name.toLowerCase()));
-  for (const name of ['Accept', 'User-Agent', 'Content-Type']) {
-    if (!sent.has(name.toLowerCase())) parts.push('-H', quote(name + ':'));
+  if (!readable) {
+    for (const name of ['Accept', 'User-Agent', 'Content-Type']) {
+      if (!sent.has(name.toLowerCase())) parts.push('-H', quote(name + ':'));
+    }
+    parts.push('--request-target', quote(entry.url), quote(origin + '/'));
+  } else if (entry.bodySize > 0 && !sent.has('content-type')) {
+    parts.push('-H', quote('Content-Type:'));  // curl would call the body a form, and a route may read it as one
   }
-  parts.push('--request-target', quote(entry.url), quote(new URL(location.origin).origin + '/'));
   let input = '';
   let note = '';
   const whole = entry.bodySize === undefined || (entry.body !== undefined ? new TextEncoder().encode(entry.body).length : atob(entry.bodyBase64 || '').length) === entry.bodySize;
@@ -425,7 +476,7 @@ function curl(entry) {
 $('copy-curl').addEventListener('click', async () => {
   const entry = state.bySequence.get(state.selected);
   if (!entry) return;
-  const text = curl(entry);
+  const text = curl(entry, $('curl-exact').checked);
   $('curl-text').textContent = text;
   $('curl-text').hidden = false;
   try { await navigator.clipboard.writeText(text); } catch (error) { /* shown above to copy by hand */ }
@@ -503,12 +554,18 @@ function openEditor() {
   $('draft-errors').replaceChildren();
   $('draft-notes').replaceChildren(...draftNotes(entry, mode).map((text) => { const li = document.createElement('li'); li.textContent = text; return li; }));
   $('draft-result').textContent = '';
-  $('add-session').disabled = !entry.session;
+  setEnabled($('add-session'), Boolean(entry.session));
   $('add-session').title = entry.session ? 'only requests with X-Stubd-Session: ' + entry.session : 'the request had no session';
   $('write-controls').hidden = !WRITES;
   $('editor').hidden = false;
 }
-$('stub-this').addEventListener('click', openEditor);
+// The editor opens below the request's detail, often below the fold: bring it into view and put
+// the cursor in the draft, so the click visibly does something.
+$('stub-this').addEventListener('click', () => {
+  openEditor();
+  $('editor').scrollIntoView({ block: 'start' });
+  $('draft').focus({ preventScroll: true });
+});
 for (const radio of document.querySelectorAll('input[name="draft-mode"]')) radio.addEventListener('change', openEditor);
 function showProblems(answer) {
   const list = $('draft-errors');

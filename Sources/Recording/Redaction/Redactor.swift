@@ -19,6 +19,10 @@ public struct Redactor: Sendable {
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "jsessionid", "phpsessid",
     ]
 
+    /// Protocol headers whose names hold a credential word but whose values are not secrets
+    /// (lower-case): `Access-Control-Allow-Credentials: true` and the WebSocket handshake's nonce.
+    public static let publicNames: Set<String> = ["access-control-allow-credentials", "sec-websocket-key", "sec-websocket-accept"]
+
     /// Words that make a name secret wherever they stand (lower-case).
     public static let secretWords = ["password", "passwd", "passphrase", "secret", "credential", "credentials", "pwd"]
 
@@ -48,6 +52,7 @@ public struct Redactor: Sendable {
         var name = name
         return name.withUTF8 { bytes in
             for secret in Self.secretNameBytes where Self.equal(bytes, 0..<bytes.count, secret) { return true }
+            for name in Self.publicNameBytes where Self.equal(bytes, 0..<bytes.count, name) { return false }
             var last: Range<Int>?
             var beforeLast: Range<Int>?
             var found = false
@@ -64,6 +69,7 @@ public struct Redactor: Sendable {
     }
 
     private static let secretNameBytes = secretNames.map { Array($0.utf8) }
+    private static let publicNameBytes = publicNames.map { Array($0.utf8) }
     private static let secretWordBytes = secretWords.map { Array($0.utf8) }
     private static let secretKindBytes = secretKinds.map { Array($0.utf8) }
     private static let idBytes = Array("id".utf8)

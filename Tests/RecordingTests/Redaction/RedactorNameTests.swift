@@ -18,6 +18,7 @@ import StubdTestTags
         "token_type", "token_type_hint", "token_hint", "tokenHint", "expires_in", "refresh_token_expires_in", "keys_url", "key1",
         "monkey", "keyboard", "hotkey", "Keep-Alive", "session_state", "node_id", "client_id", "Content-Type", "User-Agent",
         "X-Request-Id", "sessions_url", "keyName", "", "_", "id",
+        "Access-Control-Allow-Credentials", "access-control-allow-credentials", "Sec-WebSocket-Key", "Sec-WebSocket-Accept",
     ]
 
     @Test(arguments: secret) func secretNames(_ name: String) {
