@@ -44,6 +44,10 @@ stage() {
     local bin="$SCRATCH/$CONFIGURATION/stubd" root="$CONTEXT/rootfs"
     rm -rf "$CONTEXT" && mkdir -p "$root/usr/bin" "$root/etc/ssl/certs" "$root/usr/share" "$root/tmp" "$CONTEXT/home/stubd/.stubd"
     cp "$bin" "$root/usr/bin/stubd" && strip "$root/usr/bin/stubd"
+    # The ICU data Foundation links in, measured before strip (the symbol's size).
+    local icu_hex
+    icu_hex=$(nm -S "$bin" 2>/dev/null | awk '$4 ~ /^icudt[0-9]+_dat$/ { found = $2 } END { print found }')
+    [ -n "$icu_hex" ] && ICU_BYTES=$((16#$icu_hex))
     # Every library the binary loads, and the loader itself, at the path the build machine has them.
     ldd "$bin" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' | while read -r lib; do
         mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib"
@@ -55,6 +59,30 @@ stage() {
     chmod 1777 "$root/tmp"
     cp -R fixtures "$root/fixtures"
     cp packaging/container/Containerfile "$CONTEXT/Containerfile"
+}
+
+# What the image is made of, in MB: the binary (and the ICU data inside it), the libraries, and
+# of those the ones only libcurl needs (Foundation's networking links it), and the time zones.
+parts() {
+    local root="$CONTEXT/rootfs" libs="" mb='{ printf "%.1f", $1 / 1000000 }'
+    libs=$(find "$root/lib" "$root/lib64" "$root/usr/lib" -type f 2>/dev/null || true)
+    local binary total_libs curl_only zones
+    binary=$(stat -c %s "$root/usr/bin/stubd")
+    total_libs=$(echo "$libs" | xargs -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
+    # Libraries libcurl pulls in that nothing else the binary needs does.
+    local others curl_deps
+    others=$(readelf -d "$root/usr/bin/stubd" | awk -F'[][]' '/NEEDED/ { print $2 }' | grep -v '^libcurl' | while read -r name; do
+        path=$(echo "$libs" | grep "/$name\$" | head -1); [ -n "$path" ] && { echo "$name"; ldd "$path" 2>/dev/null | awk '{ print $1 }'; }
+    done | sort -u)
+    curl_deps=$( { echo libcurl.so.4; ldd "$(echo "$libs" | grep '/libcurl.so.4$' | head -1)" 2>/dev/null | awk '{ print $1 }'; } | sort -u)
+    curl_only=$(comm -23 <(echo "$curl_deps") <(echo "$others") | while read -r name; do
+        echo "$libs" | grep "/$name\$" | head -1; done | xargs -r stat -c %s | awk '{ s += $1 } END { print s + 0 }')
+    zones=$(du -sb "$root/usr/share/zoneinfo" | cut -f1)
+    local icu="not measured: built elsewhere"
+    [ -n "${ICU_BYTES:-}" ] && icu="$(echo "$ICU_BYTES" | awk "$mb") MB of it"
+    echo "image: parts: stubd $(echo "$binary" | awk "$mb") MB (Foundation's ICU data: $icu)," \
+        "libraries $(echo "$total_libs" | awk "$mb") MB ($(echo "$curl_only" | awk "$mb") MB only for libcurl)," \
+        "time zones $(echo "$zones" | awk "$mb") MB"
 }
 
 if [ "$(uname -s)" != Linux ] || [ -n "${IMAGE_BUILD_IN:-}" ]; then
@@ -78,3 +106,5 @@ fi
 "$ENGINE" build -q "${FORMAT[@]}" -t "$TAG" -t stubd:latest "$CONTEXT" >/dev/null
 SIZE=$("$ENGINE" image inspect "$TAG" --format '{{.Size}}')
 echo "image: $TAG ($CONFIGURATION build, $(uname -m)): $((SIZE / 1000000)) MB ($SIZE bytes)"
+parts || echo "image: parts: not measured (readelf, ldd or stat failed)"
+
