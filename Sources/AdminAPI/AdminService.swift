@@ -85,6 +85,14 @@ public struct AdminService: AdminResponder {
         AdminEndpoint(AdminContract.removeRoute, later: { call, _, answer in
             call.state.change { answer(Result { () throws(AdminRefusal) in try RoutesAdmin(state: call.state).remove(id: call.parameters[0]) }) }
         }),
+        AdminEndpoint(AdminContract.disableRoute, later: { call, _, answer in
+            call.state.change { answer(Result { () throws(AdminRefusal) in
+                try RoutesAdmin(state: call.state).switchRoute(id: call.parameters[0], off: true, session: call.session) }) }
+        }),
+        AdminEndpoint(AdminContract.enableRoute, later: { call, _, answer in
+            call.state.change { answer(Result { () throws(AdminRefusal) in
+                try RoutesAdmin(state: call.state).switchRoute(id: call.parameters[0], off: false, session: call.session) }) }
+        }),
         AdminEndpoint(AdminContract.requests) { call, _ throws(AdminRefusal) in try RequestsAdmin(state: call.state).list(call.query, session: call.session) },
         AdminEndpoint(AdminContract.countRequests) { call, _ throws(AdminRefusal) in try RequestsAdmin(state: call.state).count(call.query, session: call.session) },
         AdminEndpoint(AdminContract.requestSnapshot) { call, _ throws(AdminRefusal) in

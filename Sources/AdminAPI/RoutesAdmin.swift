@@ -4,18 +4,31 @@ import StubModel
 import StubServer
 import StubdEngine
 
-/// `/__stubd/routes`: list, add, replace and remove runtime routes (same JSON as fixture files).
+/// `/__stubd/routes`: list, add, replace and remove runtime routes (same JSON as fixture files),
+/// and turn any route off or on for a session.
 /// Changes are read and applied on the state's change queue (`SessionStore.change`), never on a
 /// serving loop.
 struct RoutesAdmin {
     let state: SessionStore
 
     func list(session: SessionID?) -> RouteList {
-        RouteList(state.routes(session: session).map { entry in
+        let off = state.switchedOffRoutes(session: session)
+        return RouteList(state.routes(session: session).map { entry in
             RouteEntry(id: entry.route.id.description, origin: entry.route.id.origin == .fixture ? "fixture" : "runtime",
                        session: entry.session?.rawValue, source: entry.route.fixture.source, answers: entry.route.outcomeLabel,
-                       hits: entry.route.hits, route: FixtureWriter.route(entry.route.fixture))
+                       hits: entry.route.hits, route: FixtureWriter.route(entry.route.fixture),
+                       disabled: off.contains(entry.route.id))
         })
+    }
+
+    func switchRoute(id text: String, off: Bool, session: SessionID?) throws(AdminRefusal) -> SwitchedRoute {
+        guard let id = RouteID(text) else { throw Self.unknown(text) }
+        do {
+            try state.switchRoute(id: id, off: off, session: session)
+            return SwitchedRoute(id: id.description, disabled: off)
+        } catch {
+            throw Self.refusal(for: error)
+        }
     }
 
     func add(_ document: JSONBody, session: SessionID?) throws(AdminRefusal) -> AddedRoutes {

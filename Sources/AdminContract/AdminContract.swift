@@ -39,6 +39,11 @@ public enum AdminContract {
     public static let replaceRoute = AdminCall<JSONBody, ReplacedRoute>("PUT", "routes/{id}", "replace one runtime route")
     /// `DELETE /__stubd/routes/{id}`: remove one runtime route.
     public static let removeRoute = AdminCall<NoBody, RemovedRoute>("DELETE", "routes/{id}", "remove one runtime route")
+    /// `POST /__stubd/routes/{id}/disable`: turn one route off for the session (every session without one).
+    public static let disableRoute = AdminCall<NoBody, SwitchedRoute>("POST", "routes/{id}/disable",
+                                                                      "turn one route (fixture or runtime) off for the session; requests pass it by")
+    /// `POST /__stubd/routes/{id}/enable`: turn it back on.
+    public static let enableRoute = AdminCall<NoBody, SwitchedRoute>("POST", "routes/{id}/enable", "turn a route turned off back on for the session")
 
     // MARK: Journal
 
@@ -119,7 +124,7 @@ public enum AdminContract {
     /// Every endpoint, in the order docs/ADMIN-API.md lists them.
     public static let all: [AdminEndpointSpec] = [
         health.spec, ready.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
-        requests.spec, countRequests.spec, requestSnapshot.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
+        disableRoute.spec, enableRoute.spec, requests.spec, countRequests.spec, requestSnapshot.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
         startRecording.spec, stopRecording.spec, setClock.spec, clearClock.spec, setSeed.spec,
         collections.spec, collectionItems.spec, replaceCollection.spec, webhooks.spec, clearWebhooks.spec,
         webSockets.spec, sendWebSocket.spec, closeWebSockets.spec,

@@ -105,10 +105,13 @@ public struct RouteEntry: AdminBody {
     public let hits: Int
     /// The route in the fixture format.
     public let route: JSONValue
+    /// Turned off for the session asking (or for every session): requests pass it by.
+    public let disabled: Bool
 
     /// A listed route.
-    public init(id: String, origin: String, session: String?, source: String, answers: String, hits: Int, route: JSONValue) {
+    public init(id: String, origin: String, session: String?, source: String, answers: String, hits: Int, route: JSONValue, disabled: Bool = false) {
         (self.id, self.origin, self.session, self.source, self.answers, self.hits, self.route) = (id, origin, session, source, answers, hits, route)
+        self.disabled = disabled
     }
 
     /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
@@ -121,6 +124,7 @@ public struct RouteEntry: AdminBody {
         answers = try fields.string("answers")
         hits = try fields.int("hits")
         route = fields.raw("route") ?? .null
+        disabled = try fields.bool("disabled", absent: false)
     }
 
     /// The body as the admin API sends it.
@@ -128,6 +132,7 @@ public struct RouteEntry: AdminBody {
         var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("origin", .string(origin))]
         if let session { members.append(("session", .string(session))) }
         members += [("source", .string(source)), ("answers", .string(answers)), ("hits", .int(hits)), ("route", route)]
+        if disabled { members.append(("disabled", .bool(true))) }
         return .object(members)
     }
 }
@@ -206,6 +211,29 @@ public struct RemovedRoute: AdminBody {
 
     /// The body as the admin API sends it.
     public var json: JSONValue { .object([("removed", .string(removed))]) }
+}
+
+/// `POST /__stubd/routes/{id}/disable` and `…/enable`: the route and whether it is now off.
+public struct SwitchedRoute: AdminBody {
+    /// The route's id.
+    public let id: String
+    /// Whether requests of the session now pass it by.
+    public let disabled: Bool
+
+    /// Route `id`, now off (or on).
+    public init(id: String, disabled: Bool) {
+        (self.id, self.disabled) = (id, disabled)
+    }
+
+    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        let fields = try JSONFields(json, usage: "expected the switched route object")
+        id = try fields.string("id")
+        disabled = try fields.bool("disabled")
+    }
+
+    /// The body as the admin API sends it.
+    public var json: JSONValue { .object([("id", .string(id)), ("disabled", .bool(disabled))]) }
 }
 
 /// `DELETE /__stubd/routes`: how many.

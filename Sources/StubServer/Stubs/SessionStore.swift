@@ -89,6 +89,17 @@ public final class SessionStore: Sendable, CollectionItemsSource {
         try store.remove(id: id)
     }
 
+    /// Turns route `id` off or back on for one session, or (nil) for every session
+    /// (`StubStore.switchRoute`).
+    public func switchRoute(id: RouteID, off: Bool, session: SessionID?) throws(StoreError) {
+        try store.switchRoute(id: id, off: off, session: session)
+    }
+
+    /// The routes a session's requests pass by (turned off for it or for everyone).
+    public func switchedOffRoutes(session: SessionID?) -> Set<RouteID> {
+        store.snapshot.switchedOff(session: session) ?? []
+    }
+
     /// Removes one session's runtime routes, or (nil) all of them; returns how many.
     @discardableResult
     public func removeRoutes(session: SessionID?) -> Int {

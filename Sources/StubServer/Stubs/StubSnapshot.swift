@@ -18,16 +18,28 @@ public final class StubSnapshot: Sendable {
     let hasScenarios: Bool
     /// The servers any layer's routes stand for (`RouteTable.hosts`).
     let hosts: Set<String>
+    /// Routes turned off for every session, and per session (`StubStore.switchRoute`).
+    let offForAll: Set<RouteID>
+    let offBySession: PersistentMap<SessionID, Set<RouteID>>
 
     /// A snapshot of these layers; the flags summarise every layer (the store keeps them as it
     /// changes one, so no snapshot walks the sessions).
     init(fixtures: RouteTable, global: RuntimeLayer, sessions: PersistentMap<SessionID, RuntimeLayer>,
-         hasScenarios: Bool, hosts: Set<String>) {
+         hasScenarios: Bool, hosts: Set<String>, offForAll: Set<RouteID> = [], offBySession: PersistentMap<SessionID, Set<RouteID>> = PersistentMap()) {
         self.fixtures = fixtures
         self.global = global
         self.sessions = sessions
         self.hasScenarios = hasScenarios
         self.hosts = hosts
+        self.offForAll = offForAll
+        self.offBySession = offBySession
+    }
+
+    /// The routes a session's requests pass by (turned off for it or for everyone); nil when none.
+    func switchedOff(session: SessionID?) -> Set<RouteID>? {
+        let own = session.flatMap { offBySession.isEmpty ? nil : offBySession[$0] }
+        if offForAll.isEmpty { return own }
+        return own.map { $0.union(offForAll) } ?? offForAll
     }
 
     /// Fixtures only.
@@ -45,6 +57,12 @@ public final class StubSnapshot: Sendable {
     func lookup(_ request: IncomingRequest, session: SessionID?, accept: ((Route) -> Bool)?, redactor: Redactor = .off,
                 explainMisses: Bool = true) -> LookupResult {
         let view = RequestView(request, redactor: redactor, knownHosts: hosts)
+        var accept = accept
+        if let off = switchedOff(session: session) {
+            // A route turned off is passed by as a scenario step in another state is.
+            let inner = accept
+            accept = { route in !off.contains(route.id) && (inner?(route) ?? true) }
+        }
         let own = session.flatMap { sessions.isEmpty ? nil : sessions[$0] }
         if let own, let route = own.match(view, accept: accept) { return .hit(route) }
         if !global.isEmpty, let route = global.match(view, accept: accept) { return .hit(route) }

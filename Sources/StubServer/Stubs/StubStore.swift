@@ -20,6 +20,9 @@ public final class StubStore: Sendable {
         /// Sessions whose layer has scenario routes; how many routes name each host.
         var sessionsWithScenarios: Set<SessionID> = []
         var runtimeHosts: [String: Int] = [:]
+        /// Routes turned off for every session, and per session (`switchRoute`).
+        var offForAll: Set<RouteID> = []
+        var offBySession = PersistentMap<SessionID, Set<RouteID>>()
         var snapshot: StubSnapshot
 
         /// Swaps in `layer` for `session`, keeping the summaries.
@@ -41,7 +44,7 @@ public final class StubStore: Sendable {
             let hosts = runtimeHosts.isEmpty ? fixtures.hosts : fixtures.hosts.union(runtimeHosts.keys)
             snapshot = StubSnapshot(fixtures: fixtures, global: global, sessions: sessions,
                                     hasScenarios: fixtures.hasScenarios || global.hasScenarios || !sessionsWithScenarios.isEmpty,
-                                    hosts: hosts)
+                                    hosts: hosts, offForAll: offForAll, offBySession: offBySession)
         }
 
         func layer(_ session: SessionID?) -> RuntimeLayer {
@@ -130,6 +133,28 @@ public final class StubStore: Sendable {
         }
     }
 
+    /// Turns route `id` (a fixture's or a runtime one) off or back on for one session, or (nil) for
+    /// every session: while off, requests pass it by to the next route that matches, as if it
+    /// were not there; nothing on disk changes. A reset of the session (or the server) turns its
+    /// routes back on; a fixture reload turns fixture routes back on (their ids are renumbered).
+    public func switchRoute(id: RouteID, off: Bool, session: SessionID?) throws(StoreError) {
+        try state.withLock { (state: inout State) throws(StoreError) in
+            guard state.owners[id] != nil || (id.origin == .fixture && state.fixtures.routes.contains { $0.id == id }) else {
+                throw .unknownRoute(id)
+            }
+            if let session {
+                var set = state.offBySession[session] ?? []
+                if off { set.insert(id) } else { set.remove(id) }
+                state.offBySession = state.offBySession.setting(session, set.isEmpty ? nil : set)
+            } else if off {
+                state.offForAll.insert(id)
+            } else {
+                state.offForAll.remove(id)
+            }
+            publish(&state)
+        }
+    }
+
     /// Removes the runtime routes of one session, or (nil) every runtime route; returns how many.
     @discardableResult
     public func removeAll(session: SessionID?) -> Int {
@@ -137,12 +162,18 @@ public final class StubStore: Sendable {
             guard let session else {
                 let removed = state.owners.count
                 state.owners.removeAll()
+                state.offForAll = []
+                state.offBySession = PersistentMap()
                 state.global = .empty
                 state.sessions = PersistentMap()
                 state.sessionsWithScenarios = []
                 state.runtimeHosts = [:]
                 publish(&state)
                 return removed
+            }
+            if state.offBySession[session] != nil {
+                state.offBySession = state.offBySession.setting(session, nil)
+                publish(&state)
             }
             guard let layer = state.sessions[session] else { return 0 }
             for id in layer.routes.entries.map(\.key) { state.owners[id] = nil }
@@ -156,6 +187,12 @@ public final class StubStore: Sendable {
     public func replaceFixtures(_ table: RouteTable) {
         state.withLock { state in
             state.fixtures = table
+            // Fixture ids are renumbered: what was turned off by id is on again.
+            state.offForAll = state.offForAll.filter { $0.origin == .runtime }
+            for (session, set) in state.offBySession.entries {
+                let kept = set.filter { $0.origin == .runtime }
+                if kept.count != set.count { state.offBySession = state.offBySession.setting(session, kept.isEmpty ? nil : kept) }
+            }
             publish(&state)
         }
     }
