@@ -30,6 +30,9 @@ class Page(html.parser.HTMLParser):
         super().__init__()
         self.open, self.in_script, self.assets = [], False, []
     def handle_starttag(self, tag, attrs):
+        names = [name for name, _ in attrs]
+        for name in sorted({name for name in names if names.count(name) > 1}):
+            problems.append(f"<{tag}>: {name} given twice; a browser keeps the first and drops the rest")
         attrs = dict(attrs)
         for name, value in attrs.items():
             if name.startswith("on"):

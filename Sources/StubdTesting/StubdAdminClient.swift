@@ -72,6 +72,13 @@ public struct StubdAdminClient: Sendable {
         _ = try await call(AdminContract.removeRoute, id)
     }
 
+    /// `POST /__stubd/routes/{id}/disable` or `…/enable`: a route (a fixture's too) off or back on
+    /// for this session, so a test can see what the app does when that call falls through to the
+    /// next route or misses; the session's reset turns it back on.
+    public func setRoute(id: String, enabled: Bool) async throws {
+        _ = try await call(enabled ? AdminContract.enableRoute : AdminContract.disableRoute, id)
+    }
+
     /// `POST /__stubd/reset`: this session (or, without one, the whole server) back to its fixtures.
     @discardableResult
     public func reset() async throws -> ResetDone {

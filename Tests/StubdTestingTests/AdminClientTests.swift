@@ -49,6 +49,14 @@ import FoundationNetworking
         #expect(try await admin.count(RequestFilter(route: "down")) == 1)
         try await admin.remove(id: "r1")
         #expect(try await admin.routes().first?.origin == "fixture")
+        // The zen fixture turned off for this session only, then on again.
+        let zen = try #require(try await admin.routes().first { ($0.route["request"]?["path"]) == .string("/zen") })
+        try await admin.setRoute(id: zen.id, enabled: false)
+        #expect(try await admin.routes().first { $0.id == zen.id }?.disabled == true)
+        #expect(stubd.get("/zen", headers: [("X-Stubd-Session", "kit")])?.status == 404)
+        #expect(stubd.get("/zen")?.status == 200, "another session still gets the fixture")
+        try await admin.setRoute(id: zen.id, enabled: true)
+        #expect(stubd.get("/zen", headers: [("X-Stubd-Session", "kit")])?.status == 200)
         try await admin.clearRequests()
         #expect(try await admin.count() == 0)
     }

@@ -198,6 +198,50 @@ def open_websocket_conversations_are_shown_message_by_message(browser, folder, w
 
 
 @check
+def routes_tab_turns_off_overrides_edits_and_deletes(browser, folder, write_dir):
+    """The Routes tab acts on the running server, never on a file: a fixture route turned off for
+    every session passes its request on (here: a miss), on again; "Override" adds a runtime route
+    that answers first; "Edit" replaces it; "Delete" removes it — each checked with curl."""
+    server = Stubd(folder)
+    fixture_file = os.path.join(folder, "api.json")
+    before = open(fixture_file).read()
+    try:
+        browser.open(server.base + "/__stubd/ui")
+        browser.wait("document.querySelector('#status').textContent === 'live'", "the event stream")
+        browser.evaluate("document.querySelector('nav button[data-tab=routes]').click()")
+        row = "document.querySelector('#routes tr[data-route=f0]')"
+        browser.wait(f"{row} !== null", "the zen route's row")
+        click = lambda label: browser.evaluate(f"[...{row}.querySelectorAll('button')].find(b => b.textContent === {json.dumps(label)}).click()")
+        click("Turn off")
+        browser.wait(f"{row}.className === 'off' && {row}.textContent.includes('(off)')", "the zen route shown off")
+        assert curl(server.base + "/zen")[0] == 404, "a route turned off for every session passes its request on"
+        click("Turn on")
+        browser.wait(f"{row}.className !== 'off'", "the zen route on again")
+        assert curl(server.base + "/zen") == (200, "Design for failure.")
+        # Override the fixture with a runtime route, then edit it and delete it.
+        click("Override")
+        browser.wait("!document.querySelector('#route-editor').hidden && document.activeElement.id === 'route-draft'", "the override editor, focused")
+        browser.evaluate("(() => { const d = JSON.parse(document.querySelector('#route-draft').value); d.response = {text: 'overridden'}; "
+                         "document.querySelector('#route-draft').value = JSON.stringify(d); document.querySelector('#route-save').click(); })()")
+        browser.wait("document.querySelector('#route-result').textContent.startsWith('Added a runtime route overriding f0')", "the override added")
+        assert curl(server.base + "/zen") == (200, "overridden")
+        runtime = "[...document.querySelectorAll('#routes tr[data-route^=r]')][0]"
+        browser.wait(f"{runtime} !== undefined", "the runtime route's row")
+        browser.evaluate(f"[...{runtime}.querySelectorAll('button')].find(b => b.textContent === 'Edit').click()")
+        browser.evaluate("(() => { const d = JSON.parse(document.querySelector('#route-draft').value); d.response = {text: 'edited'}; "
+                         "document.querySelector('#route-draft').value = JSON.stringify(d); document.querySelector('#route-save').click(); })()")
+        browser.wait("document.querySelector('#route-result').textContent.startsWith('Saved r')", "the runtime route saved")
+        assert curl(server.base + "/zen") == (200, "edited")
+        browser.evaluate(f"[...{runtime}.querySelectorAll('button')].find(b => b.textContent === 'Delete').click()")
+        browser.wait("document.querySelector('#route-result').textContent.startsWith('Deleted r')", "the runtime route deleted")
+        assert curl(server.base + "/zen") == (200, "Design for failure.")
+        assert open(fixture_file).read() == before, "the fixture file was changed"
+        print("  Routes tab: off → 404, on → 200, override → 'overridden', edit → 'edited', delete → the fixture again; api.json untouched")
+    finally:
+        server.stop()
+
+
+@check
 def scenario_reset_from_the_page(browser, folder, write_dir):
     server = Stubd(folder)
     try:

@@ -612,6 +612,15 @@ async function loadRoutes() {
   state.routes = (answer.json && answer.json.routes) || [];
   renderRoutes();
 }
+// A button that calls stubd: off while it does not answer (see setStatus).
+function serverButton(label, action) {
+  const button = document.createElement('button');
+  button.textContent = label;
+  button.className = 'needs-server';
+  if (document.body.classList.contains('offline')) { button.dataset.wasDisabled = ''; button.disabled = true; }
+  button.addEventListener('click', action);
+  return button;
+}
 function renderRoutes() {
   const text = $('routes-filter').value.trim().toLowerCase();
   const body = $('routes').tBodies[0];
@@ -622,16 +631,73 @@ function renderRoutes() {
     const name = item.route.name || '';
     if (text && !(name + ' ' + path + ' ' + item.source).toLowerCase().includes(text)) continue;
     const row = body.insertRow();
+    row.dataset.route = item.id;
+    if (item.disabled) row.className = 'off';
     cell(row, item.id);
     cell(row, name);
     cell(row, request.method || 'any');
     cell(row, path, 'path');
-    cell(row, item.answers);
+    cell(row, item.answers + (item.disabled ? ' (off)' : ''));
     cell(row, String(item.hits));
     cell(row, item.source);
     cell(row, item.session || '');
+    const actions = row.insertCell();
+    actions.className = 'actions';
+    actions.append(serverButton(item.disabled ? 'Turn on' : 'Turn off', () => switchRoute(item)));
+    actions.append(serverButton(item.origin === 'runtime' ? 'Edit' : 'Override', () => editRoute(item)));
+    if (item.origin === 'runtime') actions.append(serverButton('Delete', () => deleteRoute(item)));
   }
 }
+// Route actions act on the running server for the session in the session box (every session
+// when it is empty); a fixture route is never changed on disk: "Override" adds a runtime route
+// for the same request, which answers before it.
+function viewedSession() { return $('session').value.trim() || null; }
+async function routeAction(answer, done) {
+  if (answer.status >= 200 && answer.status < 300) {
+    $('route-result').textContent = done;
+    $('route-errors').replaceChildren();
+    await loadRoutes();
+    return true;
+  }
+  const list = $('route-errors');
+  list.replaceChildren(...[answer.json && answer.json.error ? answer.json.error : 'HTTP ' + answer.status]
+    .concat((answer.json && answer.json.problems) || []).map((text) => { const li = document.createElement('li'); li.textContent = text; return li; }));
+  return false;
+}
+async function switchRoute(item) {
+  const verb = item.disabled ? 'enable' : 'disable';
+  await routeAction(await api('POST', 'routes/' + item.id + '/' + verb, undefined, viewedSession()),
+                    item.id + (item.disabled ? ' is on again' : ' is off') + (viewedSession() ? ' for session ' + viewedSession() : ' for every session') + '.');
+}
+async function deleteRoute(item) {
+  await routeAction(await api('DELETE', 'routes/' + item.id, undefined, item.session || null), 'Deleted ' + item.id + '.');
+}
+let editing = null;
+function editRoute(item) {
+  editing = item;
+  $('route-editor-title').textContent = item.origin === 'runtime'
+    ? 'Edit ' + item.id + (item.session ? ' (session ' + item.session + ')' : '')
+    : 'Override ' + item.id + ' (' + item.source + ') with a runtime route' + (viewedSession() ? ' for session ' + viewedSession() : ' for every session');
+  $('route-draft').value = JSON.stringify(item.route, null, 2);
+  $('route-errors').replaceChildren();
+  $('route-result').textContent = '';
+  $('route-editor').hidden = false;
+  $('route-editor').scrollIntoView({ block: 'start' });
+  $('route-draft').focus({ preventScroll: true });
+}
+$('route-cancel').addEventListener('click', () => { $('route-editor').hidden = true; editing = null; });
+$('route-save').addEventListener('click', async () => {
+  if (!editing) return;
+  let draft;
+  try { draft = JSON.parse($('route-draft').value); } catch (error) {
+    $('route-errors').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'the route is not JSON: ' + error.message }));
+    return;
+  }
+  const saved = editing.origin === 'runtime'
+    ? await routeAction(await api('PUT', 'routes/' + editing.id, draft, editing.session || null), 'Saved ' + editing.id + '.')
+    : await routeAction(await api('POST', 'routes', draft, viewedSession()), 'Added a runtime route overriding ' + editing.id + '.');
+  if (saved) { $('route-editor').hidden = true; editing = null; }
+});
 $('routes-filter').addEventListener('input', renderRoutes);
 $('routes-refresh').addEventListener('click', loadRoutes);
 async function loadScenarios() {
