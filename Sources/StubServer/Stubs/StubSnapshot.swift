@@ -1,5 +1,6 @@
 import StubModel
 import StubdEngine
+import AdminContract
 
 /// Everything that answers requests at one moment: the fixture table, the global runtime layer
 /// and one runtime layer per session. Immutable; a change publishes a new snapshot sharing all it
@@ -58,7 +59,8 @@ public final class StubSnapshot: Sendable {
                 explainMisses: Bool = true) -> LookupResult {
         let view = RequestView(request, redactor: redactor, knownHosts: hosts)
         var accept = accept
-        if let off = switchedOff(session: session) {
+        let off = switchedOff(session: session)
+        if let off {
             // A route turned off is passed by as a scenario step in another state is.
             let inner = accept
             accept = { route in !off.contains(route.id) && (inner?(route) ?? true) }
@@ -70,7 +72,13 @@ public final class StubSnapshot: Sendable {
         guard explainMisses else { return .miss([]) }
         let scored = (own?.nearMisses(view, limit: 3) ?? []) + global.nearMisses(view, limit: 3) + fixtures.nearMisses(view, limit: 3)
         return .miss(scored.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
-            .prefix(3).map(\.element.miss))
+            .prefix(3).map { entry in
+                // A route that matches but was turned off says so, and how to turn it back on.
+                guard entry.element.miss.differences.isEmpty, let off, off.contains(entry.element.miss.route.id) else { return entry.element.miss }
+                let id = entry.element.miss.route.id
+                return NearMiss(route: entry.element.miss.route,
+                                differences: ["turned off (POST \(AdminContract.prefix)/routes/\(id)/enable turns it back on)"])
+            })
     }
 
     /// Every route a session sees, in lookup order, with where it lives.
