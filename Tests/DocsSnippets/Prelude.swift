@@ -95,7 +95,7 @@ final class MoyaProvider<Target: TargetType> {
 
     let endpointClosure: EndpointClosure
 
-    init(endpointClosure: @escaping EndpointClosure = MoyaProvider.defaultEndpointMapping) {
+    init(endpointClosure: @escaping EndpointClosure) {
         self.endpointClosure = endpointClosure
     }
 

@@ -123,11 +123,20 @@ def swift_files(all_blocks):
             depth += line.count("{") - line.count("}")
         # Named by page and position, not line, so editing prose above a block leaves this file alone.
         identifier = re.sub(r"\W", "_", f"{block.page.stem}_{ordinal[block.page]}")
-        text = [f"// {block.page.relative_to(ROOT)}, Swift block {ordinal[block.page]}"] + declarations
+        text = [f"// {block.page.relative_to(ROOT)}, Swift block {ordinal[block.page]}"]
+        if any(re.match(r"^(final )?class \w+: XCTestCase", line) for line in declarations):
+            # A test case class declared in a function: compiled, never found and run by XCTest
+            # (it would drive an app this build does not have).
+            text += [f"func compileOnly_{identifier}() {{"] + ["    " + line if line else "" for line in declarations] + ["}"]
+        else:
+            text += declarations
         if any(line.strip() for line in statements):
             # A whole file names everything it uses; a fragment gets the page's names as parameters.
             text += [f"func snippet_{identifier}() async throws {{"] if imports else [f"func snippet_{identifier}" + PARAMETERS[0], PARAMETERS[1]]
-            text += ["    " + line if line else "" for line in statements] + ["}"]
+            text += ["    " + line if line else "" for line in statements]
+            # A snippet shows values it does not go on to use; using them here keeps the build quiet.
+            shown = re.findall(r"^(?:let|var) (\w+)\b", "\n".join(line for line in statements if not line.startswith(" ")), re.M)
+            text += [f"    _ = {name}" for name in shown] + ["}"]
         if imports:
             files[f"{identifier}.swift"] = "\n".join(HEADER + [""] + imports + [""] + text) + "\n"
         else:

@@ -27,6 +27,7 @@ func snippet_GRAPHQL_1(session: StubdSession, table: RouteTable, myObserver: any
                            data: ["user": ["id": 7, "name": "Ada"]])
     try await session.stub(operation: "ProfileQuery", variables: ["id": 8],
                            data: ["user": NSNull()], errors: [["message": "not found", "path": ["user"]]])
+    _ = session
 }
 
 // docs/MOYA.md, Swift block 1
@@ -42,6 +43,8 @@ func snippet_MOYA_1(session: StubdSession, table: RouteTable, myObserver: any Ex
                         task: endpoint.task, httpHeaderFields: endpoint.httpHeaderFields)
             .adding(newHTTPHeaderFields: ["X-Stubd-Host": server].merging(env["STUBD_SESSION"].map { ["X-Stubd-Session": $0] } ?? [:]) { $1 })
     })
+    _ = env
+    _ = provider
 }
 
 // docs/TESTING.md, Swift block 1
@@ -53,7 +56,9 @@ func snippet_TESTING_1(session: StubdSession, table: RouteTable, myObserver: any
     // … run the client against server.baseURL …
     #expect(server.count(JournalQuery(method: "GET", path: "/zen", session: "test-42")) == 1)
     try server.setScenario("todo", state: "Added"); server.reset(session: "test-42")
-    let watcher = try FixtureWatcher(paths: ["fixtures"], server: server)  // hot reload, in-process
+    let watcher = FixtureWatcher(paths: ["fixtures"], server: server)  // hot reload, in-process
+    _ = server
+    _ = watcher
 }
 
 // docs/TESTING.md, Swift block 2
@@ -66,6 +71,9 @@ func snippet_TESTING_2(session: StubdSession, table: RouteTable, myObserver: any
     let server = try StubdServer.start(table: table, settings)
     let watching = server.subscribe(anotherObserver)   // or join while it runs…
     server.unsubscribe(watching)                       // …and leave
+    _ = settings
+    _ = server
+    _ = watching
 }
 
 // docs/UI-TESTS.md, Swift block 2
@@ -77,6 +85,7 @@ func snippet_UI_TESTS_2(session: StubdSession, table: RouteTable, myObserver: an
         return Endpoint(url: pointed.url, sampleResponseClosure: endpoint.sampleResponseClosure, method: endpoint.method,
                         task: endpoint.task, httpHeaderFields: endpoint.httpHeaderFields).adding(newHTTPHeaderFields: pointed.headers)
     })
+    _ = provider
 }
 
 // docs/WEBSOCKETS.md, Swift block 1
@@ -85,4 +94,5 @@ func snippet_WEBSOCKETS_1(session: StubdSession, table: RouteTable, myObserver: 
     try await session.send(toWebSocket: "/chat", json: ["type": "message", "text": "new!"])   // "a new chat message arrives"
     let open = try await session.webSockets()
     try await session.closeWebSockets(path: "/chat", code: 4001, reason: "kicked")
+    _ = open
 }

@@ -19,4 +19,7 @@ func snippet_TESTING_3() async throws {
     defer { server.stop() }
     let url = URL(string: "\(server.baseURL)/zen")!              // http://127.0.0.1:PORT/zen
     try Data(FixtureWriter.text(for: table.routes.map(\.fixture)).utf8).write(to: URL(fileURLWithPath: "GitHubAPI.json"))  // export
+    _ = table
+    _ = server
+    _ = url
 }

@@ -6,16 +6,18 @@ import StubdTesting
 import XCTest
 
 // docs/UI-TESTS.md, Swift block 1
-final class ProfileUITests: XCTestCase {
-    @MainActor func testATimeoutShowsTheRetryBanner() async throws {
-        let session = try await stubdSession()                // waits for stubd; ended (reset) at teardown
-        try await session.stub(UserAPI.profile, .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)))
-        try await session.stub(UserAPI.login, sequence: [.response(500), .sample])   // 500, then sampleData
-        try await session.stub(UserAPI.feed, .delayed(2))                             // Moya's .delayed(seconds:)
-        let app = XCUIApplication()
-        app.launchEnvironment.merge(session.launchEnvironment) { $1 }   // STUBD_BASE_URL, STUBD_SESSION
-        app.launch()
-        // …
-        try await session.expect(UserAPI.profile, count: 1)   // fails with the session's near misses
+func compileOnly_UI_TESTS_1() {
+    final class ProfileUITests: XCTestCase {
+        @MainActor func testATimeoutShowsTheRetryBanner() async throws {
+            let session = try await stubdSession()                // waits for stubd; ended (reset) at teardown
+            try await session.stub(UserAPI.profile, .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)))
+            try await session.stub(UserAPI.login, sequence: [.response(500), .sample])   // 500, then sampleData
+            try await session.stub(UserAPI.feed, .delayed(2))                             // Moya's .delayed(seconds:)
+            let app = XCUIApplication()
+            app.launchEnvironment.merge(session.launchEnvironment) { $1 }   // STUBD_BASE_URL, STUBD_SESSION
+            app.launch()
+            // …
+            try await session.expect(UserAPI.profile, count: 1)   // fails with the session's near misses
+        }
     }
 }
