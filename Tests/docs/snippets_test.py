@@ -293,7 +293,7 @@ def main():
             except Exception as error:
                 problems.append(f"{block.name}: not well-formed XML ({error})")
         elif kind == "tested":
-            target = ROOT / block.mark.split(" by ", 1)[1].strip()
+            target = ROOT / block.mark.split(" by ", 1)[1].split()[0]  # a note in parentheses may follow
             if not target.exists():
                 problems.append(f"{block.name}: tested by {target.relative_to(ROOT)}: no such file")
         elif kind == "not run":

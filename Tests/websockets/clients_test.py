@@ -155,20 +155,31 @@ async def oversized(url):
             return closed.rcvd.code if closed.rcvd else None
 
 
+def documented_push(base):
+    """docs/WEBSOCKETS.md's "Push from a test" curl command, run as written (its port changed):
+    the count stubd answers."""
+    with open(os.path.join(HERE, "..", "..", "docs", "WEBSOCKETS.md"), encoding="utf-8") as file:
+        page = file.read()
+    section = page[page.index("## Push from a test"):]
+    command = section.split("```sh\n", 1)[1].split("\n```", 1)[0].replace("localhost:8080", base.removeprefix("http://"))
+    return json.loads(subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=10, check=True).stdout)["count"]
+
+
 async def push(base, url):
     async def opened(session):
         connection = await websockets.connect(url + "/chat", additional_headers={"X-Stubd-Session": session})
         await connection.recv()
         return connection
-    a1, a2, b = await opened("ws-a"), await opened("ws-a"), await opened("ws-b")
-    listed = admin(base, "GET", "websockets", session="ws-a")["open"]
-    sent = admin(base, "POST", "websockets/send", {"path": "/chat", "json": {"type": "message", "text": "new!"}}, session="ws-a")["count"]
+    # Session t1, as the page's push names it.
+    a1, a2, b = await opened("t1"), await opened("t1"), await opened("ws-b")
+    listed = admin(base, "GET", "websockets", session="t1")["open"]
+    sent = documented_push(base)
     got = [await asyncio.wait_for(a1.recv(), 2), await asyncio.wait_for(a2.recv(), 2)]
     try:
         other = await asyncio.wait_for(b.recv(), 0.3)
     except asyncio.TimeoutError:
         other = None
-    closed = admin(base, "POST", "websockets/close", {"code": 4002, "reason": "test over"}, session="ws-a")["count"]
+    closed = admin(base, "POST", "websockets/close", {"code": 4002, "reason": "test over"}, session="t1")["count"]
     try:
         await asyncio.wait_for(a1.recv(), 2)
         code = None
