@@ -34,7 +34,7 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var upstreamTLS: UpstreamTLSArguments
 
-    @Flag(help: "Do not log one line per request.")
+    @Flag(name: [.customShort("q"), .long], help: "Do not log one line per request.")
     var quiet = false
 
     func validate() throws {

@@ -43,7 +43,7 @@ struct ServeCommand: ParsableCommand {
         return factor
     }
 
-    @Flag(help: "Reload the fixtures when their files change; a broken edit keeps the previous ones serving.")
+    @Flag(name: [.customShort("w"), .long], help: "Reload the fixtures when their files change; a broken edit keeps the previous ones serving.")
     var watch = false
 
     @Option(name: .customLong("cors-origin"), help: "An origin allowed by CORS (repeatable; * allows any). Default: any origin when listening on loopback, none otherwise.")
@@ -82,7 +82,7 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .customLong("journal-secrets"), help: "Keep Authorization, Cookie, tokens, keys and passwords in the journal and logs (default: hidden).")
     var journalSecrets = false
 
-    @Flag(help: "Do not log one line per request.")
+    @Flag(name: [.customShort("q"), .long], help: "Do not log one line per request.")
     var quiet = false
 
     @Option(name: .customLong("ui-write-dir"), help: "A folder the dashboard (/__stubd/ui) may write fixture files into (\"write as fixture file\"). Default: none, the dashboard writes nothing.")

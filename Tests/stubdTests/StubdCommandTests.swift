@@ -107,7 +107,8 @@ import StubdTestTags
                     "\(argument): \(result.status) \(result.stderr)")
         }
         let help = try StubdProcess.run(["serve", "--help"])
-        #expect(help.stdout.contains("-p, --port") && help.stdout.contains("-H, --host"), "\(help.stdout.prefix(2000))")
+        #expect(help.stdout.contains("-p, --port") && help.stdout.contains("-H, --host") && help.stdout.contains("-w, --watch")
+                && help.stdout.contains("-q, --quiet"), "\(help.stdout.prefix(2000))")
         // Grouped: where it listens first (the everyday flags within the first screen), the rest
         // under headings of their own, the ungrouped ones last.
         let lines = help.stdout.components(separatedBy: "\n")
