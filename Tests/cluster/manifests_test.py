@@ -85,8 +85,9 @@ def main():
         check(probes == {"/__stubd/ready"}, f"both probes ask /__stubd/ready, open to probes ({probes})")
         check("--sessions-only" in container["args"], "the instances refuse admin writes without a session (--sessions-only)")
         annotation = by_kind["Ingress"]["metadata"]["annotations"].get("nginx.ingress.kubernetes.io/upstream-hash-by", "")
-        with open(os.path.join(HERE, "nginx.conf.template")) as file:
-            tested = "stubd-${http_x_stubd_session}" in file.read()
+        # The nginx test runs packaging/nginx/stubd.conf, the copyable config.
+        with open(os.path.join(HERE, "..", "..", "packaging", "nginx", "stubd.conf")) as file:
+            tested = 'hash "stubd-${http_x_stubd_session}" consistent;' in file.read()
         check(annotation == "stubd-${http_x_stubd_session}" and tested, f"the Ingress hashes on the session as the nginx test does ({annotation})")
 
         broken = [dict(d) for d in documents]
