@@ -397,3 +397,32 @@ import StubdTestTags
         #expect(result.stderr.contains("stubd: error: STUBD_OPENAPI=/nonexistent/stubd-openapi is not an executable file"), "\(result.stderr)")
     }
 }
+
+/// `stubd import graphql` as docs/GRAPHQL.md writes it: the page's two commands run as written
+/// (`stubd` on `PATH` is this build) in a folder with an app's `.graphql` files and an Apollo
+/// persisted-query manifest; each writes fixtures that `stubd check` accepts, one route per
+/// named operation.
+@Suite(.tags(.process)) struct ImportGraphQLCommandTests {
+    @Test func theGraphQLPageCommandsRunAsWritten() throws {
+        let page = try String(contentsOf: StubdProcess.repositoryRoot.appendingPathComponent("docs/GRAPHQL.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "## Importing an app's operations"))
+        let block = try #require(page[section.upperBound...].components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-graphql-import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("App/GraphQL"), withIntermediateDirectories: true)
+        try Data("query ProfileQuery($id: ID!) { user(id: $id) { id name } }\n".utf8)
+            .write(to: root.appendingPathComponent("App/GraphQL/Profile.graphql"))
+        try Data(#"{"format": "apollo-persisted-query-manifest", "version": 1, "operations": [{"id": "2f1a", "name": "SaveSettings", "type": "mutation", "body": "mutation SaveSettings($theme: String) { saveSettings(theme: $theme) { ok } }"}]}"#.utf8)
+            .write(to: root.appendingPathComponent("persisted-query-manifest.json"))
+        let path = StubdProcess.executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let ran = try StubdProcess.run(["bash", "-c", "set -e\nexport PATH='\(path)'\n" + block], timeout: 60,
+                                       program: URL(fileURLWithPath: "/usr/bin/env"), directory: root)
+        #expect(ran.status == 0, "\(block)\n\(ran.stdout)\n\(ran.stderr)")
+        for folder in ["fixtures/graphql", "fixtures"] {
+            let checked = try StubdProcess.run(["check", folder], directory: root)
+            #expect(checked.status == 0, "\(folder): \(checked.stdout) \(checked.stderr)")
+        }
+        let routes = try StubdProcess.run(["routes", "fixtures"], directory: root)
+        #expect(routes.stdout.contains("ProfileQuery") && routes.stdout.contains("SaveSettings"), "\(routes.stdout)")
+    }
+}
