@@ -10,8 +10,8 @@ A block's treatment follows from its language, or from a `<!-- snippet: … -->`
   swift        compiled: Tests/DocsSnippets/Generated/ is generated from the blocks (declarations
                at file scope, statements in a function of their own) and built by `swift build
                --build-tests`; this script fails when that file is not what the docs give now.
-  sh  ($ …)    a transcript: each `$ ` command runs in bash against `stubd serve fixtures` on a free
-               port (127.0.0.1:8080 and localhost:8080 rewritten to it); it must exit 0 — or the
+  sh  ($ …)    a transcript: each `$ ` command runs in bash against `stubd serve fixtures` on port 0
+               (127.0.0.1:8080 and localhost:8080 rewritten to the port it printed); it must exit 0 — or the
                `curl: (N)` its comment names — and every output line shown (not `…`, not `Date:`)
                must be in what it printed, spaces aside.
   json         a fixture: each JSON value (the block, or each line of it) is loaded by `stubd check`,
@@ -29,14 +29,14 @@ import os
 import pathlib
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import xml.dom.minidom
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT / "Tests" / "python"))
+from stubd_server import Stubd  # noqa: E402
 GENERATED = ROOT / "Tests" / "DocsSnippets" / "Generated"
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 DECLARATION = re.compile(r"^(import |@MainActor |final class |class |struct |enum |extension |protocol )")
@@ -148,12 +148,6 @@ def swift_files(all_blocks):
 # ---- sh transcripts: run against stubd serve fixtures ---------------------------------------------
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def commands(block):
     """(command, [expected output lines], expected exit) for each `$ ` line and its continuations."""
     result, current = [], None
@@ -176,34 +170,27 @@ def squeeze(text):
 
 
 def run_transcript(block, stubd, problems):
-    port = free_port()
-    with tempfile.TemporaryDirectory() as scratch:
-        ready = os.path.join(scratch, "ready")
-        server = subprocess.Popen([stubd, "serve", "fixtures", "--port", str(port), "--quiet", "--ready-file", ready],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-        try:
-            deadline = time.monotonic() + 20
-            while not os.path.exists(ready):
-                if server.poll() is not None or time.monotonic() > deadline:
-                    problems.append(f"{block.name}: stubd serve fixtures did not start: {server.stderr.read().decode()[-400:]}")
-                    return
-                time.sleep(0.05)
-            for command, shown, expected in commands(block):
-                live = re.sub(r"(127\.0\.0\.1|localhost):8080", f"127.0.0.1:{port}", command)
-                done = subprocess.run(["bash", "-c", live], cwd=ROOT, capture_output=True, text=True, timeout=30)
-                first = command.split("\n")[0][:90]
-                if done.returncode != expected:
-                    problems.append(f"{block.name}: `{first}` exited {done.returncode}, the page says {expected}: {done.stderr.strip()[-300:]}")
+    try:
+        server = Stubd(stubd, "fixtures", "--quiet")  # relative, as the pages show it; main() runs in the checkout
+    except RuntimeError as error:
+        problems.append(f"{block.name}: stubd serve fixtures did not start: {error}")
+        return
+    try:
+        for command, shown, expected in commands(block):
+            live = re.sub(r"(127\.0\.0\.1|localhost):8080", f"127.0.0.1:{server.port}", command)
+            done = subprocess.run(["bash", "-c", live], cwd=ROOT, capture_output=True, text=True, timeout=30)
+            first = command.split("\n")[0][:90]
+            if done.returncode != expected:
+                problems.append(f"{block.name}: `{first}` exited {done.returncode}, the page says {expected}: {done.stderr.strip()[-300:]}")
+                continue
+            printed = squeeze(done.stdout + done.stderr)
+            for line in shown:
+                if line.strip() in ("", "…") or line.startswith("Date:"):
                     continue
-                printed = squeeze(done.stdout + done.stderr)
-                for line in shown:
-                    if line.strip() in ("", "…") or line.startswith("Date:"):
-                        continue
-                    if squeeze(line) not in printed:
-                        problems.append(f"{block.name}: `{first}` printed no line like {line.strip()!r}; it printed {done.stdout.strip()[:300]!r}")
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+                if squeeze(line) not in printed:
+                    problems.append(f"{block.name}: `{first}` printed no line like {line.strip()!r}; it printed {done.stdout.strip()[:300]!r}")
+    finally:
+        server.stop()
 
 
 # ---- json: fixtures loaded by stubd check ---------------------------------------------------------
@@ -270,6 +257,7 @@ def main():
         print(f"snippets: wrote {GENERATED.relative_to(ROOT)}/")
         return
     stubd = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else str(ROOT / ".build" / "debug" / "stubd")
+    os.chdir(ROOT)
     problems, counts, unrun = [], {}, []
     written = {path.name: path.read_text() for path in GENERATED.glob("*.swift")}
     if written != swift_files(all_blocks):
