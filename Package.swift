@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "Importers", targets: ["Importers"]),
         // The UI- and integration-test kit: Foundation only, builds for iOS, macOS and Linux.
         .library(name: "StubdTesting", targets: ["StubdTesting"]),
+        // In-process serving of Moya targets: `RouteTable(targets:)`, `StubdServer.add(targets:)`.
+        .library(name: "TargetServing", targets: ["TargetServing"]),
         // The whole command line for a targets package: `Stubd.main(targets:)`.
         .library(name: "StubdCLI", targets: ["StubdCLI"]),
         .executable(name: "stubd", targets: ["stubd"]),
@@ -129,7 +131,6 @@ let package = Package(
                 "StubModel",
                 "AdminContract",
                 "FixtureFiles",
-                "TargetModel",
                 "StubdSystem",
                 "StubdEngine",
                 "Recording",
@@ -158,7 +159,7 @@ let package = Package(
         ),
         // Checks of a loaded table above the serving core (`stubd check`, `stubd serve`): routes
         // one request reaches alike, and routes that will not behave as written.
-        .target(name: "RouteChecks", dependencies: ["StubServer", "StubModel", "StubdEngine", "TargetModel"], swiftSettings: swiftSettings),
+        .target(name: "RouteChecks", dependencies: ["StubServer", "StubModel", "StubdEngine"], swiftSettings: swiftSettings),
         // The dashboard: its page, styles and script (files, embedded at build time), the event
         // stream, the metrics and fixture drafts — endpoints it adds to the admin API.
         .target(
@@ -173,16 +174,20 @@ let package = Package(
         // observers (journal, metrics, webhooks, recorder, log line), started from one value.
         .target(
             name: "StubdRuntime",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "AdminContract", "Dashboard", "StubModel", "TargetModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "AdminContract", "Dashboard", "StubModel", "FixtureFiles", "StubdEngine",
                            "Recording", "StubdSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // The test kit: a session per test, stubs and verification by target, over the admin API.
         // Depends on no server module (no libevent, no OpenSSL), so it builds for the Simulator.
         .target(name: "StubdTesting", dependencies: ["StubModel", "TargetModel", "AdminContract"], swiftSettings: swiftSettings),
-        // The command line (serve, routes, check, export) as a library, with Swift targets or without.
+        // Moya targets served in process: the two calls joining the server and the Moya layer.
+        .target(name: "TargetServing", dependencies: ["StubdRuntime", "StubServer", "TargetModel", "StubModel"], swiftSettings: swiftSettings),
+        // The commands (serve, routes, check, export, verify, …) without the Moya layer: Swift
+        // targets reach them through a `SwiftTargetCatalog`. The plain `stubd` links only this, so
+        // neither FoundationNetworking nor libcurl is in it (or in the container image).
         .target(
-            name: "StubdCLI",
+            name: "StubdCommands",
             dependencies: [
                 "StubdRuntime",
                 "StubServer",
@@ -196,16 +201,17 @@ let package = Package(
                 "StubModel",
                 "FixtureFiles",
                 "Importers",
-                "TargetModel",
                 "StubdSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
+        // The command line for a targets package: `Stubd.main(targets:)` over the same commands.
+        .target(name: "StubdCLI", dependencies: ["StubdCommands", "TargetModel", "StubModel"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "stubd",
-            dependencies: ["StubdCLI"],
+            dependencies: ["StubdCommands"],
             swiftSettings: swiftSettings
         ),
         // What the test targets share: real clients (curl, URLSession, raw sockets, a Python
@@ -213,7 +219,7 @@ let package = Package(
         .target(
             name: "StubdTestSupport",
             dependencies: ["StubdRuntime", "StubServer", "StubdState", "StubdTemplates", "AdminAPI", "Dashboard", "AdminContract", "StubdEngine", "FixtureFiles",
-                           "StubModel", "TargetModel", "StubdSystem", "Recording", "StubdTesting"],
+                           "StubModel", "TargetModel", "TargetServing", "StubdSystem", "Recording", "StubdTesting"],
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
@@ -236,16 +242,16 @@ let package = Package(
             name: "StubServerTests",
             dependencies: ["StubdTestTags", "StubServer", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "RouteChecks", "StubdRuntime", "AdminAPI", "Dashboard",
                            "AdminContract", "StubdEngine", "StubdCertificates", "Recording",
-                           "StubModel", "FixtureFiles", "TargetModel", "StubdSystem", "StubdTesting", "StubdTestSupport"],
+                           "StubModel", "FixtureFiles", "TargetModel", "TargetServing", "StubdSystem", "StubdTesting", "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),
         // The manual's Swift blocks, generated by Tests/docs/snippets_test.py and compiled as a user
         // compiles them (checked against the docs by make test); nothing to run.
-        .testTarget(name: "DocsSnippets", dependencies: ["StubdTesting", "StubdRuntime", "TargetModel", "FixtureFiles"],
+        .testTarget(name: "DocsSnippets", dependencies: ["StubdTesting", "StubdRuntime", "TargetModel", "TargetServing", "FixtureFiles"],
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["StubdTestTags", "stubd", "StubdCLI", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem",
+            dependencies: ["StubdTestTags", "stubd", "StubdCLI", "StubdCommands", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem",
                            "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),

@@ -16,7 +16,7 @@ import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time, ur
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULES = ["StubServer", "StubdHTTP", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdEngine", "AdminAPI", "AdminContract", "Dashboard", "StubdRuntime", "StubModel",
-           "FixtureFiles", "Recording", "StubdSystem", "TargetModel", "StubdCLI", "StubdCertificates", "Importers"]
+           "FixtureFiles", "Recording", "StubdSystem", "TargetModel", "StubdCommands", "StubdCLI", "TargetServing", "StubdCertificates", "Importers"]
 
 
 def free_port():

@@ -10,7 +10,10 @@ CLibevent`). So this check, run by `make test`, holds every Swift file to Packag
    depend on nothing above the serving core and do not name its types (Route, Exchange, SessionStore,
    StubHandler): they take an `OutcomeContext` and the small protocols beside it;
 4. docs/ARCHITECTURE.md's module table gives every module under Sources/, with its real count of
-   Swift files.
+   Swift files;
+5. the plain `stubd` executable's modules (its dependency closure) leave out the Moya layer
+   (TargetModel) and never import FoundationNetworking: URLSession's libcurl would come back into the
+   static binary and the container image (11 MB of libraries).
 
     python3 packaging/check-imports.py      # exits 1 naming each file, module or row to fix
 """
@@ -20,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_HOMES = {"CLibevent": {"StubdEngine"}, "CLibeventTLS": {"StubdEngine"}, "CStubdTLS": {"StubdEngine", "StubdCertificates"},
            "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}}
 KINDS = ["StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets"]
-ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "StubdCLI", "stubd"}
+ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "TargetServing", "StubdCommands", "StubdCLI", "stubd"}
 CORE_TYPES = re.compile(r"\b(Route|Exchange|SessionStore|StubHandler)\b")
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+|public\s+|package\s+|internal\s+)*import\s+(?:struct\s+|enum\s+|class\s+)?(\w+)", re.M)
 
@@ -57,7 +60,7 @@ def main():
         if kind == "system":
             continue
         for file in swift_files(path):
-            text = open(file).read()
+            text = re.sub(r'""".*?"""', '""', open(file).read(), flags=re.S)  # a template's text is no import
             for imported in IMPORT.findall(text):
                 if imported in targets and imported != name and imported not in deps:
                     problems.append(f"{os.path.relpath(file, ROOT)}: imports {imported}, which Package.swift does not give {name}: "
@@ -90,13 +93,29 @@ def main():
             problems.append(f"docs/ARCHITECTURE.md: the module table has no row for {name} ({count} Swift files)")
         elif table[name] != count:
             problems.append(f"docs/ARCHITECTURE.md: the module table gives {name} {table[name]} Swift files; {path} has {count}")
+    closure, todo = set(), ["stubd"]
+    while todo:
+        name = todo.pop()
+        if name in closure or name not in targets:
+            continue
+        closure.add(name)
+        todo += targets[name][1]
+    if "TargetModel" in closure:
+        problems.append("Package.swift: the plain stubd executable depends on TargetModel (through its dependencies); "
+                        "reach Swift targets through SwiftTargetCatalog (StubdCommands) and keep the Moya layer in StubdCLI / TargetServing")
+    for name in sorted(closure):
+        for file in swift_files(targets[name][0]):
+            if "FoundationNetworking" in IMPORT.findall(open(file).read()):
+                problems.append(f"{os.path.relpath(file, ROOT)}: imports FoundationNetworking, which links libcurl into the plain stubd; "
+                                "use the engine's CommandRequest (StubdEngine) instead of URLSession")
     for name in sorted(set(table) - set(targets)):
         problems.append(f"docs/ARCHITECTURE.md: the module table lists {name}, which Package.swift does not declare")
     if problems:
         print("\n".join(problems))
         print(f"check-imports: {len(problems)} problem(s)")
         return 1
-    print(f"check-imports: {len(targets)} targets hold to Package.swift; the kinds stay below the core; ARCHITECTURE's table matches the tree")
+    print(f"check-imports: {len(targets)} targets hold to Package.swift; the kinds stay below the core; "
+          f"the plain stubd ({len(closure)} modules) has no Moya layer or FoundationNetworking; ARCHITECTURE's table matches the tree")
     return 0
 
 

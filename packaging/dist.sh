@@ -9,13 +9,12 @@
 # same folder reuses those objects and fails to link, so the tests' folder is never used for it.
 #
 # Linux: the Swift runtime and Foundation are linked in (--static-swift-stdlib); the binary needs
-# only Debian/Ubuntu's libevent-2.1-7, libevent-pthreads-2.1-7 and libcurl4 (Foundation's
-# networking), named in the archive's INSTALL.txt. macOS: the Swift runtime ships with the OS;
+# only Debian/Ubuntu's libevent-2.1-7 and libevent-pthreads-2.1-7 (no libcurl: the commands use
+# the engine's own client, not Foundation's networking), named in the archive's INSTALL.txt. macOS: the Swift runtime ships with the OS;
 # the binary needs Homebrew's libevent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-VERSION=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StubdCLI/Stubd.swift)
+VERSION=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StubdCommands/Stubd.swift)
 OS=$(uname -s | tr '[:upper:]' '[:lower:]')
 ARCH=$(uname -m)
 NAME="stubd-$VERSION-$OS-$ARCH"
@@ -25,11 +24,6 @@ SCRATCH=.build-dist
 OPENAPI_SCRATCH="$SCRATCH-openapi"
 
 if [ "$OS" = linux ]; then
-    # Foundation's static networking library links against libcurl: the linker needs libcurl.so.
-    if ! [ -e /usr/lib/"$ARCH"-linux-gnu/libcurl.so ] && ! [ -e /usr/lib/libcurl.so ]; then
-        echo "dist: installing libcurl4-openssl-dev (to link Foundation statically)"
-        $SUDO apt-get update -qq && $SUDO apt-get install -y -qq libcurl4-openssl-dev
-    fi
     STATIC=--static-swift-stdlib
 else
     STATIC=
@@ -54,7 +48,7 @@ strip "$STAGE/$NAME/bin/stubd" "$STAGE/$NAME/bin/stubd-openapi" 2>/dev/null || t
 "$BIN" --generate-completion-script fish > "$STAGE/$NAME/share/fish/vendor_completions.d/stubd.fish"
 cp -R fixtures "$STAGE/$NAME/demo-fixtures"
 if [ "$OS" = linux ]; then
-    NEEDS="Debian/Ubuntu: sudo apt-get install -y libevent-2.1-7 libevent-pthreads-2.1-7 libcurl4"
+    NEEDS="Debian/Ubuntu: sudo apt-get install -y libevent-2.1-7 libevent-pthreads-2.1-7"
 else
     NEEDS="macOS: brew install libevent"
 fi

@@ -8,7 +8,7 @@ import Foundation
 public import Logging
 import Synchronization
 import FixtureFiles
-public import TargetModel
+public import StubModel
 
 /// Reloads a server's fixtures when their files change (`stubd serve --watch`).
 ///

@@ -5,7 +5,6 @@ public import StubdEngine
 public import Recording
 public import Logging
 public import StubModel
-public import TargetModel
 public import StubdState
 public import StubdWebhooks
 
@@ -132,12 +131,6 @@ public final class StubdServer: Sendable {
     @discardableResult
     public func add(_ fixtures: [Fixture], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
         try admin.add(fixtures, session: session)
-    }
-
-    /// Adds Swift targets as runtime routes.
-    @discardableResult
-    public func add(targets: [any TargetType], session: SessionID? = nil) throws(RouteTableError) -> [RouteID] {
-        try admin.add(try RouteTable.fixtures(for: targets), session: session)
     }
 
     /// Removes a runtime route by id.

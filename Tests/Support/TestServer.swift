@@ -5,6 +5,7 @@ package import AdminAPI
 import Dashboard
 import AdminContract
 package import TargetModel
+import TargetServing
 package import StubdEngine
 
 /// A stubd server on 127.0.0.1 with an ephemeral port, for one test.

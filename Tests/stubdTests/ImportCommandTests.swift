@@ -1,5 +1,5 @@
 import Foundation
-@testable import StubdCLI
+@testable import StubdCommands
 import Testing
 import StubdTestTags
 

@@ -56,4 +56,34 @@ import StubdTestTags
         // JUnit XML parses (xmllint when present is not needed: Foundation's parser reads it).
         #expect(XMLParser(data: Data(xml.utf8)).parse(), "well-formed XML")
     }
+
+    /// An https API: verified against the CA given (`--upstream-ca`), refused with the reason
+    /// without it — the command's own libevent/OpenSSL client, no URLSession in the binary.
+    @Test func anHTTPSUpstreamIsTrustedThroughTheCAGiven() throws {
+        let fixtures = try StubdProcess.temporaryFolder(["api.json": #"""
+            {"routes": [{"name": "zen", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "Design for failure."}}]}
+            """#])
+        let folder = HTTPSCommandTests.caFolder()
+        let realAPI = try ServingStubd([fixtures, "--https-port", "0", "--ca-dir", folder, "--quiet"])
+        defer { _ = realAPI.stop() }
+        #expect(realAPI.baseURL.hasPrefix("https://127.0.0.1:"), "\(realAPI.banner)")
+        let trusted = try StubdProcess.run(["verify", fixtures, "--upstream", realAPI.baseURL, "--upstream-ca", folder + "/stubd-ca.pem"])
+        #expect(trusted.status == 0 && trusted.stdout.contains("verify: 1 route(s) checked against \(realAPI.baseURL), 0 drifted"),
+                "\(trusted.stdout) \(trusted.stderr)")
+        let untrusted = try StubdProcess.run(["verify", fixtures, "--upstream", realAPI.baseURL])
+        #expect(untrusted.status == 1 && untrusted.stdout.contains("no answer: TLS: the upstream's certificate was refused"), "\(untrusted.stdout)")
+    }
+
+    /// `stubd ready`: 0 once the server answers its ready endpoint, 1 naming why when nothing
+    /// listens (after --wait), 64 for a URL that is not http(s).
+    @Test func readyAnswersForARunningStubdAndExplainsAMissingOne() throws {
+        let stubd = try ServingStubd(["--port", "0", "--quiet"])
+        let up = try StubdProcess.run(["ready", "--url", stubd.baseURL])
+        #expect(up.status == 0 && up.stdout == "stubd: ready at \(stubd.baseURL)\n", "\(up.stdout) \(up.stderr)")
+        let base = stubd.baseURL
+        _ = stubd.stop()
+        let down = try StubdProcess.run(["ready", "--url", base, "--wait", "0.3"])
+        #expect(down.status == 1 && down.stderr.hasPrefix("stubd: not ready at \(base): "), "\(down.stderr)")
+        #expect(try StubdProcess.run(["ready", "--url", "ftp://127.0.0.1"]).status == 64)
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StubdCLI
+@testable import StubdCommands
 import StubdTestTags
 
 /// `stubd verify`'s decode check without a socket: each way a live body stops decoding as the

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
-VERSION=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StubdCLI/Stubd.swift)
+VERSION=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StubdCommands/Stubd.swift)
 CONFIGURATION=${IMAGE_CONFIGURATION:-release}
 TAG=${IMAGE_TAG:-stubd:$VERSION}
 CONTEXT=.build-image/$CONFIGURATION
@@ -32,11 +32,6 @@ engine() {
 }
 
 stage() {
-    # Foundation's static networking library links against libcurl: the linker needs libcurl.so.
-    if ! [ -e /usr/lib/"$(uname -m)"-linux-gnu/libcurl.so ] && ! [ -e /usr/lib/libcurl.so ]; then
-        echo "image: installing libcurl4-openssl-dev (to link Foundation statically)"
-        $SUDO apt-get update -qq && $SUDO apt-get install -y -qq libcurl4-openssl-dev
-    fi
     if ! [ -e /etc/ssl/certs/ca-certificates.crt ] || ! [ -d /usr/share/zoneinfo ]; then
         $SUDO apt-get update -qq && $SUDO apt-get install -y -qq ca-certificates tzdata
     fi
@@ -61,8 +56,9 @@ stage() {
     cp packaging/container/Containerfile "$CONTEXT/Containerfile"
 }
 
-# What the image is made of, in MB: the binary (and the ICU data inside it), the libraries, and
-# of those the ones only libcurl needs (Foundation's networking links it), and the time zones.
+# What the image is made of, in MB: the binary (and the ICU data inside it), the libraries (and,
+# should Foundation's networking come back into the binary, the ones only its libcurl needs —
+# packaging/check-imports.py keeps it out), and the time zones.
 parts() {
     local root="$CONTEXT/rootfs" libs="" mb='{ printf "%.1f", $1 / 1000000 }'
     libs=$(find "$root/lib" "$root/lib64" "$root/usr/lib" -type f 2>/dev/null || true)
@@ -80,8 +76,10 @@ parts() {
     zones=$(du -sb "$root/usr/share/zoneinfo" | cut -f1)
     local icu="not measured: built elsewhere"
     [ -n "${ICU_BYTES:-}" ] && icu="$(echo "$ICU_BYTES" | awk "$mb") MB of it"
+    local curl="no libcurl"
+    echo "$libs" | grep -q '/libcurl.so.4$' && curl="$(echo "$curl_only" | awk "$mb") MB only for libcurl"
     echo "image: parts: stubd $(echo "$binary" | awk "$mb") MB (Foundation's ICU data: $icu)," \
-        "libraries $(echo "$total_libs" | awk "$mb") MB ($(echo "$curl_only" | awk "$mb") MB only for libcurl)," \
+        "libraries $(echo "$total_libs" | awk "$mb") MB ($curl)," \
         "time zones $(echo "$zones" | awk "$mb") MB"
 }
 
@@ -107,4 +105,10 @@ fi
 SIZE=$("$ENGINE" image inspect "$TAG" --format '{{.Size}}')
 echo "image: $TAG ($CONFIGURATION build, $(uname -m)): $((SIZE / 1000000)) MB ($SIZE bytes)"
 parts || echo "image: parts: not measured (readelf, ldd or stat failed)"
+# The release image's budget (IMAGE_BUDGET_MB, 80 by default): over it, the build fails with its parts shown.
+BUDGET=${IMAGE_BUDGET_MB:-80}
+if [ "$CONFIGURATION" = release ] && [ "$SIZE" -ge $((BUDGET * 1000000)) ]; then
+    echo "image: $((SIZE / 1000000)) MB is over the ${BUDGET} MB budget: see the parts above (IMAGE_BUDGET_MB raises it)" >&2
+    exit 1
+fi
 

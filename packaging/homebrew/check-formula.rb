@@ -56,7 +56,7 @@ def ENV.prepend_path(name, value) = (self[name] = [value.to_s, self[name]].compa
 load ROOT.join("packaging/homebrew/stubd.rb").to_s
 formula = Stubd.new
 declared = Stubd.declared
-version = File.read(ROOT.join("Sources/StubdCLI/Stubd.swift"))[/static let current = "([^"]+)"/, 1]
+version = File.read(ROOT.join("Sources/StubdCommands/Stubd.swift"))[/static let current = "([^"]+)"/, 1]
 
 url, url_options = declared[:url].first
 check(url&.first&.end_with?(".git") && url_options[:tag] == "v#{version}",

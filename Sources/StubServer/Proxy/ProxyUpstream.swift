@@ -52,6 +52,11 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
         self.basePath = base
     }
 
+    /// The `Host` header requests to it carry: the host, and the port unless it is the scheme's.
+    public var hostHeader: String {
+        port == (scheme == "https" ? 443 : 80) ? host : "\(host):\(port)"
+    }
+
     /// `http://host:port/base`.
     public var description: String { "\(scheme)://\(host):\(port)\(basePath)" }
 
@@ -84,8 +89,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
             return !Self.hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length"
                 && !name.hasPrefix("x-stubd-")
         }
-        let defaultPort = scheme == "https" ? 443 : 80
-        headers.append(NameValue("Host", port == defaultPort ? host : "\(host):\(port)"))
+        headers.append(NameValue("Host", hostHeader))
         let client = request.peer.isEmpty ? "unknown" : request.peer
         let forwardedFor = request.header("X-Forwarded-For").map { "\($0), \(client)" } ?? client
         headers.removeAll { ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"].contains($0.name.lowercased()) }

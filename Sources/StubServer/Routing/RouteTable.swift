@@ -1,5 +1,4 @@
 public import StubModel
-public import TargetModel
 public import StubdEngine
 
 /// The compiled, immutable set of stubs that every event loop reads.
@@ -94,21 +93,6 @@ public final class RouteTable: Sendable {
     /// An empty table (every request is a miss).
     public static let empty = try! RouteTable(fixtures: [])
 
-    /// Compiles Swift targets (every one, `.never` ones answered at once, unless `options` omit them).
-    public convenience init(targets: [any TargetType], options: TargetCompileOptions = TargetCompileOptions()) throws(RouteTableError) {
-        try self.init(fixtures: try RouteTable.fixtures(for: targets, options: options))
-    }
-
-    /// The fixtures of the targets `options` serve; every target that cannot be turned into a
-    /// request is reported, not only the first.
-    public static func fixtures(for targets: [any TargetType], options: TargetCompileOptions = TargetCompileOptions()) throws(RouteTableError) -> [Fixture] {
-        do {
-            return try CompiledTargets.compile(targets, options: options).fixtures
-        } catch {
-            throw RouteTableError(targetErrors: error.errors)
-        }
-    }
-
     /// The positions of the routes whose path index `request` reaches for `method` (literal,
     /// template and pattern routes alike), for checks run once at load (`RouteChecks`).
     package func candidates(for request: IncomingRequest, method: String) -> [Int] {
@@ -137,14 +121,20 @@ public struct RouteTableError: Error, CustomStringConvertible {
 
     /// Conflicting pairs.
     public var conflicts: [Conflict] = []
-    /// Targets that could not be turned into requests.
-    public var targetErrors: [TargetCompileError] = []
+    /// Swift targets that could not be turned into requests, one line each (`TargetServing`).
+    public var targetErrors: [String] = []
+
+    /// Creates the error (the serving core reports conflicts; `TargetServing` reports targets).
+    public init(conflicts: [Conflict] = [], targetErrors: [String] = []) {
+        self.conflicts = conflicts
+        self.targetErrors = targetErrors
+    }
 
     /// One line per problem, naming both stubs of a conflict.
     public var description: String {
         let lines = conflicts.map {
             "\($0.second) answers the same request as \($0.first) (\($0.first.request.method) \($0.first.request.path)) with a different response; remove one, or make their requests differ"
-        } + targetErrors.map(\.description)
+        } + targetErrors
         return lines.joined(separator: "\n")
     }
 }

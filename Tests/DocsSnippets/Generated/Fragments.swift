@@ -7,6 +7,7 @@ import Foundation
 import StubdRuntime
 import StubdTesting
 import TargetModel
+import TargetServing
 import Testing
 
 // docs/CLI.md, Swift block 1

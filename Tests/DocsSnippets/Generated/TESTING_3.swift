@@ -3,12 +3,12 @@
 // the names the page assumes; Prelude.swift gives the app's types the pages use.
 
 import Foundation
-import StubdRuntime
-import TargetModel
+import TargetServing
 import FixtureFiles
 
 // docs/TESTING.md, Swift block 3
 func snippet_TESTING_3() async throws {
+                                    // dashboard) and Moya 15's surface (TargetModel), with RouteTable(targets:)
 
     // enum GitHubAPI: TargetType { … }: the app's targets; optional extras: sampleResponse, stubBehavior
     // (.never: served at once unless omitted), pathTemplate

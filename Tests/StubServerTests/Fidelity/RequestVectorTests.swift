@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import TargetModel
+import TargetServing
 @testable import StubServer
 import RouteChecks
 @testable import StubdRuntime

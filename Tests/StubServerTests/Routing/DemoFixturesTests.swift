@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FixtureFiles
 import TargetModel
+import TargetServing
 @testable import StubServer
 import RouteChecks
 @testable import StubdRuntime

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import StubdTestSupport
 import TargetModel
+import TargetServing
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI

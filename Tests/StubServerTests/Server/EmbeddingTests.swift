@@ -3,6 +3,7 @@ import StubdTesting
 import Testing
 import StubdTestSupport
 import TargetModel
+import TargetServing
 @testable import StubServer
 @testable import StubdRuntime
 @testable import AdminAPI

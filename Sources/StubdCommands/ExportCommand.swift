@@ -2,7 +2,6 @@ import ArgumentParser
 import FixtureFiles
 import Foundation
 import StubModel
-import TargetModel
 
 /// `stubd export`: a targets package's Swift targets as fixture files, so the plain `stubd` (an
 /// Android or web teammate's, a CI job's) serves them to the same effect without Swift.
@@ -36,7 +35,7 @@ struct ExportCommand: ParsableCommand {
     var match: MatchPolicy = .shape
 
     func run() throws {
-        guard !SwiftTargets.all.isEmpty else {
+        guard SwiftTargets.count > 0 else {
             printError("stubd: export writes Swift targets as fixtures, and this stubd has none; run it from a targets package whose main.swift calls Stubd.main(targets:) (see docs/MOYA.md)")
             throw ExitCode(1)
         }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import AdminContract
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import StubServer
+import StubdEngine
+import StubModel
 
 /// `stubd ready`: exit 0 when the stubd at `--url` serves its routes (`GET /__stubd/ready`
 /// answers 200), 1 otherwise — the container image's `HEALTHCHECK`, which has no shell or curl to
@@ -37,11 +37,17 @@ struct ReadyCommand: ParsableCommand {
 
     func run() throws {
         let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-        guard let target = URL(string: base + AdminContract.prefix + "/" + AdminContract.ready.spec.path) else { throw ExitCode(1) }
+        let server: ProxyUpstream
+        do { server = try ProxyUpstream(url: base) } catch { throw ValidationError("--url: \(error)") }
+        var request = UpstreamRequest(host: server.host, port: server.port, method: "GET",
+                                      target: server.basePath + AdminContract.prefix + "/" + AdminContract.ready.spec.path,
+                                      headers: [NameValue("Host", server.hostHeader)],
+                                      body: [], timeoutSeconds: timeout)
+        request.tls = server.tls
         let deadline = Date().addingTimeInterval(wait)
         var last = ""
         repeat {
-            switch VerifyCommand.send(URLRequest(url: target), timeout: timeout) {
+            switch VerifyCommand.send(request) {
             case .success(let live) where live.status == 200:
                 printOut("stubd: ready at \(base)")
                 return

@@ -1,6 +1,6 @@
 import ArgumentParser
+import StubModel
 import StubdRuntime
-import TargetModel
 import StubdEngine
 
 /// How an https upstream is trusted, for `serve --proxy-unmatched` and `record`.
@@ -38,8 +38,8 @@ struct RecordingArguments: ParsableArguments {
     /// Options writing to `out`; in a targets package, requests a target covers are named after it.
     func options(out: String) throws -> RecordingOptions {
         var targets: RouteTable?
-        if !SwiftTargets.all.isEmpty {
-            let compiled = try CompiledTargets.compile(SwiftTargets.all, options: TargetCompileOptions(never: .serve, match: .shape))
+        if let catalog = SwiftTargets.catalog {
+            let compiled = try catalog.compile(omitNever: false, match: .shape)
             targets = try RouteTable(fixtures: compiled.fixtures)
         }
         return RecordingOptions(out: out, keep: keep, sequences: sequences, overwrite: overwrite, targets: targets)

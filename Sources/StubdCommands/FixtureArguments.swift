@@ -5,7 +5,7 @@ import RouteChecks
 import FixtureFiles
 import Importers
 import StubdSystem
-public import TargetModel
+import StubModel
 
 /// The fixture paths every subcommand takes, the Swift targets of a targets package, and the
 /// shared load-and-compile step.
@@ -39,23 +39,23 @@ struct FixtureArguments: ParsableArguments {
     var paths: [String] {
         if !fixtures.isEmpty { return fixtures }
         if !wiremockRoots.isEmpty { return [] }
-        if SwiftTargets.all.isEmpty || System.listDirectory("fixtures") != nil { return ["fixtures"] }
+        if SwiftTargets.count == 0 || System.listDirectory("fixtures") != nil { return ["fixtures"] }
         return []
     }
 
     /// What is served, for banners: the paths and the number of Swift targets.
     var sourceDescription: String {
         var parts = paths + wiremockRoots.map { "WireMock \($0)" }
-        if !SwiftTargets.all.isEmpty { parts.append("\(SwiftTargets.all.count) Swift targets") }
+        if SwiftTargets.count > 0 { parts.append("\(SwiftTargets.count) Swift targets") }
         return parts.joined(separator: " + ")
     }
 
     /// The Swift targets as fixtures, printing every target that cannot be compiled (exit 1) and,
     /// when `report`, the ones left out.
     func targetFixtures(report: Bool = true) throws -> [Fixture] {
-        guard !SwiftTargets.all.isEmpty else { return [] }
+        guard let catalog = SwiftTargets.catalog else { return [] }
         do {
-            let compiled = try CompiledTargets.compile(SwiftTargets.all, options: TargetCompileOptions(never: omitNever ? .omit : .serve, match: match))
+            let compiled = try catalog.compile(omitNever: omitNever, match: match)
             if report && !compiled.omitted.isEmpty {
                 printError("stubd: left out \(compiled.omitted.count) target(s) whose stubBehavior is .never (--omit-never): \(compiled.omitted.joined(separator: ", "))")
             }
@@ -66,8 +66,8 @@ struct FixtureArguments: ParsableArguments {
             }
             return compiled.fixtures
         } catch {
-            for problem in error.errors { printError(problem.description) }
-            printError("stubd: \(error.errors.count) target(s) cannot be compiled; nothing was served")
+            for line in error.lines { printError(line) }
+            printError("stubd: \(error.lines.count) target(s) cannot be compiled; nothing was served")
             throw ExitCode(1)
         }
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
+import StubModel
 import StubdRuntime
-import TargetModel
 import Foundation
 
 /// `stubd routes`: the compiled table as a table.

@@ -1,12 +1,8 @@
 import ArgumentParser
-import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StubModel
 import StubServer
-import TargetModel
+import StubdEngine
 
 /// `stubd verify`: drift between the fixtures and the real API — each concrete route's request
 /// sent to the upstream, its answer compared with the fixture's: status, media type, and the JSON
@@ -34,6 +30,9 @@ struct VerifyCommand: ParsableCommand {
 
     @Option(help: "The real API's base URL (its path is kept as a prefix).")
     var upstream: String
+
+    @Option(name: .customLong("upstream-ca"), help: "A PEM file of CA certificates to trust for an https --upstream (default: the system's trust store).")
+    var upstreamCA: String?
 
     @Flag(name: .customLong("allow-writes"), help: "Also send routes whose method is not GET or HEAD.")
     var allowWrites = false
@@ -63,21 +62,24 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         let table = try fixtureArguments.loadTable()
         let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
+        let server: ProxyUpstream
+        do { server = try ProxyUpstream(url: base, caFile: upstreamCA) } catch { throw ValidationError("--upstream: \(error)") }
         let failing = Set(failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         var checked = 0, skipped = 0, drifted = 0, failed = false
         var report = VerifyReport(upstream: base)
-        let decoding = Self.decodedTargets()
+        let decoding = SwiftTargets.catalog?.decoders() ?? [:]
         for route in table.routes {
             let fixture = route.fixture
-            guard case .response(let answer) = fixture.outcome, let request = Self.request(for: fixture.request, base: base, allowWrites: allowWrites) else {
+            guard case .response(let answer) = fixture.outcome, let request = Self.request(for: fixture.request, to: server, allowWrites: allowWrites, timeout: timeout) else {
                 skipped += 1
                 report.routes.append(VerifyReport.Route(name: fixture.name, source: fixture.source, method: fixture.request.method,
                                                         path: fixture.request.path.description, drift: nil))
                 continue
             }
             checked += 1
+            let shownPath = String(request.target.prefix { $0 != "?" })
             var lines: [String] = []
-            switch Self.send(request, timeout: timeout) {
+            switch Self.send(request) {
             case .failure(let problem):
                 lines.append("  no answer: \(problem)")
                 if failing.contains("status") { failed = true }
@@ -99,17 +101,17 @@ struct VerifyCommand: ParsableCommand {
                     lines.append("  body: the fixture's is JSON, the live one is not")
                     if failing.contains("shape") { failed = true }
                 }
-                if let target = decoding[TargetKey(name: fixture.name, source: fixture.source)],
+                if let target = decoding[SwiftTargetKey(name: fixture.name, source: fixture.source)],
                    let line = VerifyDecoding.check(target.type, decoder: target.decoder, fixture: answer.body, live: live.body) {
                     lines.append("  \(line)")
                     if failing.contains("decode") { failed = true }
                 }
             }
             report.routes.append(VerifyReport.Route(name: fixture.name, source: fixture.source, method: fixture.request.method,
-                                                    path: request.url?.path ?? "", drift: lines.map { $0.trimmingCharacters(in: .whitespaces) }))
+                                                    path: shownPath, drift: lines.map { $0.trimmingCharacters(in: .whitespaces) }))
             if !lines.isEmpty {
                 drifted += 1
-                print("\(fixture.name) (\(fixture.source)) \(fixture.request.method) \(request.url?.path ?? "")")
+                print("\(fixture.name) (\(fixture.source)) \(fixture.request.method) \(shownPath)")
                 lines.forEach { print($0) }
             }
         }
@@ -121,25 +123,29 @@ struct VerifyCommand: ParsableCommand {
 
     /// The request a route stands for, or nil when it is not concrete (a template or pattern path,
     /// a query or body matcher) or not safe to send.
-    static func request(for pattern: RequestPattern, base: String, allowWrites: Bool) -> URLRequest? {
+    static func request(for pattern: RequestPattern, to server: ProxyUpstream, allowWrites: Bool, timeout: Double) -> UpstreamRequest? {
         guard allowWrites || ["GET", "HEAD"].contains(pattern.method), case .literal(let path) = pattern.path,
               pattern.query.matches.isEmpty, pattern.query.present.isEmpty else { return nil }
-        var target = base + path.wireForm
+        var target = server.basePath + path.wireForm
         if !pattern.query.pairs.isEmpty {
             var components = URLComponents()
             components.queryItems = pattern.query.pairs.map { URLQueryItem(name: $0.name, value: $0.value) }
             target += "?" + (components.percentEncodedQuery ?? "")
         }
-        guard let url = URL(string: target) else { return nil }
-        var request = URLRequest(url: url)
-        request.httpMethod = pattern.method
-        for header in pattern.headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        var body: [UInt8] = []
         switch pattern.body.match {
         case .any: break
-        case .json(let value): request.httpBody = Data(JSONWriter.write(value, pretty: false).utf8)
-        case .bytes(let bytes): request.httpBody = Data(bytes)
+        case .json(let value): body = Array(JSONWriter.write(value, pretty: false).utf8)
+        case .bytes(let bytes): body = bytes
         default: return nil
         }
+        var headers = [NameValue("Host", server.hostHeader), NameValue("Accept", "*/*"),
+                       NameValue("User-Agent", "stubd-verify/\(StubdVersion.current)")]
+        headers.removeAll { own in pattern.headers.contains { $0.name.equalsIgnoringCase(own.name) } }
+        headers += pattern.headers
+        var request = UpstreamRequest(host: server.host, port: server.port, method: pattern.method, target: target, headers: headers, body: body,
+                                      timeoutSeconds: timeout)
+        request.tls = server.tls
         return request
     }
 
@@ -149,40 +155,17 @@ struct VerifyCommand: ParsableCommand {
         let body: [UInt8]
     }
 
-    struct TargetKey: Hashable {
-        let name: String
-        let source: String
-    }
-
-    /// The Swift targets that name their `Decodable` type, by the fixture each compiles to (its
-    /// name and source, as `Fixture(target:)` makes them).
-    static func decodedTargets() -> [TargetKey: (type: any Decodable.Type, decoder: JSONDecoder)] {
-        var found: [TargetKey: (type: any Decodable.Type, decoder: JSONDecoder)] = [:]
-        for target in SwiftTargets.all {
-            guard let decoding = target as? any ResponseDecoding, let type = decoding.responseType else { continue }
-            found[TargetKey(name: String(describing: target), source: "swift \(Swift.type(of: target))")] = (type, decoding.responseDecoder)
+    /// Sends one request on a loop of the command's own (no redirect is followed: a moved route
+    /// is drift too).
+    static func send(_ request: UpstreamRequest) -> Result<Live, VerifyProblem> {
+        switch CommandRequest.send(request) {
+        case .answered(let status, let headers, let body), .relayed(let status, let headers, let body?, _):
+            return .success(Live(status: status, headers: headers, body: body))
+        case .relayed(let status, _, nil, _):
+            return .failure(VerifyProblem(description: "answered \(status) with a body that did not arrive whole"))
+        case .failed(let reason):
+            return .failure(VerifyProblem(description: reason))
         }
-        return found
-    }
-
-    static func send(_ request: URLRequest, timeout: Double) -> Result<Live, VerifyProblem> {
-        var request = request
-        request.timeoutInterval = timeout
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var outcome: Result<Live, VerifyProblem> = .failure(VerifyProblem(description: "timed out"))
-        let session = URLSession(configuration: .ephemeral)
-        session.dataTask(with: request) { data, response, error in
-            if let http = response as? HTTPURLResponse {
-                let headers = http.allHeaderFields.map { NameValue("\($0.key)", "\($0.value)") }
-                outcome = .success(Live(status: http.statusCode, headers: headers, body: [UInt8](data ?? Data())))
-            } else {
-                outcome = .failure(VerifyProblem(description: error.map { "\($0.localizedDescription)" } ?? "no HTTP answer"))
-            }
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + timeout + 5)
-        session.finishTasksAndInvalidate()
-        return outcome
     }
 
     static func mediaType(_ headers: [NameValue]) -> String? {

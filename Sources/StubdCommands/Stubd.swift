@@ -1,11 +1,11 @@
 public import ArgumentParser
-public import TargetModel
 
 /// The `stubd` command line: serve, list, check and export stubs from fixture files and, in a
 /// targets package, from Swift `TargetType` values.
 ///
-/// The plain `stubd` executable calls `Stubd.main(targets: [])`; a targets package's `main.swift`
-/// calls it with its API's targets and gets the same commands for them.
+/// The plain `stubd` executable calls `Stubd.main(catalog: nil)`; a targets package's `main.swift`
+/// calls `Stubd.main(targets:)` (module `StubdCLI`) with its API's targets and gets the same
+/// commands for them.
 public struct Stubd: ParsableCommand {
     /// The command's name, abstract, subcommands and examples.
     public static var configuration: CommandConfiguration { CommandConfiguration(
@@ -27,19 +27,23 @@ public struct Stubd: ParsableCommand {
     /// Creates the command (argument parsing does).
     public init() {}
 
-    /// Runs the command line with these Swift targets served beside any fixture folders given.
-    /// Never returns: exits with the command's status.
-    public static func main(targets: [any TargetType], arguments: [String]? = nil) -> Never {
-        SwiftTargets.all = targets
+    /// Runs the command line with these Swift targets served beside any fixture folders given
+    /// (`StubdCLI`'s `Stubd.main(targets:)` makes the catalog; the plain `stubd` has none). Never
+    /// returns: exits with the command's status.
+    public static func main(catalog: (any SwiftTargetCatalog)?, arguments: [String]? = nil) -> Never {
+        SwiftTargets.catalog = catalog
         main(arguments)
         exit(withError: nil)
     }
 }
 
-/// The targets handed to `Stubd.main(targets:)`, read by the subcommands. Written once, before
+/// The catalog handed to `Stubd.main(catalog:)`, read by the subcommands. Written once, before
 /// any command is parsed, on the main thread; only read afterwards.
 enum SwiftTargets {
-    nonisolated(unsafe) static var all: [any TargetType] = []
+    nonisolated(unsafe) static var catalog: (any SwiftTargetCatalog)?
+
+    /// How many targets the catalog has (0 for the plain `stubd`).
+    static var count: Int { catalog?.count ?? 0 }
 }
 
 /// The version `stubd --version` prints.
