@@ -91,6 +91,8 @@ test: deps
 	@python3 -c 'import gql' 2>/dev/null || { echo "make: installing Python gql[websockets]"; \
 		python3 -m pip install -q 'gql[websockets]' 2>/dev/null || python3 -m pip install -q --break-system-packages 'gql[websockets]'; }
 	python3 Tests/websockets/graphql_ws_test.py .build/debug/stubd
+	@# stubd as a forward proxy (serve --proxy-port): curl -x, requests, httpx and websocket-client over HTTP and HTTPS.
+	python3 Tests/proxy/proxy_test.py .build/debug/stubd
 	@# docs/ANDROID.md's OkHttp session lines with Java 17 and Debian's OkHttp 3 against a real stubd.
 ifeq ($(UNAME),Darwin)
 	@echo "make: docs/ANDROID.md's OkHttp test is not run on macOS (it uses Debian's libokhttp-java): Linux make test runs it"

@@ -90,3 +90,48 @@ X509 *stubd_make_certificate(EVP_PKEY *key, const char *commonName, X509 *issuer
     if (!ok) { X509_free(cert); return NULL; }
     return cert;
 }
+
+SSL_CTX *stubd_ssl_ctx_from_pem(const char *certificate, long certificateLength, const char *key, long keyLength) {
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (!ctx) return NULL;
+    SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    BIO *certificateBIO = BIO_new_mem_buf(certificate, (int)certificateLength);
+    BIO *keyBIO = BIO_new_mem_buf(key, (int)keyLength);
+    X509 *x509 = certificateBIO ? PEM_read_bio_X509(certificateBIO, NULL, NULL, NULL) : NULL;
+    EVP_PKEY *pkey = keyBIO ? PEM_read_bio_PrivateKey(keyBIO, NULL, NULL, NULL) : NULL;
+    int ok = x509 && pkey && SSL_CTX_use_certificate(ctx, x509) == 1 && SSL_CTX_use_PrivateKey(ctx, pkey) == 1
+        && SSL_CTX_check_private_key(ctx) == 1;
+    X509_free(x509);
+    EVP_PKEY_free(pkey);
+    BIO_free(certificateBIO);
+    BIO_free(keyBIO);
+    if (!ok) {
+        SSL_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+struct stubd_chooser {
+    stubd_context_chooser choose;
+    void *arg;
+};
+
+static int stubd_servername(SSL *ssl, int *alert, void *arg) {
+    (void)alert;
+    struct stubd_chooser *chooser = arg;
+    SSL_CTX *chosen = chooser->choose(SSL_get_fd(ssl), SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name), chooser->arg);
+    if (!chosen) return SSL_TLSEXT_ERR_ALERT_FATAL;
+    SSL_set_SSL_CTX(ssl, chosen);
+    return SSL_TLSEXT_ERR_OK;
+}
+
+int stubd_ssl_ctx_set_chooser(SSL_CTX *ctx, stubd_context_chooser choose, void *arg) {
+    struct stubd_chooser *chooser = OPENSSL_malloc(sizeof *chooser);
+    if (!chooser) return 0;
+    chooser->choose = choose;
+    chooser->arg = arg;
+    /* Lives as long as the context, which lives as long as the engine's interception front. */
+    SSL_CTX_set_tlsext_servername_arg(ctx, chooser);
+    return (int)SSL_CTX_set_tlsext_servername_callback(ctx, stubd_servername);
+}

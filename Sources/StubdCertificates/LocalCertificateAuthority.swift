@@ -101,6 +101,18 @@ public struct LocalCertificateAuthority: Sendable {
         return (settings.certificateFile, settings.keyFile, true)
     }
 
+    /// A certificate for one host an intercepting proxy answers for, made in memory (never
+    /// written): a P-256 key and a certificate for `host` (its SAN), valid `validDays` from an
+    /// hour ago, signed by this CA.
+    public func leafCertificate(for host: String, validDays: Int = 30) throws(CertificateError) -> (certificatePEM: [UInt8], keyPEM: [UInt8]) {
+        let ca = try loadCA()
+        let name = Self.isAddress(host) ? "IP:\(host)" : "DNS:\(host)"
+        guard let leaf = PEMCertificate.make(commonName: host, issuer: ca, isCA: false, validDays: validDays, subjectAltNames: name) else {
+            throw .openSSL("could not make a certificate for \(host): \(PEMCertificate.lastError())")
+        }
+        return (leaf.certificatePEM, leaf.keyPEM)
+    }
+
     /// The CA certificate's SHA-256 fingerprint (`AB:CD:…`).
     public func fingerprint() throws(CertificateError) -> String { try loadCA().sha256Fingerprint }
 

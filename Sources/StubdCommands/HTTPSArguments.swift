@@ -23,8 +23,8 @@ struct HTTPSArguments: ParsableArguments {
     func validate() throws {
         if let httpsPort, !(0...65535).contains(httpsPort) { throw ValidationError("--https-port must be from 0 to 65535, got \(httpsPort)") }
         if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together; give both, or neither to use stubd's local CA") }
-        if httpsPort == nil && (tlsCert != nil || caDir != nil || !certHosts.isEmpty) {
-            throw ValidationError("--tls-cert, --ca-dir and --cert-host need --https-port PORT")
+        if httpsPort == nil && (tlsCert != nil || !certHosts.isEmpty) {
+            throw ValidationError("--tls-cert and --cert-host need --https-port PORT")
         }
         if tlsCert != nil && !certHosts.isEmpty { throw ValidationError("--cert-host names go into the local CA's certificate; with --tls-cert, put them in your certificate") }
     }

@@ -39,6 +39,7 @@ struct RecordCommand: ParsableCommand {
 
     func validate() throws {
         guard !out.isEmpty else { throw ValidationError("--out must name a folder") }
+        if listen.https.caDir != nil && listen.https.httpsPort == nil { throw ValidationError("--ca-dir needs --https-port PORT") }
         _ = try upstreamTLS.upstream(upstream, flag: "--upstream")
     }
 

@@ -20,6 +20,8 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "Where it listens") var listen: ListenArguments
 
+    @OptionGroup(title: "Forward proxy (docs/PROXY.md)") var proxy: ProxyArguments
+
     @OptionGroup(title: "Scripts and supervisors") var readiness: ReadinessArguments
 
     @OptionGroup(title: "Stored state limits") var limits: StateLimitArguments
@@ -107,6 +109,9 @@ struct ServeCommand: ParsableCommand {
     var logFormat: LogFormat = .text
 
     func validate() throws {
+        if listen.https.caDir != nil && listen.https.httpsPort == nil && proxy.port == nil {
+            throw ValidationError("--ca-dir needs --https-port PORT or --proxy-port PORT")
+        }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
         guard replaySpeedFactor != nil else {
@@ -156,7 +161,11 @@ struct ServeCommand: ParsableCommand {
         if noCORS { cors = CORSPolicy(enabled: false) }
         if !corsOrigins.isEmpty { cors = CORSPolicy(enabled: true, allowedOrigins: corsOrigins) }
         var settings = StubdServer.Configuration()
-        let httpsNotes = try listen.configure(&settings.engine)
+        var httpsNotes = try listen.configure(&settings.engine)
+        let proxied = try proxy.settings(caFolder: listen.https.caDir)
+        settings.engine.proxy = proxied.settings
+        settings.unroutedHosts = proxy.unrouted
+        httpsNotes += proxied.notes
         settings.engine.idleTimeoutSeconds = idleTimeout
         settings.engine.hangCapSeconds = hangCap
         settings.replaySpeed = replaySpeedFactor ?? 1
@@ -194,6 +203,14 @@ struct ServeCommand: ParsableCommand {
         let server = try readiness.start(table: table, settings)
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
+        if let proxyPort = server.proxyPort {
+            let hosts = table.routes.compactMap(\.fixture.request.host)
+            let routed = hosts.isEmpty ? "no route names a host yet (give routes a host, or targets their baseURL)"
+                : "answers \(Set(hosts).sorted().joined(separator: ", ")) (HTTPS through the local CA)"
+            let shown = proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host
+            printOut("stubd: proxy on http://\(shown):\(proxyPort): \(routed); other hosts: \(proxy.unrouted.rawValue)"
+                + (proxy.password == nil ? "" : "; clients give the password (http://SESSION:PASSWORD@…)"))
+        }
         printOut("stubd: \(access.summary)")
         if access.mode != .disabled {
             let writes = settings.uiWriteDirectory.map { "; it writes fixture files into \($0)" } ?? ""

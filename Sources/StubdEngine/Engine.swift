@@ -22,10 +22,13 @@ public struct BoundPorts: Sendable, Equatable {
     public var http: Int?
     /// The HTTPS port.
     public var https: Int?
+    /// The forward proxy's port (`EngineConfiguration.proxy`).
+    public var proxy: Int?
 
     /// Ports as bound.
-    public init(http: Int? = nil, https: Int? = nil) {
+    public init(http: Int? = nil, https: Int? = nil, proxy: Int? = nil) {
         self.http = http
         self.https = https
+        self.proxy = proxy
     }
 }

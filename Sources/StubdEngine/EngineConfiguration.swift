@@ -11,6 +11,8 @@ public struct EngineConfiguration: Sendable {
     public var servesHTTP = true
     /// HTTPS on the same loops and route table, when set.
     public var https: HTTPSSettings?
+    /// A forward proxy on the same loops and route table, when set (on loopback only).
+    public var proxy: ProxySettings?
     /// Event-loop threads sharing the listening socket.
     public var workers: Int = 1
     /// Seconds an idle keep-alive connection, or a request whose headers/body stop arriving, is

@@ -47,15 +47,16 @@ public final class HTTPEngine: Engine {
         HTTPEngine.prepareProcess()
         let tls = try configuration.https.map { settings throws(EngineError) in try TLSServerContext(settings) }
         var bound: [Listener] = []
-        var listeners: [(fd: Int32, tls: TLSServerContext?)] = []
+        var listeners: [(fd: Int32, tls: TLSServerContext?, kind: Worker.FrontKind)] = []
         var ports = BoundPorts()
+        let interception = try configuration.proxy.map { settings throws(EngineError) in try Interception(settings: settings) }
         /// A bound socket, and its loopback twin (the other address family's) when it has one.
-        func serve(_ listener: Listener, tls: TLSServerContext?) {
+        func serve(_ listener: Listener, tls: TLSServerContext?, kind: Worker.FrontKind = .direct, host: String = configuration.host) {
             bound.append(listener)
-            listeners.append((listener.fd, tls))
-            if let twin = Self.loopbackTwin(of: listener, host: configuration.host) {
+            listeners.append((listener.fd, tls, kind))
+            if let twin = Self.loopbackTwin(of: listener, host: host) {
                 bound.append(twin)
-                listeners.append((twin.fd, tls))
+                listeners.append((twin.fd, tls, kind))
             }
         }
         do throws(EngineError) {
@@ -71,11 +72,24 @@ public final class HTTPEngine: Engine {
                 serve(listener, tls: tls)
                 ports.https = listener.port
             }
+            if let proxy = configuration.proxy, let interception {
+                // An open relay on a LAN is not offered: another address needs the password.
+                guard proxy.password != nil || ["127.0.0.1", "::1", "localhost"].contains(proxy.host) else {
+                    throw .proxyWithoutPassword(host: proxy.host)
+                }
+                let listener = try Listener.bind(host: proxy.host, port: proxy.port, flag: "--proxy-port", noDelay: true)
+                serve(listener, tls: nil, kind: .proxy, host: proxy.host)
+                ports.proxy = listener.port
+                let front = try Listener.bind(host: "127.0.0.1", port: 0, flag: "--proxy-port", noDelay: true)
+                bound.append(front)
+                listeners.append((front.fd, interception.context, .interception))
+                interception.port = front.port
+            }
         } catch {
             for listener in bound { listener.close() }
             throw error
         }
-        let sockets = UncheckedListeners(value: listeners)
+        let sockets = UncheckedListeners(value: listeners, interception: interception)
         var loops: [LoopHandle] = []
         var finished: [DispatchSemaphore] = []
         var failure: EngineError?
@@ -89,7 +103,8 @@ public final class HTTPEngine: Engine {
             let lag = loopLag
             let thread = Thread {
                 do {
-                    let worker = try Worker(listeners: sockets.value, configuration: configuration, handler: handler, numbers: numbers)
+                    let worker = try Worker(listeners: sockets.value, configuration: configuration, handler: handler, numbers: numbers,
+                                            interception: sockets.interception)
                     if let lag { worker.measureLag(lag, loop: index) }
                     outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!)) }
                     ready.signal()
@@ -147,7 +162,8 @@ public final class HTTPEngine: Engine {
 
     /// The listening sockets handed to the loop threads (a TLS context is shared by all loops).
     private struct UncheckedListeners: @unchecked Sendable {
-        let value: [(fd: Int32, tls: TLSServerContext?)]
+        let value: [(fd: Int32, tls: TLSServerContext?, kind: Worker.FrontKind)]
+        let interception: Interception?
     }
 
     /// Once per process: libevent locking (so cross-thread stop works) and SIGPIPE ignored (a

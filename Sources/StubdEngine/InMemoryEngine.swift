@@ -160,6 +160,9 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
             // No socket to take over: the head as it would go, and the conversation ends at once.
             reply = InMemoryReply(PreparedReply(status: 101, headers: upgrade.headers, body: []), plan: plan)
             upgrade.peer.ended(code: 1001, reason: "the in-memory engine holds no conversation", by: .serverStopped)
+        case .tunnel:
+            // No socket to join: the head as it would go, and nothing after it.
+            reply = InMemoryReply(PreparedReply(status: 200, headers: [], body: []), plan: plan)
         case .script(let script):
             // Played in virtual time: every step at once, its pauses reported with it.
             reply = InMemoryReply(script: script, plan: plan)

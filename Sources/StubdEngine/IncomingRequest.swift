@@ -21,6 +21,7 @@ public struct IncomingRequest: Sendable {
         @usableFromInline @exclusivity(unchecked) var peer = ""
         @usableFromInline @exclusivity(unchecked) var connection: ConnectionUse?
         @usableFromInline @exclusivity(unchecked) var isTLS = false
+        @usableFromInline @exclusivity(unchecked) var proxied: ProxyArrival?
         /// Whether a `Range` header came: set by the engine while it copies the headers out
         /// (nil: not known, looked up when asked).
         @usableFromInline @exclusivity(unchecked) var sentRange: Bool?
@@ -40,6 +41,7 @@ public struct IncomingRequest: Sendable {
             copy.peer = peer
             copy.connection = connection
             copy.isTLS = isTLS
+            copy.proxied = proxied
             return copy
         }
     }
@@ -94,6 +96,12 @@ public struct IncomingRequest: Sendable {
     public var isTLS: Bool {
         @inlinable get { storage.isTLS }
         set { unique.isTLS = newValue }
+    }
+
+    /// How it reached stubd as a forward proxy (`serve --proxy-port`); nil on the direct ports.
+    public var proxied: ProxyArrival? {
+        @inlinable get { storage.proxied }
+        set { unique.proxied = newValue }
     }
 
     /// Whether the request carries `Range` (`ByteRanges` asks before anything else, so a request

@@ -12,6 +12,8 @@ public enum ReplyContent: Sendable {
     case script(StreamScript)
     /// Switch to WebSocket: the `101`, then the conversation (`WebSocketConnection`).
     case upgrade(WebSocketUpgrade)
+    /// Answer a proxy's `CONNECT` with `200` and join the connection to `target` (`Tunnel`).
+    case tunnel(TunnelTarget)
 }
 
 /// A response ready to write: status, headers and body, built once per route rather than per

@@ -44,8 +44,9 @@ final class Worker {
 
     /// Accepts from each of `listeners` (a dup of each shared socket): plain HTTP, or HTTPS when
     /// the listener has a TLS context. Every one feeds the same handler.
-    init(listeners: [(fd: Int32, tls: TLSServerContext?)], configuration: EngineConfiguration, handler: any EngineHandler,
-         numbers: ConnectionNumbers = ConnectionNumbers()) throws(EngineError) {
+    init(listeners: [(fd: Int32, tls: TLSServerContext?, kind: FrontKind)], configuration: EngineConfiguration, handler: any EngineHandler,
+         numbers: ConnectionNumbers = ConnectionNumbers(), interception: Interception? = nil) throws(EngineError) {
+        self.interception = interception
         // A precise clock (stubs must never answer before their delay) and, with epoll, the
         // change list: libevent's OpenSSL bufferevents toggle the write event for every reply (4
         // `epoll_ctl` per keep-alive TLS request without it, next to nginx's none). libevent
@@ -63,7 +64,7 @@ final class Worker {
         self.budget = ConnectionBudget(cap: configuration.connectionsPerWorker)
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
         mailbox = LoopMailbox(worker: self, base: base)
-        for (fd, tls) in listeners {
+        for (fd, tls, kind) in listeners {
             guard let http = evhttp_new(base) else {
                 freeFronts()
                 throw .libevent(operation: "create an HTTP server")
@@ -87,7 +88,7 @@ final class Worker {
             let tracker = ConnectionTracker(worker: self, http: http, tls: tls, budget: budget,
                                             headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
             tracker.attach(to: listener)
-            fronts.append(Front(http: http, connections: tracker))
+            fronts.append(Front(http: http, connections: tracker, kind: kind))
             if tls != nil { servesTLS = true }
         }
     }
@@ -96,7 +97,21 @@ final class Worker {
     struct Front {
         let http: OpaquePointer
         let connections: ConnectionTracker
+        let kind: FrontKind
     }
+
+    /// What a front is for.
+    enum FrontKind {
+        /// The direct HTTP or HTTPS port.
+        case direct
+        /// The forward proxy's port: absolute-form requests and `CONNECT`.
+        case proxy
+        /// The TLS side of intercepted tunnels (loopback, reached only through `Tunnel`).
+        case interception
+    }
+
+    /// The interception front's shared state, when the engine is a proxy.
+    let interception: Interception?
 
     /// Every front of this loop.
     @exclusivity(unchecked) private(set) var fronts: [Front] = []
@@ -105,9 +120,14 @@ final class Worker {
 
     /// The tracker of the front a request came in on.
     private func connections(of req: OpaquePointer) -> ConnectionTracker? {
-        guard fronts.count > 1 else { return fronts.first?.connections }
+        front(of: req)?.connections
+    }
+
+    /// The front a request came in on.
+    private func front(of req: OpaquePointer) -> Front? {
+        guard fronts.count > 1 else { return fronts.first }
         guard let connection = evhttp_request_get_connection(req), let server = evhttp_connection_get_server(connection) else { return nil }
-        return fronts.first { $0.http == server }?.connections
+        return fronts.first { $0.http == server }
     }
 
     private func freeFronts() {
@@ -147,12 +167,19 @@ final class Worker {
     }
 
     func handle(_ req: OpaquePointer) {
-        let tracker = connections(of: req)
+        let front = front(of: req)
+        let tracker = front?.connections
         let arrival = tracker?.requestArrived(req)
         var request = IncomingRequest(engineRequest: req)
         request.connection = arrival?.use
         request.peer = arrival?.peer ?? ""
         request.isTLS = tracker?.isTLS ?? false
+        if let kind = front?.kind, kind != .direct {
+            if let refusal = proxyArrival(for: &request, kind: kind, req: req) {
+                Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
+                return
+            }
+        }
         if let refusal = ProtocolChecks.refusal(for: request) {
             Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
             return
@@ -165,6 +192,45 @@ final class Worker {
         case .reply(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
         case .later: awaiting[lastToken] = req
         }
+    }
+
+    /// Sets `request.proxied` for a request on the proxy port or in an intercepted tunnel, and
+    /// takes the proxy's own headers off it (its credentials never reach matching or the
+    /// journal); the refusal to send instead when it names no server.
+    private func proxyArrival(for request: inout IncomingRequest, kind: FrontKind, req: OpaquePointer) -> PreparedReply? {
+        switch kind {
+        case .direct:
+            return nil
+        case .proxy:
+            let target = evhttp_request_get_uri(req).map { String(cString: $0) } ?? "/"
+            guard let arrival = ProxyArrival.parse(method: request.method, target: target, headers: request.headers) else {
+                return Self.proxyRefusal(status: 400, "stubd's proxy port takes requests sent through a proxy (absolute-form "
+                    + "GET http://host/path, or CONNECT host:port); \(request.method) \(target) names no server. Point the client's "
+                    + "proxy setting here, or send direct requests to stubd's own port")
+            }
+            if let password = configuration.proxy?.password, ProxyArrival.credentials(in: request.headers)?.password != password {
+                return PreparedReply(status: 407, headers: [NameValue("Proxy-Authenticate", "Basic realm=\"stubd\""),
+                                                            NameValue("Content-Type", "text/plain; charset=utf-8")],
+                                     body: Array("stubd's proxy needs its password: use http://SESSION:PASSWORD@host:port as the proxy\n".utf8))
+            }
+            request.proxied = arrival
+            request.headers.removeAll { $0.name.equalsIgnoringCase("Proxy-Authorization") || $0.name.equalsIgnoringCase("Proxy-Connection") }
+            return nil
+        case .interception:
+            guard let fd = evhttp_request_get_connection(req).flatMap({ evhttp_connection_get_bufferevent($0) }).map({ bufferevent_getfd($0) }),
+                  let port = System.peerPort(fd), let arrival = interception?.arrival(peerPort: port) else {
+                return Self.proxyRefusal(status: 421, "this connection came through no tunnel of stubd's proxy")
+            }
+            var inTunnel = arrival
+            inTunnel.isConnect = false
+            request.proxied = inTunnel
+            request.isTLS = true
+            return nil
+        }
+    }
+
+    private static func proxyRefusal(status: Int, _ message: String) -> PreparedReply {
+        PreparedReply(status: status, headers: [NameValue("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
     }
 
     /// A later completion, on this loop's thread (from the mailbox): carried out if the request
@@ -210,6 +276,8 @@ final class Worker {
             // The listener hears when the conversation ends (the peer tells it).
             WebSocketConnection.start(upgrade, on: req, worker: self)
             return
+        case .tunnel(let target):
+            Tunnel.start(target, on: req, worker: self, interception: interception)
         }
         if let listener {
             listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)

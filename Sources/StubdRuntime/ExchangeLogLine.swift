@@ -34,11 +34,20 @@ public struct ExchangeLogLine: ExchangeObserver {
         logger.info("\(Self.line(for: exchange, redactor: redactor))", metadata: structured ? Self.metadata(for: exchange, redactor: redactor) : nil, source: "request")
     }
 
+    /// The path and query (secrets hidden), after the scheme and host the client asked for when
+    /// it came through the proxy (a `CONNECT`'s target is its `host:port` already).
+    static func target(of request: IncomingRequest, redactor: Redactor) -> String {
+        let target = request.rawQuery.map { "\(request.rawPath)?\(redactor.query($0))" } ?? request.rawPath
+        guard let arrival = request.proxied, !arrival.isConnect else { return target }
+        let defaultPort = arrival.scheme == "https" ? 443 : 80
+        return "\(arrival.scheme)://\(arrival.host)\(arrival.port == defaultPort ? "" : ":\(arrival.port)")\(target)"
+    }
+
     static func metadata(for exchange: Exchange, redactor: Redactor) -> Logger.Metadata {
         let request = exchange.request
         var fields: Logger.Metadata = [
             "method": .string(request.method),
-            "url": .string(request.rawQuery.map { "\(request.rawPath)?\(redactor.query($0))" } ?? request.rawPath),
+            "url": .string(target(of: request, redactor: redactor)),
             "latencyMs": .stringConvertible((exchange.latencySeconds * 100_000).rounded() / 100),
         ]
         switch exchange.outcome {
@@ -63,7 +72,7 @@ public struct ExchangeLogLine: ExchangeObserver {
 
     static func line(for exchange: Exchange, redactor: Redactor = Redactor()) -> String {
         let request = exchange.request
-        let target = request.rawQuery.map { "\(request.rawPath)?\(redactor.query($0))" } ?? request.rawPath
+        let target = target(of: request, redactor: redactor)
         let outcome: String
         switch exchange.outcome {
         case .status(let status): outcome = String(status)

@@ -52,6 +52,8 @@ extension StubdServer {
         /// How fast streams play (`--replay-speed`): pauses between events divided by this;
         /// `.infinity` sends every event at once. Default 1: as written or recorded.
         public var replaySpeed: Double = 1
+        /// What the forward proxy (`engine.proxy`) does with hosts no route names.
+        public var unroutedHosts: UnroutedHosts = .refuse
         /// `host:port` destinations a webhook whose URL the request chose may reach although they
         /// are this stubd (`--webhook-allow`); its admin API stays out of reach.
         public var webhookAllowed: [String] = []
@@ -98,11 +100,14 @@ extension StubdServer {
                                    pageKey: dashboardState.uiKey)
         let handler = StubHandler(admin: admin, responder: service, cors: configuration.cors ?? .default(host: host),
                                   redactor: redactor, feed: feed, own: own)
-        let engine = configuration.makeEngine(engineConfiguration, handler)
+        let front: any EngineHandler = engineConfiguration.proxy == nil ? handler
+            : ProxyGate(stubs: handler, admin: admin, feed: feed, unrouted: configuration.unroutedHosts, own: own)
+        let engine = configuration.makeEngine(engineConfiguration, front)
         let ports = try engine.start()
-        own.listening(on: [ports.http, ports.https].compactMap { $0 })
+        own.listening(on: [ports.http, ports.https, ports.proxy].compactMap { $0 })
         dashboardState.measure(engine.loopLag)
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
-                           host: host, admin: admin, dashboard: dashboardState, webhooks: webhooks, engine: engine, feed: feed, own: own)
+                           host: host, admin: admin, dashboard: dashboardState, webhooks: webhooks, engine: engine, feed: feed, own: own,
+                           proxyPort: ports.proxy)
     }
 }

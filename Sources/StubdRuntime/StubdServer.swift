@@ -29,6 +29,8 @@ public final class StubdServer: Sendable {
     public let httpsPort: Int?
     /// Whether plain HTTP is served on `port`.
     public let servesHTTP: Bool
+    /// The forward proxy's port (`serve --proxy-port`), on loopback, when it runs.
+    public let proxyPort: Int?
     /// The address listened on.
     public let host: String
     /// The owner of the server's state: stubs, scenarios, journal.
@@ -44,8 +46,9 @@ public final class StubdServer: Sendable {
     package let own: OwnTraffic
 
     init(port: Int, httpsPort: Int?, servesHTTP: Bool, host: String, admin: SessionStore, dashboard: DashboardState, webhooks: WebhookLog,
-         engine: any Engine, feed: ExchangeFeed, own: OwnTraffic) {
+         engine: any Engine, feed: ExchangeFeed, own: OwnTraffic, proxyPort: Int? = nil) {
         self.port = port
+        self.proxyPort = proxyPort
         self.httpsPort = httpsPort
         self.servesHTTP = servesHTTP
         self.host = host

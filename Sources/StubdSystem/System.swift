@@ -18,6 +18,7 @@ private let sysDup = dup
 private let sysDup2 = dup2
 private let sysSetsockopt = setsockopt
 private let sysGetsockname = getsockname
+private let sysGetpeername = getpeername
 #if canImport(Darwin)
 private let streamType = SOCK_STREAM
 #else
@@ -168,6 +169,16 @@ public enum System {
             }
         }
         return SocketAddress(storage: storage).port ?? 0
+    }
+
+    /// The port of a connected socket's peer; nil when it has none (or is not TCP).
+    public static func peerPort(_ fd: Int32) -> Int? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let got = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sysGetpeername(fd, $0, &length) }
+        }
+        return got == 0 ? SocketAddress(storage: storage).port : nil
     }
 
     /// Sets `O_NONBLOCK`, as event loops need.

@@ -30,7 +30,7 @@ class Stubd:
                 raise RuntimeError("stubd exited: " + "".join(self.banner))
             self.banner.append(line)
             match = re.search(r"on http://127\.0\.0\.1:(\d+)", line)
-            if match:
+            if match and not hasattr(self, "port"):  # the serving line's (a proxy line names another port)
                 self.port = int(match.group(1))
             if "dashboard:" in line or "admin API off" in line or ("--quiet" in extra and match):
                 break

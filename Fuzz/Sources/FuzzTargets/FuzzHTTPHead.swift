@@ -1,9 +1,10 @@
 import StubModel
 import StubdEngine
 
-/// Any bytes as a connection's first bytes, as a request's headers (framing checks) and as a
-/// `Range` against bodies of several lengths: nothing traps (a `Range` end of 2^63−1 did), an
-/// early answer is a whole HTTP/1.1 head, and a range lies inside the body.
+/// Any bytes as a connection's first bytes, as a request's headers (framing checks), as a proxy
+/// request-target with its credentials, and as a `Range` against bodies of several lengths:
+/// nothing traps (a `Range` end of 2^63−1 did), an early answer is a whole HTTP/1.1 head, a range
+/// lies inside the body, a proxy arrival names a host and a real port.
 func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let kind = FirstBytes.classify(bytes, bodyLimit: 1 << 20)
@@ -26,5 +27,14 @@ func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     _ = CheckedNumber.decimalDigits(text)
+    // The proxy port's reading of a request-target and of its credentials (`serve --proxy-port`).
+    for method in ["GET", "CONNECT"] {
+        let authorization = headers + [NameValue("Proxy-Authorization", text)]
+        if let arrival = ProxyArrival.parse(method: method, target: text, headers: authorization),
+           arrival.host.isEmpty || !(1...65535).contains(arrival.port) {
+            fatalError("a proxy arrival with no host or an impossible port: \(arrival) from \(text.debugDescription)")
+        }
+        _ = ProxyArrival.credentials(in: authorization)
+    }
     return 0
 }

@@ -40,4 +40,16 @@ int stubd_certificate_valid_for(struct x509_st *cert, long seconds);
 struct x509_st *stubd_make_certificate(struct evp_pkey_st *key, const char *commonName, struct x509_st *issuer,
                                        struct evp_pkey_st *issuerKey, int isCA, long validDays, const char *subjectAltNames);
 
+/* A server context for the certificate and key in these PEM bytes (TLS 1.2 or later): an
+   intercepting proxy's leaf for one host, made in memory. NULL on failure. */
+struct ssl_ctx_st *stubd_ssl_ctx_from_pem(const char *certificate, long certificateLength, const char *key, long keyLength);
+
+/* Picks the context a TLS connection on `fd` continues with, from the name the client sent
+   (NULL without SNI); NULL refuses the handshake. */
+typedef struct ssl_ctx_st *(*stubd_context_chooser)(int fd, const char *servername, void *arg);
+
+/* Calls `choose` during each ClientHello on `ctx` (OpenSSL's servername callback, which runs with
+   or without SNI) and switches the connection to the context it returns. */
+int stubd_ssl_ctx_set_chooser(struct ssl_ctx_st *ctx, stubd_context_chooser choose, void *arg);
+
 #endif

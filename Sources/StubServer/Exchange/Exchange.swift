@@ -189,6 +189,10 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
             response = ExchangeResponse(reply: PreparedReply(status: 101, headers: upgrade.headers, body: []), extraHeaders: [], headOnly: false)
+        case .tunnel:
+            // The CONNECT's 200; what goes through the tunnel is journaled request by request
+            // (intercepted) or not at all (passed through).
+            response = ExchangeResponse(reply: PreparedReply(status: 200, headers: [], body: []), extraHeaders: [], headOnly: true)
         }
     }
 

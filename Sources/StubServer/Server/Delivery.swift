@@ -42,7 +42,7 @@ struct Delivery {
             case .fault(let fault, let sending) where fault.sendsBytes || sending.cutsShort(fault):
                 plan.extraHeaders = cors.headers(for: request, exposing: nil)
             case .script(let script): plan.extraHeaders = cors.headers(for: request, exposingHeadersOf: script.headers)
-            case .fault, .stream, .upgrade: break
+            case .fault, .stream, .upgrade, .tunnel: break
             }
         }
     }

@@ -83,6 +83,11 @@ package final class OwnTraffic: Sendable {
 
     // MARK: Destinations
 
+    /// Whether `host:port` is one of this stubd's listeners (any spelling of this machine).
+    package func isThisStubd(host: String, port: Int) -> Bool {
+        ports.withLock { $0.contains(port) } && System.isThisMachine(host)
+    }
+
     /// Why a webhook to `destination` is not sent, or nil when it may be: never to stubd's admin
     /// API or dashboard (any listener, any spelling of this machine); to stubd's own stubs only
     /// when the fixture's URL names the host itself (`hostIsConstant`) or `--webhook-allow` does.

@@ -38,6 +38,11 @@ final class TLSServerContext: @unchecked Sendable {
         self.context = context
     }
 
+    /// A context made elsewhere (the interception front's), owned from now on.
+    init(adopting context: OpaquePointer) {
+        self.context = context
+    }
+
     deinit { SSL_CTX_free(context) }
 
     /// A new TLS session for one accepted connection.

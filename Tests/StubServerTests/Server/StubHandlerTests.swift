@@ -62,6 +62,7 @@ struct StubHandlerTests {
             case .script(let script): return "script \(script.status)"
             case .fault(let fault, _): return fault.rawValue
             case .upgrade: return "upgrade"
+            case .tunnel: return "tunnel"
             case nil: return "not a reply"
             }
         }

@@ -1,0 +1,84 @@
+import CLibeventTLS
+import CStubdTLS
+import StubdSystem
+import Synchronization
+
+/// What the engine's interception front knows, shared by every loop: the tunnels that lead to
+/// it (by the local port of their connection, so a TLS handshake and each request arriving on
+/// it are told which host and session they belong to), and a leaf certificate's context per host,
+/// minted on first use by `ProxySettings.mint`.
+///
+/// A `CONNECT` to a host stubd intercepts is answered `200`, and its tunnel is joined to a
+/// connection of stubd's own to this front (a TLS listener on loopback): the client's handshake
+/// meets a certificate for the host it asked for, and its requests are served as if sent to
+/// the direct HTTPS port, with the host and session of the tunnel.
+final class Interception: @unchecked Sendable {
+    /// The accepting context: it carries no certificate, only the chooser that switches each
+    /// handshake to its host's context.
+    let context: TLSServerContext
+    private let mint: @Sendable (String) -> (certificate: [UInt8], key: [UInt8])?
+    private let tunnels = Mutex<[Int: ProxyArrival]>([:])
+    private let leaves = Mutex<[String: Leaf]>([:])
+    /// The front's port, once bound.
+    var port = 0
+
+    init(settings: ProxySettings) throws(EngineError) {
+        mint = settings.mint
+        guard let base = SSL_CTX_new(TLS_server_method()) else {
+            throw .tls(flag: "--proxy-port", problem: "OpenSSL could not create a server context")
+        }
+        _ = stubd_ssl_ctx_min_tls12(base)
+        context = TLSServerContext(adopting: base)
+        _ = stubd_ssl_ctx_set_chooser(base, chooseContext, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        for leaf in leaves.withLock({ Array($0.values) }) { SSL_CTX_free(leaf.context) }
+    }
+
+    /// A tunnel's connection to the front opened from `localPort`: requests arriving from that
+    /// port belong to `arrival` (its host and session) until `closed`.
+    func opened(localPort: Int, arrival: ProxyArrival) { tunnels.withLock { $0[localPort] = arrival } }
+
+    /// The tunnel from `localPort` ended.
+    func closed(localPort: Int) { _ = tunnels.withLock { $0.removeValue(forKey: localPort) } }
+
+    /// The arrival of a connection accepted on the front, by its peer's port.
+    func arrival(peerPort: Int) -> ProxyArrival? { tunnels.withLock { $0[peerPort] } }
+
+    /// The context for the host the tunnel from `fd`'s peer asked for (the `CONNECT`'s host, not
+    /// the SNI a client may leave out for an address), minted and cached on first use.
+    fileprivate func context(for fd: Int32) -> OpaquePointer? {
+        guard let peerPort = System.peerPort(fd), let host = arrival(peerPort: peerPort)?.host else { return nil }
+        if let leaf = leaves.withLock({ $0[host] }) { return leaf.context }
+        guard let minted = mint(host) else { return nil }
+        let made = minted.certificate.withUnsafeBufferPointer { certificate in
+            minted.key.withUnsafeBufferPointer { key in
+                certificate.withMemoryRebound(to: CChar.self) { certificateChars in
+                    key.withMemoryRebound(to: CChar.self) { keyChars in
+                        stubd_ssl_ctx_from_pem(certificateChars.baseAddress, certificate.count, keyChars.baseAddress, key.count)
+                    }
+                }
+            }
+        }
+        guard let made else { return nil }
+        let leaf = Leaf(context: made)
+        let kept = leaves.withLock { cache in
+            if let earlier = cache[host] { return earlier }
+            cache[host] = leaf
+            return leaf
+        }
+        if kept.context != made { SSL_CTX_free(made) }
+        return kept.context
+    }
+
+    /// One host's context (an `SSL_CTX` is safe to share between threads once made).
+    private struct Leaf: @unchecked Sendable {
+        let context: OpaquePointer
+    }
+}
+
+private func chooseContext(_ fd: Int32, _ servername: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) -> OpaquePointer? {
+    guard let arg else { return nil }
+    return Unmanaged<Interception>.fromOpaque(arg).takeUnretainedValue().context(for: fd)
+}

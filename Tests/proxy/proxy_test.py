@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""stubd as a forward proxy (`serve --proxy-port`, docs/PROXY.md) with clients nobody here wrote:
+curl -x, requests, httpx and websocket-client through the proxy, over HTTP and HTTPS (intercepted
+with a certificate from stubd's local CA, which only the clients given the CA trust). No name is
+resolved: api.example.com exists only as stubd's routes, and "pass" goes to a second stubd on
+127.0.0.1 standing in for the real server.
+
+    python3 Tests/proxy/proxy_test.py .build/debug/stubd
+"""
+import json
+import os
+import shutil
+import ssl
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from stubd_server import Stubd  # noqa: E402
+
+import httpx  # noqa: E402
+import requests  # noqa: E402
+import websocket  # noqa: E402  (websocket-client)
+
+ROUTES = {"routes": [
+    {"name": "me", "request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"},
+     "response": {"json": {"id": 1, "name": "Ada"}}},
+    {"name": "order", "request": {"method": "POST", "path": "/v1/orders", "host": "api.example.com", "body": {"json": {"sku": "A1"}}},
+     "response": {"status": 201, "json": {"order": 7}}},
+    {"name": "chat", "request": {"method": "GET", "path": "/chat", "host": "api.example.com"},
+     "websocket": {"replies": [{"match": "any", "then": [{"send": {"text": "echo: {{request.body}}"}}]}], "template": True}},
+]}
+UPSTREAM_ROUTES = {"routes": [{"name": "real", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "the real server"}}]}
+
+problems = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what)
+    if not condition:
+        problems.append(what)
+
+
+def curl(*arguments):
+    run = subprocess.run(["curl", "-s", "-S", "--max-time", "10", *arguments], capture_output=True, text=True)
+    return run.stdout, run.returncode, run.stderr
+
+
+def admin(base, method, path, body=None, session=None):
+    request = urllib.request.Request(base + "/__stubd/" + path, method=method,
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json", **({"X-Stubd-Session": session} if session else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as error:
+        raise RuntimeError(f"{method} /__stubd/{path}: {error.code} {error.read().decode()[:300]}") from None
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    work = tempfile.mkdtemp(prefix="stubd-proxy-")
+    try:
+        run(binary, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if problems:
+        sys.exit("proxy: FAILED: " + "; ".join(problems))
+    print("proxy: all passed")
+
+
+def run(binary, work):
+    for name, routes in [("fixtures", ROUTES), ("upstream", UPSTREAM_ROUTES)]:
+        os.makedirs(os.path.join(work, name))
+        with open(os.path.join(work, name, "api.json"), "w") as file:
+            json.dump(routes, file)
+    ca_dir, upstream_ca_dir = os.path.join(work, "ca"), os.path.join(work, "upstream-ca")
+    ca = os.path.join(ca_dir, "stubd-ca.pem")
+    # The "real" server: its own CA, which the clients trust only for the pass-through checks.
+    upstream = Stubd(binary, os.path.join(work, "upstream"), "--https-port", "0", "--ca-dir", upstream_ca_dir)
+    stubd = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir)
+    passing = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir, "--proxy-unrouted", "pass")
+    try:
+        upstream_https = int(next(line for line in upstream.banner if "over HTTPS on" in line).rsplit(":", 1)[1])
+        proxy_port = port_of(stubd)
+        proxy = f"http://127.0.0.1:{proxy_port}"
+        check(any("answers api.example.com" in line and "other hosts: refuse" in line for line in stubd.banner),
+              "the banner names the proxy, the hosts it answers and the policy for the rest")
+
+        # HTTP (absolute-form) and HTTPS (CONNECT, intercepted) with curl.
+        out, code, _ = curl("-x", proxy, "http://api.example.com/v1/me")
+        check(out == '{"id":1,"name":"Ada"}', f"curl -x over http gets the stub ({out!r}, exit {code})")
+        out, code, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/v1/me")
+        check(out == '{"id":1,"name":"Ada"}', f"curl -x over https, trusting stubd's CA, gets the stub ({out!r}, exit {code})")
+        _, code, err = curl("-x", proxy, "https://api.example.com/v1/me")
+        check(code == 60, f"without the CA curl refuses the intercepted certificate (exit {code}: {err.strip()[:80]})")
+        out, code, _ = curl("-x", proxy, "--cacert", ca, "-X", "POST", "-H", "Content-Type: application/json", "-d", '{"sku":"A1"}',
+                            "https://api.example.com/v1/orders")
+        check(out == '{"order":7}', f"a POST with a JSON body through the tunnel matches by body ({out!r})")
+        # Several requests on one tunnel (keep-alive inside it).
+        out, code, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/v1/me", "https://api.example.com/v1/me", "-w", " %{num_connects}")
+        check(out.count('{"id":1,"name":"Ada"}') == 2, f"two requests in one curl process through the proxy ({out!r})")
+
+        # Python clients.
+        proxies = {"http": proxy, "https": proxy}
+        answer = requests.get("https://api.example.com/v1/me", proxies=proxies, verify=ca, timeout=10)
+        check(answer.status_code == 200 and answer.json() == {"id": 1, "name": "Ada"}, f"requests through the proxy over https ({answer.status_code})")
+        answer = requests.get("http://api.example.com/v1/me", proxies=proxies, timeout=10)
+        check(answer.status_code == 200 and answer.json()["name"] == "Ada", f"requests through the proxy over http ({answer.status_code})")
+        with httpx.Client(proxy=proxy, verify=ssl.create_default_context(cafile=ca), timeout=10) as client:
+            answer = client.get("https://api.example.com/v1/me")
+            check(answer.status_code == 200 and answer.json()["id"] == 1, f"httpx through the proxy over https ({answer.status_code})")
+
+        # A WebSocket through CONNECT, intercepted: the route's conversation.
+        socket = websocket.create_connection("wss://api.example.com/chat", http_proxy_host="127.0.0.1", http_proxy_port=proxy_port,
+                                             proxy_type="http", sslopt={"ca_certs": ca}, timeout=10)
+        socket.send("hi")
+        check(socket.recv() == "echo: hi", "a WebSocket conversation through the proxy (wss, intercepted)")
+        socket.close()
+
+        # Two sessions through the proxy, told apart by the proxy credentials' user.
+        for session, name in [("device-a", "Ann"), ("device-b", "Bob")]:
+            admin(stubd.base, "POST", "routes", {"request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"},
+                                                 "response": {"json": {"name": name}}}, session=session)
+        answers = {}
+        for session in ["device-a", "device-b"]:
+            out, _, _ = curl("-x", f"http://{session}:x@127.0.0.1:{proxy_port}", "--cacert", ca, "https://api.example.com/v1/me")
+            answers[session] = out
+        check(answers == {"device-a": '{"name":"Ann"}', "device-b": '{"name":"Bob"}'}, f"each session's stub through its credentials ({answers})")
+        answer = requests.get("https://api.example.com/v1/me", proxies={"https": f"http://device-b:any@127.0.0.1:{proxy_port}"}, verify=ca, timeout=10)
+        check(answer.json() == {"name": "Bob"}, f"requests with credentials in its proxy URL gets its session stub ({answer.text})")
+
+        # Unrouted hosts, refused: fast, a miss naming the host in the session's journal.
+        _, code, err = curl("-x", f"http://device-a@127.0.0.1:{proxy_port}", "https://sdk.analytics.example/v2/track")
+        check(code != 0 and "403" in err, f"CONNECT to an unrouted host is refused (exit {code}: {err.strip()[:90]})")
+        out, _, _ = curl("-x", f"http://device-a@127.0.0.1:{proxy_port}", "http://sdk.analytics.example/v2/track")
+        check("sdk.analytics.example has no routes" in out and "--proxy-unrouted pass" in out, f"a plain request to it gets why ({out[:90]!r})")
+        misses = admin(stubd.base, "GET", "requests/count?matched=false", session="device-a")
+        check(misses.get("count") == 2, f"both are misses in the session's journal, so a strict session fails on them ({misses})")
+        entries = admin(stubd.base, "GET", "requests?matched=false", session="device-a")["requests"]
+        check(any("sdk.analytics.example" in json.dumps(entry) for entry in entries), "the journal's miss names the host")
+
+        # The admin API is not reachable through the proxy; the proxy port is not a server.
+        out, _, _ = curl("-x", proxy, "http://127.0.0.1:%d/__stubd/health" % stubd.port)
+        check("not reachable through its proxy" in out or "has no routes" in out, f"no admin API through the proxy ({out[:80]!r})")
+        out, _, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/__stubd/health")
+        check("not reachable through its proxy" in out, f"nor inside an intercepted tunnel ({out[:80]!r})")
+        out, _, _ = curl(f"{proxy}/v1/me")
+        check("stubd's proxy port takes requests sent through a proxy" in out, f"a direct request to the proxy port is told what it is ({out[:80]!r})")
+
+        # --proxy-unrouted pass: an unrouted host is tunnelled untouched (the real server's own
+        # certificate: trusted only with its CA) or forwarded (plain HTTP).
+        pass_proxy = f"http://127.0.0.1:{port_of(passing)}"
+        out, code, _ = curl("-x", pass_proxy, "--cacert", os.path.join(upstream_ca_dir, "stubd-ca.pem"), f"https://127.0.0.1:{upstream_https}/zen")
+        check(out == "the real server", f"pass tunnels HTTPS to the real server untouched ({out!r}, exit {code})")
+        _, code, _ = curl("-x", pass_proxy, "--cacert", ca, f"https://127.0.0.1:{upstream_https}/zen")
+        check(code == 60, f"…with the real server's certificate, not one of stubd's (exit {code} trusting stubd's CA only)")
+        out, code, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{upstream.port}/zen")
+        check(out == "the real server", f"pass forwards plain HTTP ({out!r})")
+        out, code, _ = curl("-x", pass_proxy, "--cacert", ca, "https://api.example.com/v1/me")
+        check(out == '{"id":1,"name":"Ada"}', "a routed host is still answered by stubd under pass")
+        # …but nothing is passed on to stubd itself (its admin API would be reachable that way).
+        out, _, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{passing.port}/__stubd/health")
+        check("does not pass requests on to stubd itself" in out, f"pass never reaches stubd's own port ({out[:70]!r})")
+        _, code, err = curl("-x", pass_proxy, f"https://localhost:{passing.port}/__stubd/health")
+        check(code != 0 and "403" in err, f"nor tunnels to it ({err.strip()[:70]})")
+
+        # Beyond loopback the proxy needs a password (no open relay on a LAN); with one, every
+        # client must send it.
+        relay = subprocess.run([binary, "serve", os.path.join(work, "fixtures"), "--port", "0", "--proxy-port", "0",
+                                "--proxy-host", "0.0.0.0", "--ca-dir", ca_dir], capture_output=True, text=True, timeout=30)
+        check(relay.returncode == 1 and "--proxy-host 0.0.0.0: a proxy on an address other devices reach needs --proxy-password" in relay.stderr,
+              f"a proxy off loopback without a password refuses to start (exit {relay.returncode}: {relay.stderr.strip()[:120]})")
+        locked = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir, "--proxy-password", "s3cret")
+        try:
+            locked_port = port_of(locked)
+            _, code, err = curl("-x", f"http://127.0.0.1:{locked_port}", "--cacert", ca, "https://api.example.com/v1/me")
+            check(code != 0 and "407" in err, f"without the password: 407 ({err.strip()[:80]})")
+            out, _, _ = curl("-x", f"http://127.0.0.1:{locked_port}", "http://api.example.com/v1/me", "-w", " %{http_code}")
+            check(out.endswith(" 407") and "needs its password" in out, f"…over plain HTTP too ({out[-60:]!r})")
+            out, _, _ = curl("-x", f"http://phone-1:s3cret@127.0.0.1:{locked_port}", "--cacert", ca, "https://api.example.com/v1/me")
+            check(out == '{"id":1,"name":"Ada"}', f"with it the stub answers ({out!r})")
+        finally:
+            locked.stop()
+    finally:
+        for server in (stubd, passing, upstream):
+            server.stop()
+
+
+def port_of(server):
+    line = next(line for line in server.banner if "proxy on http://127.0.0.1:" in line)
+    return int(line.split("proxy on http://127.0.0.1:", 1)[1].split(":", 1)[0])
+
+
+main()
