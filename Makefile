@@ -91,8 +91,6 @@ test: deps
 	@python3 -c 'import gql' 2>/dev/null || { echo "make: installing Python gql[websockets]"; \
 		python3 -m pip install -q 'gql[websockets]' 2>/dev/null || python3 -m pip install -q --break-system-packages 'gql[websockets]'; }
 	python3 Tests/websockets/graphql_ws_test.py .build/debug/stubd
-	@# stubd as a forward proxy (serve --proxy-port): curl -x, requests, httpx and websocket-client over HTTP and HTTPS.
-	python3 Tests/proxy/proxy_test.py .build/debug/stubd
 	@# docs/ANDROID.md's OkHttp session lines with Java 17 and Debian's OkHttp 3 against a real stubd.
 ifeq ($(UNAME),Darwin)
 	@echo "make: docs/ANDROID.md's OkHttp test is not run on macOS (it uses Debian's libokhttp-java): Linux make test runs it"
@@ -101,6 +99,8 @@ else
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jdk-headless libokhttp-java >/dev/null; }
 	python3 Tests/android/session_test.py .build/debug/stubd
 endif
+	@# stubd as a forward proxy (serve --proxy-port): curl -x, requests, httpx, websocket-client, Java's HttpClient and OkHttp.
+	python3 Tests/proxy/proxy_test.py .build/debug/stubd
 	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
 	python3 Tests/hostile/connections_test.py .build/debug/stubd
 	@# The short fuzz pass: every reader of remote input under libFuzzer + AddressSanitizer, 3 s each (make fuzz: the long one).

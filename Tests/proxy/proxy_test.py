@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """stubd as a forward proxy (`serve --proxy-port`, docs/PROXY.md) with clients nobody here wrote:
-curl -x, requests, httpx and websocket-client through the proxy, over HTTP and HTTPS (intercepted
+curl -x, requests, httpx, websocket-client, Java 17's HttpClient and OkHttp 3 through the proxy, over HTTP and HTTPS (intercepted
 with a certificate from stubd's local CA, which only the clients given the CA trust). No name is
 resolved: api.example.com exists only as stubd's routes, and "pass" goes to a second stubd on
 127.0.0.1 standing in for the real server.
@@ -17,7 +17,8 @@ import tempfile
 import urllib.error
 import urllib.request
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
 from stubd_server import Stubd  # noqa: E402
 
 import httpx  # noqa: E402
@@ -41,6 +42,10 @@ def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what)
     if not condition:
         problems.append(what)
+
+
+def first_line(text):
+    return (text.strip().splitlines() or [""])[0]
 
 
 def curl(*arguments):
@@ -95,7 +100,7 @@ def run(binary, work):
         out, code, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/v1/me")
         check(out == '{"id":1,"name":"Ada"}', f"curl -x over https, trusting stubd's CA, gets the stub ({out!r}, exit {code})")
         _, code, err = curl("-x", proxy, "https://api.example.com/v1/me")
-        check(code == 60, f"without the CA curl refuses the intercepted certificate (exit {code}: {err.strip()[:80]})")
+        check(code == 60, f"without the CA curl refuses the intercepted certificate (exit {code}: {first_line(err)[:80]})")
         out, code, _ = curl("-x", proxy, "--cacert", ca, "-X", "POST", "-H", "Content-Type: application/json", "-d", '{"sku":"A1"}',
                             "https://api.example.com/v1/orders")
         check(out == '{"order":7}', f"a POST with a JSON body through the tunnel matches by body ({out!r})")
@@ -134,7 +139,7 @@ def run(binary, work):
 
         # Unrouted hosts, refused: fast, a miss naming the host in the session's journal.
         _, code, err = curl("-x", f"http://device-a@127.0.0.1:{proxy_port}", "https://sdk.analytics.example/v2/track")
-        check(code != 0 and "403" in err, f"CONNECT to an unrouted host is refused (exit {code}: {err.strip()[:90]})")
+        check(code != 0 and "403" in err, f"CONNECT to an unrouted host is refused (exit {code}: {first_line(err)[:90]})")
         out, _, _ = curl("-x", f"http://device-a@127.0.0.1:{proxy_port}", "http://sdk.analytics.example/v2/track")
         check("sdk.analytics.example has no routes" in out and "--proxy-unrouted pass" in out, f"a plain request to it gets why ({out[:90]!r})")
         misses = admin(stubd.base, "GET", "requests/count?matched=false", session="device-a")
@@ -165,7 +170,7 @@ def run(binary, work):
         out, _, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{passing.port}/__stubd/health")
         check("does not pass requests on to stubd itself" in out, f"pass never reaches stubd's own port ({out[:70]!r})")
         _, code, err = curl("-x", pass_proxy, f"https://localhost:{passing.port}/__stubd/health")
-        check(code != 0 and "403" in err, f"nor tunnels to it ({err.strip()[:70]})")
+        check(code != 0 and "403" in err, f"nor tunnels to it ({first_line(err)[:70]})")
 
         # Beyond loopback the proxy needs a password (no open relay on a LAN); with one, every
         # client must send it.
@@ -177,11 +182,24 @@ def run(binary, work):
         try:
             locked_port = port_of(locked)
             _, code, err = curl("-x", f"http://127.0.0.1:{locked_port}", "--cacert", ca, "https://api.example.com/v1/me")
-            check(code != 0 and "407" in err, f"without the password: 407 ({err.strip()[:80]})")
+            check(code != 0 and "407" in err, f"without the password: 407 ({first_line(err)[:80]})")
             out, _, _ = curl("-x", f"http://127.0.0.1:{locked_port}", "http://api.example.com/v1/me", "-w", " %{http_code}")
             check(out.endswith(" 407") and "needs its password" in out, f"…over plain HTTP too ({out[-60:]!r})")
             out, _, _ = curl("-x", f"http://phone-1:s3cret@127.0.0.1:{locked_port}", "--cacert", ca, "https://api.example.com/v1/me")
             check(out == '{"id":1,"name":"Ada"}', f"with it the stub answers ({out!r})")
+            # Java 17's HttpClient and OkHttp 3, answering the 407 with the session and password.
+            if sys.platform == "darwin":
+                print("not run: Java's HttpClient and OkHttp (Debian's OkHttp jars; Linux make test runs them)")
+                return
+            admin(locked.base, "POST", "routes", {"request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"},
+                                                  "response": {"json": {"name": "Jay"}}}, session="device-j")
+            java = subprocess.run(["java", "-Djdk.http.auth.tunneling.disabledSchemes=", "-Djdk.http.auth.proxying.disabledSchemes=",
+                                   "-cp", "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar", os.path.join(HERE, "ProxyClients.java"),
+                                   str(locked_port), ca, "device-j", "s3cret"], capture_output=True, text=True, timeout=120)
+            lines = [line for line in java.stdout.split("\n") if line]
+            expected = [f'{client} {scheme} 200 {{"name":"Jay"}}' for client in ("java", "okhttp") for scheme in ("https", "http")]
+            check(java.returncode == 0 and lines == expected,
+                  f"Java HttpClient and OkHttp through the proxy, https and http, in their session ({lines}; {java.stderr.strip()[-300:]})")
         finally:
             locked.stop()
     finally:
