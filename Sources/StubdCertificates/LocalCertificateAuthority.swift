@@ -113,6 +113,49 @@ public struct LocalCertificateAuthority: Sendable {
         return (leaf.certificatePEM, leaf.keyPEM)
     }
 
+    /// The CA certificate as PEM (what `stubd-ca.pem` holds).
+    public func pem() throws(CertificateError) -> [UInt8] { try loadCA().certificatePEM }
+
+    /// An iOS configuration profile installing the CA as a root (Settings › General › VPN &
+    /// Device Management, then Certificate Trust Settings): the same identifiers for the same CA,
+    /// so installing it twice replaces it.
+    public func mobileConfiguration() throws(CertificateError) -> [UInt8] {
+        let ca = try loadCA()
+        let hex = ca.sha256Fingerprint.replacingOccurrences(of: ":", with: "")
+        func uuid(_ offset: Int) -> String {
+            let digits = Array(hex.dropFirst(offset).prefix(32))
+            return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
+        }
+        let der = Data(ca.der).base64EncodedString()
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+              <key>PayloadContent</key>
+              <array>
+                <dict>
+                  <key>PayloadCertificateFileName</key><string>stubd-ca.cer</string>
+                  <key>PayloadContent</key><data>\(der)</data>
+                  <key>PayloadDisplayName</key><string>stubd local CA</string>
+                  <key>PayloadIdentifier</key><string>dev.stubd.ca.\(hex.prefix(16))</string>
+                  <key>PayloadType</key><string>com.apple.security.root</string>
+                  <key>PayloadUUID</key><string>\(uuid(0))</string>
+                  <key>PayloadVersion</key><integer>1</integer>
+                </dict>
+              </array>
+              <key>PayloadDisplayName</key><string>stubd local CA</string>
+              <key>PayloadIdentifier</key><string>dev.stubd.profile.\(hex.prefix(16))</string>
+              <key>PayloadType</key><string>Configuration</string>
+              <key>PayloadUUID</key><string>\(uuid(32))</string>
+              <key>PayloadVersion</key><integer>1</integer>
+            </dict>
+            </plist>
+
+            """
+        return Array(text.utf8)
+    }
+
     /// The CA certificate's SHA-256 fingerprint (`AB:CD:…`).
     public func fingerprint() throws(CertificateError) -> String { try loadCA().sha256Fingerprint }
 

@@ -38,6 +38,12 @@ struct ProxyArguments: ParsableArguments {
                 (try? authority.leafCertificate(for: host)).map { ($0.certificatePEM, $0.keyPEM) }
             }
             var settings = ProxySettings(port: port, mint: mint)
+            settings.caDocuments = [
+                "/__stubd/ca": ("application/x-pem-file", try authority.pem()),
+                "/__stubd/ca.pem": ("application/x-pem-file", try authority.pem()),
+                "/__stubd/ca.der": ("application/x-x509-ca-cert", try authority.der()),
+                "/__stubd/ca.mobileconfig": ("application/x-apple-aspen-config", try authority.mobileConfiguration()),
+            ]
             settings.host = host
             settings.password = password
             return (settings, notes)

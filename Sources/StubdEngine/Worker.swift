@@ -175,8 +175,8 @@ final class Worker {
         request.peer = arrival?.peer ?? ""
         request.isTLS = tracker?.isTLS ?? false
         if let kind = front?.kind, kind != .direct {
-            if let refusal = proxyArrival(for: &request, kind: kind, req: req) {
-                Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
+            if let answer = proxyArrival(for: &request, kind: kind, req: req) {
+                Reply.send(answer, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: request.method == "HEAD")
                 return
             }
         }
@@ -196,13 +196,17 @@ final class Worker {
 
     /// Sets `request.proxied` for a request on the proxy port or in an intercepted tunnel, and
     /// takes the proxy's own headers off it (its credentials never reach matching or the
-    /// journal); the refusal to send instead when it names no server.
+    /// journal); the answer to send instead when it names no server (a refusal, or the CA's files
+    /// for a device asking the proxy port for them).
     private func proxyArrival(for request: inout IncomingRequest, kind: FrontKind, req: OpaquePointer) -> PreparedReply? {
         switch kind {
         case .direct:
             return nil
         case .proxy:
             let target = evhttp_request_get_uri(req).map { String(cString: $0) } ?? "/"
+            if ["GET", "HEAD"].contains(request.method), let document = configuration.proxy?.caDocuments[request.rawPath] {
+                return PreparedReply(status: 200, headers: [NameValue("Content-Type", document.contentType)], body: document.body)
+            }
             guard let arrival = ProxyArrival.parse(method: request.method, target: target, headers: request.headers) else {
                 return Self.proxyRefusal(status: 400, "stubd's proxy port takes requests sent through a proxy (absolute-form "
                     + "GET http://host/path, or CONNECT host:port); \(request.method) \(target) names no server. Point the client's "

@@ -9,6 +9,7 @@ resolved: api.example.com exists only as stubd's routes, and "pass" goes to a se
 """
 import json
 import os
+import plistlib
 import shutil
 import ssl
 import subprocess
@@ -152,6 +153,19 @@ def run(binary, work):
         check("not reachable through its proxy" in out or "has no routes" in out, f"no admin API through the proxy ({out[:80]!r})")
         out, _, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/__stubd/health")
         check("not reachable through its proxy" in out, f"nor inside an intercepted tunnel ({out[:80]!r})")
+        # The CA for a device to install, from the proxy port itself (as mitm.it does).
+        with open(ca, "rb") as file:
+            pem = file.read()
+        with urllib.request.urlopen(f"{proxy}/__stubd/ca", timeout=10) as answer:
+            check(answer.read() == pem and answer.headers["Content-Type"] == "application/x-pem-file", "GET /__stubd/ca on the proxy port is the CA (PEM)")
+        with urllib.request.urlopen(f"{proxy}/__stubd/ca.der", timeout=10) as answer:
+            der = answer.read()
+        check(ssl.DER_cert_to_PEM_cert(der).strip() == pem.decode().strip(), "…/ca.der is the same certificate in DER")
+        with urllib.request.urlopen(f"{proxy}/__stubd/ca.mobileconfig", timeout=10) as answer:
+            profile = plistlib.loads(answer.read())
+        payload = profile["PayloadContent"][0]
+        check(profile["PayloadType"] == "Configuration" and payload["PayloadType"] == "com.apple.security.root" and payload["PayloadContent"] == der,
+              "…/ca.mobileconfig is an iOS profile installing that certificate as a root")
         out, _, _ = curl(f"{proxy}/v1/me")
         check("stubd's proxy port takes requests sent through a proxy" in out, f"a direct request to the proxy port is told what it is ({out[:80]!r})")
 

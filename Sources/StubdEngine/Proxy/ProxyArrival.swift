@@ -88,6 +88,10 @@ public struct ProxySettings: Sendable {
     public var host = "127.0.0.1"
     /// The port (0 picks a free one).
     public var port: Int
+    /// The CA's certificate as files a device installs, by the proxy port's path
+    /// (`/__stubd/ca.pem`, …): served to any client that asks the proxy port directly, as
+    /// `mitm.it` does — a certificate is public; its key never leaves the CA folder.
+    public var caDocuments: [String: (contentType: String, body: [UInt8])] = [:]
     /// The password every proxy request must carry (`Proxy-Authorization: Basic`, any user —
     /// the user is the session); nil lets every client in, which only a loopback proxy may do
     /// (`HTTPEngine.start` refuses another address without one).
