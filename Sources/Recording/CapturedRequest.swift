@@ -14,6 +14,9 @@ public struct CapturedRequest: Sendable {
     public var headers: [NameValue]
     /// The body.
     public var body: [UInt8]
+    /// The server it was for, when that is part of what identifies it (a request through the
+    /// forward proxy, which answers several hosts): recorded as the route's `host`.
+    public var host: String?
 
     /// A request from its parts.
     public init(method: String, rawPath: String, rawQuery: String? = nil, headers: [NameValue] = [], body: [UInt8] = []) {

@@ -46,12 +46,13 @@ struct RecordedRequest: Hashable {
         // names more parameters wins over one naming fewer (`Precedence`).
         pattern.query.othersAllowed = true
         pattern.body = BodyRule(body, anyValueFor: anyValueFor)
+        if let host = request.host { pattern.host = host }
         self.pattern = pattern
         self.redactedNames = redacted
         self.secrets = secrets
         self.shownPath = shownPath
         let shownQuery = request.rawQuery.map { "?" + secrets.scrub(redactor.query($0)) } ?? ""
-        self.display = "\(request.method) \(shownPath)\(shownQuery)"
+        self.display = "\(request.method) \(request.host ?? "")\(shownPath)\(shownQuery)"
     }
 
     /// The path as matched — a template with a `{redacted}` parameter for each segment holding

@@ -17,13 +17,39 @@ struct ProxyArguments: ParsableArguments {
     @Option(name: .customLong("proxy-password"), help: "A password every proxy client must send (http://SESSION:PASSWORD@host:port); required off loopback.")
     var password: String?
 
-    @Option(name: .customLong("proxy-unrouted"), help: "Through the proxy, hosts no route names are refused (refuse: fail fast, journaled as misses) or passed on untouched (pass).")
+    @Option(name: .customLong("proxy-unrouted"), help: "Through the proxy, hosts no route names are refused (refuse: fail fast, journaled as misses), passed on untouched (pass) or intercepted, forwarded and recorded into --record DIR (record).")
     var unrouted: UnroutedHosts = .refuse
+
+    @Option(name: .customLong("resolve"), help: "HOST:PORT:ADDRESS: connect to ADDRESS for HOST:PORT when the proxy passes or records (as curl's --resolve; repeatable).")
+    var resolve: [String] = []
+
+    /// `--resolve` as `host:port` → address.
+    var resolveMap: [String: String] {
+        var map: [String: String] = [:]
+        for entry in resolve {
+            if let parsed = Self.resolveEntry(entry) { map["\(parsed.host):\(parsed.port)"] = parsed.address }
+        }
+        return map
+    }
+
+    /// `HOST:PORT:ADDRESS` (an IPv6 address in brackets or bare), or nil.
+    static func resolveEntry(_ entry: String) -> (host: String, port: Int, address: String)? {
+        let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65535).contains(port), !parts[2].isEmpty else { return nil }
+        var address = String(parts[2])
+        if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+        return (parts[0].lowercased(), port, address)
+    }
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--proxy-port must be from 0 to 65535, got \(port)") }
         if port == nil && (host != "127.0.0.1" || password != nil) { throw ValidationError("--proxy-host and --proxy-password need --proxy-port PORT") }
         if password?.isEmpty == true { throw ValidationError("--proxy-password must not be empty") }
+        if port == nil && !resolve.isEmpty { throw ValidationError("--resolve needs --proxy-port PORT") }
+        if port == nil && unrouted != .refuse { throw ValidationError("--proxy-unrouted needs --proxy-port PORT") }
+        for entry in resolve where Self.resolveEntry(entry) == nil {
+            throw ValidationError("--resolve \(entry): give HOST:PORT:ADDRESS, e.g. api.example.com:443:127.0.0.1")
+        }
     }
 
     /// The engine's proxy settings, minting each intercepted host's certificate from the local CA

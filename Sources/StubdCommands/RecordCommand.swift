@@ -48,7 +48,7 @@ struct RecordCommand: ParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let logger = Logger(label: "stubd")
         let proxy = try upstreamTLS.upstream(upstream, flag: "--upstream")
-        let recorder = try recording.recorder(upstream: proxy, out: out, flag: "--out", log: { line in logger.info("\(line)") })
+        let recorder = try recording.recorder(upstream: proxy.description, out: out, flag: "--out", log: { line in logger.info("\(line)") })
         var settings = StubdServer.Configuration()
         let httpsNotes = try listen.configure(&settings.engine)
         settings.engine.onEvent = { @Sendable message in printError("stubd: \(message)") }

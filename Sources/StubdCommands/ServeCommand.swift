@@ -93,9 +93,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("proxy-unmatched"), help: "Forward requests no stub matches to this upstream (http(s)://host[:port][/base-path]) and send back its answer.")
     var proxyUnmatched: String?
 
-    @OptionGroup(title: "Upstream TLS (with --proxy-unmatched)") var upstreamTLS: UpstreamTLSArguments
+    @OptionGroup(title: "Upstream TLS (--proxy-unmatched, --proxy-unrouted record)") var upstreamTLS: UpstreamTLSArguments
 
-    @Option(name: .customLong("record"), help: "With --proxy-unmatched: write what the upstream answers as fixtures into this folder (see stubd record).")
+    @Option(name: .customLong("record"), help: "With --proxy-unmatched (or --proxy-unrouted record): write what the upstream answers as fixtures into this folder (see stubd record).")
     var record: String?
 
     @OptionGroup(title: "Recording (with --record)") var recording: RecordingArguments
@@ -131,8 +131,11 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("--ui-write-dir \(uiWriteDir) is not a folder; create it first (mkdir -p \(uiWriteDir))")
             }
         }
-        if record != nil && proxyUnmatched == nil {
-            throw ValidationError("--record needs --proxy-unmatched URL: it records what that upstream answers")
+        if record != nil && proxyUnmatched == nil && proxy.unrouted != .record {
+            throw ValidationError("--record needs --proxy-unmatched URL (it records what that upstream answers) or --proxy-unrouted record")
+        }
+        if proxy.unrouted == .record && record == nil {
+            throw ValidationError("--proxy-unrouted record needs --record DIR: the folder the answers of unrouted hosts are written into")
         }
     }
 
@@ -190,9 +193,11 @@ struct ServeCommand: ParsableCommand {
         settings.journalBodyLimit = journalBodyLimit
         settings.access = access
         settings.proxy = try proxyUnmatched.map { try upstreamTLS.upstream($0, flag: "--proxy-unmatched") }
-        settings.recorder = try settings.proxy.flatMap { proxy in
-            try record.map { try recording.recorder(upstream: proxy, out: $0, flag: "--record", log: { logger.info("\($0)") }) }
+        let recordedUpstream = settings.proxy?.description ?? (proxy.unrouted == .record ? "the hosts reached through the proxy" : nil)
+        settings.recorder = try recordedUpstream.flatMap { upstream in
+            try record.map { try recording.recorder(upstream: upstream, out: $0, flag: "--record", log: { logger.info("\($0)") }) }
         }
+        settings.proxyResolve = proxy.resolveMap
         settings.upstreamTLS = upstreamTLS.tls
         limits.configure(&settings)
         settings.webhookAllowed = webhookAllowed

@@ -46,10 +46,10 @@ struct RecordingArguments: ParsableArguments {
     }
 
     /// The recorder, or the start-up error (an output folder that cannot be written) as exit 1.
-    func recorder(upstream: ProxyUpstream, out: String, flag: String, log: @escaping @Sendable (String) -> Void) throws -> Recorder {
+    func recorder(upstream: String, out: String, flag: String, log: @escaping @Sendable (String) -> Void) throws -> Recorder {
         let recorder: Recorder
         do {
-            recorder = try Recorder(upstream: upstream.description, options: try options(out: out), log: log)
+            recorder = try Recorder(upstream: upstream, options: try options(out: out), log: log)
         } catch let error as RecordingError {
             printError("stubd: error: \(flag) \(error.description)")
             throw ExitCode(1)

@@ -84,10 +84,10 @@ final class UpstreamCall {
                 }
                 bufferevent_openssl_set_allow_dirty_shutdown(bev, 1)
                 call.tlsBufferevent = bev
-                connection = evhttp_connection_base_bufferevent_new(worker.base, worker.dns, bev, request.host, UInt16(clamping: request.port))
+                connection = evhttp_connection_base_bufferevent_new(worker.base, worker.dns, bev, request.address ?? request.host, UInt16(clamping: request.port))
             }
         } else {
-            connection = evhttp_connection_base_new(worker.base, worker.dns, request.host, UInt16(clamping: request.port))
+            connection = evhttp_connection_base_new(worker.base, worker.dns, request.address ?? request.host, UInt16(clamping: request.port))
         }
         guard let connection else {
             completion(.failed("cannot open a connection to \(request.host):\(request.port)"))

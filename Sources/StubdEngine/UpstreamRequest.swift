@@ -3,8 +3,10 @@ public import StubdHTTP
 /// A request for another server, made by the engine on the loop of the request it serves (so
 /// no loop ever blocks on it): `UpstreamClient.fetch`.
 public struct UpstreamRequest: Sendable {
-    /// The upstream's host name or address.
+    /// The upstream's host name or address (TLS's SNI and certificate check use it).
     public var host: String
+    /// The address to connect to instead of resolving `host` (curl's `--resolve`); nil resolves.
+    public var address: String?
     /// Its port.
     public var port: Int
     /// The method.

@@ -99,7 +99,7 @@ public final class UpstreamWebSocket: @unchecked Sendable {
         let bytes = Array((head + "\r\n").utf8)
         _ = bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
         worker.dnsStarted = true
-        guard bufferevent_socket_connect_hostname(bev, worker.dns, AF_UNSPEC, request.host, Int32(request.port)) == 0 else {
+        guard bufferevent_socket_connect_hostname(bev, worker.dns, AF_UNSPEC, request.address ?? request.host, Int32(request.port)) == 0 else {
             return socket.fail("cannot connect to \(request.host):\(request.port)")
         }
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))

@@ -54,6 +54,9 @@ extension StubdServer {
         public var replaySpeed: Double = 1
         /// What the forward proxy (`engine.proxy`) does with hosts no route names.
         public var unroutedHosts: UnroutedHosts = .refuse
+        /// `host:port` → the address the forward proxy connects to instead of resolving the host
+        /// (`--resolve`), when it passes or records.
+        public var proxyResolve: [String: String] = [:]
         /// `host:port` destinations a webhook whose URL the request chose may reach although they
         /// are this stubd (`--webhook-allow`); its admin API stays out of reach.
         public var webhookAllowed: [String] = []
@@ -101,7 +104,9 @@ extension StubdServer {
         let handler = StubHandler(admin: admin, responder: service, cors: configuration.cors ?? .default(host: host),
                                   redactor: redactor, feed: feed, own: own)
         let front: any EngineHandler = engineConfiguration.proxy == nil ? handler
-            : ProxyGate(stubs: handler, admin: admin, feed: feed, unrouted: configuration.unroutedHosts, own: own)
+            : ProxyGate(stubs: handler, admin: admin, feed: feed, unrouted: configuration.unroutedHosts, own: own,
+                        passage: ProxyPassage(resolve: configuration.proxyResolve, tls: configuration.upstreamTLS ?? configuration.proxy?.tls ?? UpstreamTLS(),
+                                              recorder: configuration.unroutedHosts == .record ? configuration.recorder : nil))
         let engine = configuration.makeEngine(engineConfiguration, front)
         let ports = try engine.start()
         own.listening(on: [ports.http, ports.https, ports.proxy].compactMap { $0 })

@@ -186,6 +186,34 @@ def run(binary, work):
         _, code, err = curl("-x", pass_proxy, f"https://localhost:{passing.port}/__stubd/health")
         check(code != 0 and "403" in err, f"nor tunnels to it ({first_line(err)[:70]})")
 
+        # --proxy-unrouted record: an unrouted host is intercepted, forwarded (to the address
+        # --resolve gives its name) and recorded as a route with its host; served next time, the
+        # same request is answered offline.
+        upstream_named = Stubd(binary, os.path.join(work, "upstream"), "--https-port", "0", "--ca-dir", upstream_ca_dir,
+                               "--cert-host", "api.recorded.example")
+        recorded = os.path.join(work, "recorded")
+        try:
+            named_port = int(next(line for line in upstream_named.banner if "over HTTPS on" in line).rsplit(":", 1)[1])
+            recorder = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir, "--proxy-unrouted", "record",
+                             "--record", recorded, "--resolve", f"api.recorded.example:{named_port}:127.0.0.1",
+                             "--upstream-ca", os.path.join(upstream_ca_dir, "stubd-ca.pem"))
+            try:
+                out, code, err = curl("-x", f"http://127.0.0.1:{port_of(recorder)}", "--cacert", ca, f"https://api.recorded.example:{named_port}/zen")
+                check(out == "the real server", f"record intercepts, forwards to the --resolve address and answers ({out!r}, exit {code} {first_line(err)})")
+            finally:
+                recorder.stop()
+        finally:
+            upstream_named.stop()
+        files = [name for name in os.listdir(recorded)] if os.path.isdir(recorded) else []
+        written = json.dumps([json.load(open(os.path.join(recorded, name))) for name in files if name.endswith(".json")])
+        check('"host": "api.recorded.example"' in written, f"the recorded route names its host ({files}: {written[:160]})")
+        replay = Stubd(binary, recorded, "--proxy-port", "0", "--ca-dir", ca_dir)
+        try:
+            out, code, _ = curl("-x", f"http://127.0.0.1:{port_of(replay)}", "--cacert", ca, f"https://api.recorded.example:{named_port}/zen")
+            check(out == "the real server", f"served from the recording, with the real server gone ({out!r}, exit {code})")
+        finally:
+            replay.stop()
+
         # Beyond loopback the proxy needs a password (no open relay on a LAN); with one, every
         # client must send it.
         relay = subprocess.run([binary, "serve", os.path.join(work, "fixtures"), "--port", "0", "--proxy-port", "0",

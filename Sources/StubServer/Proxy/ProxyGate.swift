@@ -1,4 +1,6 @@
 import AdminContract
+import Foundation
+package import Recording
 public import StubModel
 package import StubdEngine
 import StubdState
@@ -12,6 +14,30 @@ public enum UnroutedHosts: String, Sendable, CaseIterable {
     /// Passed on untouched: a `CONNECT` is tunnelled to the real server (no interception, so a
     /// pinned SDK keeps working), a plain request forwarded to it.
     case pass
+    /// Intercepted and forwarded to the real server, and each answer recorded (`--record DIR`)
+    /// as a route with its host, secrets scrubbed: serve the folder next time and the host is
+    /// answered offline.
+    case record
+}
+
+/// Where the forward proxy sends what it passes on or records: name overrides (curl's
+/// `--resolve HOST:PORT:ADDRESS`), how HTTPS servers are trusted, and the recorder.
+package struct ProxyPassage: Sendable {
+    /// `host:port` → the address to connect to instead of resolving `host`.
+    package var resolve: [String: String] = [:]
+    /// How HTTPS servers are trusted (default: the system's store).
+    package var tls = UpstreamTLS()
+    /// The recorder of `UnroutedHosts.record`.
+    package var recorder: Recorder?
+
+    package init(resolve: [String: String] = [:], tls: UpstreamTLS = UpstreamTLS(), recorder: Recorder? = nil) {
+        self.resolve = resolve
+        self.tls = tls
+        self.recorder = recorder
+    }
+
+    /// The address to connect to for `host:port`, if overridden.
+    func address(_ host: String, _ port: Int) -> String? { resolve["\(host):\(port)"] }
 }
 
 /// The front of stubd's forward proxy (`serve --proxy-port`), before the stub handler: a request
@@ -26,9 +52,12 @@ package final class ProxyGate: EngineHandler {
     private let feed: ExchangeFeed
     private let unrouted: UnroutedHosts
     private let own: OwnTraffic
+    private let passage: ProxyPassage
 
-    package init(stubs: StubHandler, admin: SessionStore, feed: ExchangeFeed, unrouted: UnroutedHosts, own: OwnTraffic) {
+    package init(stubs: StubHandler, admin: SessionStore, feed: ExchangeFeed, unrouted: UnroutedHosts, own: OwnTraffic,
+                 passage: ProxyPassage = ProxyPassage()) {
         self.own = own
+        self.passage = passage
         self.stubs = stubs
         self.admin = admin
         self.feed = feed
@@ -38,7 +67,7 @@ package final class ProxyGate: EngineHandler {
     package func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
         guard let arrival = request.proxied else { return stubs.handle(request, reply: reply) }
         let routed = admin.store.snapshot.hosts.contains(arrival.host)
-        if !routed, unrouted == .pass, own.isThisStubd(host: arrival.host, port: arrival.port) {
+        if !routed, unrouted != .refuse, own.isThisStubd(host: arrival.host, port: arrival.port) {
             // Passed on, it would reach stubd's own ports (the admin API among them) unasked.
             let refusal = JSONReply.error("stubd's proxy does not pass requests on to stubd itself", status: 403,
                                           problems: ["call \(arrival.host):\(arrival.port) directly, not through the proxy"])
@@ -48,8 +77,12 @@ package final class ProxyGate: EngineHandler {
             if routed { return .reply(ReplyPlan(content: .tunnel(.intercept(arrival)))) }
             switch unrouted {
             case .pass:
-                return answer(request, arrival, .tunnel(.pass(host: arrival.host, port: arrival.port)),
+                let address = passage.address(arrival.host, arrival.port) ?? arrival.host
+                return answer(request, arrival, .tunnel(.pass(host: address, port: arrival.port)),
                               .forwarded(upstream: "\(arrival.host):\(arrival.port) (tunnelled, not intercepted)"))
+            case .record:
+                // Intercepted like a routed host: its requests are forwarded and recorded.
+                return .reply(ReplyPlan(content: .tunnel(.intercept(arrival))))
             case .refuse:
                 return refuse(request, arrival, status: 403)
             }
@@ -61,7 +94,8 @@ package final class ProxyGate: EngineHandler {
         guard routed else {
             switch unrouted {
             case .refuse: return refuse(request, arrival, status: 502)
-            case .pass: return pass(request, arrival, reply: reply)
+            case .pass: return pass(request, arrival, reply: reply, recorder: nil)
+            case .record: return pass(request, arrival, reply: reply, recorder: passage.recorder)
             }
         }
         var inner = request
@@ -91,22 +125,46 @@ package final class ProxyGate: EngineHandler {
         return answer(request, arrival, .response(refusal), .miss(closest: "proxy: \(why)"))
     }
 
-    /// A plain request to an unrouted host, forwarded to it.
-    private func pass(_ request: IncomingRequest, _ arrival: ProxyArrival, reply: ReplyHandle) -> HandlerDecision {
+    /// A request to an unrouted host (plain, or from an intercepted tunnel), forwarded to it as
+    /// the client sent it, and recorded when `recorder` is given.
+    private func pass(_ request: IncomingRequest, _ arrival: ProxyArrival, reply: ReplyHandle, recorder: Recorder?) -> HandlerDecision {
         let exchange = Exchange(request: request, session: SessionID(arrival.session), feed: feed, reply: reply)
         feed.start(exchange, observers: feed.observers)
-        guard let origin = try? ProxyUpstream(url: "http://\(arrival.host.contains(":") ? "[\(arrival.host)]" : arrival.host):\(arrival.port)") else {
+        let shownHost = arrival.host.contains(":") ? "[\(arrival.host)]" : arrival.host
+        let tls = passage.tls
+        guard let origin = try? ProxyUpstream(url: "\(arrival.scheme)://\(shownHost):\(arrival.port)", caFile: tls.caFile, insecure: !tls.verify) else {
             exchange.resolve(.notForwarded(reason: "\(arrival.host) is not a host stubd can reach"))
             let plan = ReplyPlan(content: .response(JSONReply.error("\(arrival.host) is not a host stubd can reach", status: 502)))
             exchange.record(plan)
             return .reply(plan, listener: exchange)
         }
+        var upstream = UpstreamRequest(host: arrival.host, port: arrival.port, method: request.method,
+                                       target: request.rawPath + (request.rawQuery.map { "?\($0)" } ?? ""),
+                                       headers: Self.forwardedHeaders(request.headers, origin: origin, recording: recorder != nil),
+                                       body: request.body, timeoutSeconds: origin.timeoutSeconds)
+        upstream.tls = origin.tls
+        upstream.address = passage.address(arrival.host, arrival.port)
         exchange.resolve(.forwarded(upstream: origin.description))
-        reply.upstream.fetch(origin.forward(request)) { response in
+        reply.upstream.fetch(upstream) { response in
             let plan = ReplyPlan(content: .response(origin.reply(for: response, head: request.method == "HEAD")), headOnly: request.method == "HEAD")
             exchange.record(plan)
+            if let recorder { exchange.recorded(by: recorder, upstream: response) }
             reply.complete(plan, listener: exchange)
         }
         return .later
+    }
+
+    /// The client's headers as a forward proxy passes them on: hop-by-hop ones and stubd's own
+    /// dropped, `Host` the server's; a recording asks only for codings it can decode.
+    static func forwardedHeaders(_ headers: [NameValue], origin: ProxyUpstream, recording: Bool) -> [NameValue] {
+        let named = Set(headers.filter { $0.name.equalsIgnoringCase("Connection") }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } })
+        var kept = headers.filter { header in
+            let name = header.name.lowercased()
+            return !ProxyUpstream.hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length"
+                && !name.hasPrefix("x-stubd-")
+        }
+        kept.insert(NameValue("Host", origin.hostHeader), at: 0)
+        return recording ? ProxyUpstream.decodableAcceptEncoding(kept) : kept
     }
 }

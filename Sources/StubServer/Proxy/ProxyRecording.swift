@@ -19,6 +19,7 @@ extension CapturedRequest {
     /// The engine's request as recording sees it.
     init(_ request: IncomingRequest) {
         self.init(method: request.method, rawPath: request.rawPath, rawQuery: request.rawQuery, headers: request.headers, body: request.body)
+        host = request.proxied?.host
     }
 }
 
