@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stubd benchmark: builds release, installs the peers when missing, and prints one table of
 # figures measured in this run (stubd vs a C evhttp baseline, nginx and WireMock), then writes
-# docs/PERFORMANCE.md. Figures only: it never fails on timing.
+# docs/PERFORMANCE.md; then prints the WebSocket and forward-proxy tables (beside mitmproxy). Figures only: it never fails on timing.
 #   BENCH_SECONDS=10  length of each wrk run      BENCH_WARMUP=20  WireMock JIT warm-up seconds
 #   BENCH_QUICK=1     shorter runs, 1k/10k routes only (a smoke test of the script)
 set -euo pipefail
@@ -14,6 +14,7 @@ pkg-config --exists libevent 2>/dev/null || need+=(libevent-dev pkg-config)
 command -v curl >/dev/null || need+=(curl)
 command -v java >/dev/null || need+=(default-jre-headless)
 command -v cc >/dev/null || need+=(gcc)
+command -v mitmdump >/dev/null || need+=(mitmproxy)
 if [ ${#need[@]} -gt 0 ]; then
   echo "bench: installing ${need[*]}"
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
@@ -33,3 +34,5 @@ python3 bench/bench.py
 # WebSockets: echo round trips beside a reference echo server, 10,000 idle conversations.
 python3 -c 'import websockets' 2>/dev/null || python3 -m pip install -q websockets 2>/dev/null || python3 -m pip install -q --break-system-packages websockets
 python3 bench/websocket_bench.py .build/release/stubd
+# The forward proxy: stubbed HTTPS through it beside the direct port and mitmproxy; leaf minting.
+python3 bench/proxy_bench.py .build/release/stubd

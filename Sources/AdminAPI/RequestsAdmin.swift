@@ -55,7 +55,7 @@ public struct RequestsAdmin {
             bodyNote: note, matched: entry.matched, routeID: entry.routeID?.description, route: entry.routeName, nearMiss: entry.nearMiss,
             status: entry.status, fault: entry.fault?.rawValue, latencyMs: (entry.latency * 100_000).rounded() / 100,
             response: entry.response.map { json($0, entry: entry, bodyLimit: bodyLimit) }, resend: entry.isResend,
-            faultSentAs: entry.faultCutShort ? RequestRecord.cutShort : nil)
+            faultSentAs: entry.faultCutShort ? RequestRecord.cutShort : nil, server: entry.server)
     }
 
     /// Body bytes a miss's 404 shows however small the journal's body limit: enough for the

@@ -267,6 +267,9 @@ public struct RequestRecord: AdminBody {
     public let url: String
     /// The path, percent-decoded.
     public let path: String
+    /// The scheme and host it was for, when it came through the forward proxy
+    /// (`https://api.example.com`); absent on the direct ports.
+    public let server: String?
     /// Its `X-Stubd-Session`.
     public let session: String?
     /// The connection it came on and its place there.
@@ -317,7 +320,8 @@ public struct RequestRecord: AdminBody {
     public init(sequence: Int, time: String, method: String, url: String, path: String, session: String?, connection: Int?,
                 connectionRequest: Int?, headers: [NameValue], body: String?, bodyBase64: String?, bodySize: Int, bodyNote: String?,
                 matched: Bool, routeID: String?, route: String?, nearMiss: String?, status: Int?, fault: String?, latencyMs: Double,
-                response: JSONValue?, resend: Bool = false, faultSentAs: String? = nil) {
+                response: JSONValue?, resend: Bool = false, faultSentAs: String? = nil, server: String? = nil) {
+        self.server = server
         self.sequence = sequence
         self.time = time
         self.method = method
@@ -351,6 +355,7 @@ public struct RequestRecord: AdminBody {
         method = try fields.string("method")
         url = try fields.string("url")
         path = try fields.string("path")
+        server = try fields.optionalString("server")
         session = try fields.optionalString("session")
         connection = try fields.optionalInt("connection")
         connectionRequest = try fields.optionalInt("connectionRequest")
@@ -381,6 +386,7 @@ public struct RequestRecord: AdminBody {
         var members: [(key: String, value: JSONValue)] = [
             ("sequence", .int(sequence)), ("time", .string(time)), ("method", .string(method)), ("url", .string(url)), ("path", .string(path)),
         ]
+        if let server { members.append(("server", .string(server))) }
         if let session { members.append(("session", .string(session))) }
         if let connection { members.append(("connection", .int(connection))) }
         if let connectionRequest { members.append(("connectionRequest", .int(connectionRequest))) }

@@ -242,6 +242,27 @@ def routes_tab_turns_off_overrides_edits_and_deletes(browser, folder, write_dir)
 
 
 @check
+def proxied_requests_show_the_host_the_client_asked_for(browser, folder, write_dir):
+    with open(os.path.join(folder, "proxied.json"), "w") as file:
+        json.dump({"routes": [{"name": "me", "request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"},
+                               "response": {"json": {"id": 1}}}]}, file)
+    server = Stubd(folder, "--proxy-port", "0", "--ca-dir", os.path.join(write_dir, "proxy-ca"))
+    try:
+        line = next(line for line in server.banner if "proxy on http://127.0.0.1:" in line)
+        proxy = "http://127.0.0.1:" + line.split("proxy on http://127.0.0.1:", 1)[1].split(":", 1)[0]
+        assert curl("http://api.example.com/v1/me", "-x", proxy) == (200, '{"id":1}')
+        assert curl("http://sdk.other.example/track", "-x", proxy)[0] == 502
+        browser.open(server.base + "/__stubd/ui")
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === 'http://api.example.com/v1/me')",
+                     "the answered request with its host")
+        browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === 'http://sdk.other.example/track')",
+                     "the refused one with its host")
+    finally:
+        server.stop()
+        os.remove(os.path.join(folder, "proxied.json"))
+
+
+@check
 def scenario_reset_from_the_page(browser, folder, write_dir):
     server = Stubd(folder)
     try:

@@ -150,7 +150,9 @@ function renderRequests() {
     if (state.selected === entry.sequence) row.className = 'selected';
     cell(row, new Date(entry.time).toLocaleTimeString());
     cell(row, entry.method);
-    cell(row, entry.url, 'path').title = entry.url;
+    // Through the forward proxy: the host the client asked for, before the path.
+    const target = (entry.server || '') + entry.url;
+    cell(row, target, 'path').title = target;
     cell(row, outcome(entry), statusClass(entry));
     const by = answeredBy(entry);
     cell(row, by, kind(entry) === 'route' ? 'hit' : by);
@@ -366,7 +368,7 @@ function select(sequence) {
   $('detail').hidden = false;
   $('editor').hidden = true;
   $('curl-text').hidden = true;
-  $('detail-title').textContent = entry.method + ' ' + entry.url;
+  $('detail-title').textContent = entry.method + ' ' + (entry.server || '') + entry.url;
   $('request-head').textContent = head([entry.method + ' ' + entry.url].concat(entry.headers.map((h) => h[0] + ': ' + h[1])));
   showBody('request-body', entry);
   const response = entry.response;

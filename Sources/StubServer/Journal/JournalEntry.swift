@@ -31,6 +31,13 @@ public struct JournalEntry: Sendable {
         let request = exchange.request
         return request.rawQuery.map { "\(request.rawPath)?\(redactor.query($0))" } ?? request.rawPath
     }
+    /// `https://api.example.com` (with a port other than the scheme's) for a request that came
+    /// through the forward proxy; nil on the direct ports and for a `CONNECT` (its target names it).
+    public var server: String? {
+        guard let arrival = exchange.request.proxied, !arrival.isConnect else { return nil }
+        let host = arrival.host.contains(":") ? "[\(arrival.host)]" : arrival.host
+        return "\(arrival.scheme)://\(host)" + (arrival.port == (arrival.scheme == "https" ? 443 : 80) ? "" : ":\(arrival.port)")
+    }
     /// The decoded path (what `path=` filters compare).
     public var path: String { PathSegments(raw: exchange.request.rawPath).description }
     /// Request headers (at most `RequestJournal.headerLimit` bytes of them), secrets hidden.
