@@ -197,13 +197,16 @@ hostile: release
 
 ## test-ui: the dashboard's files checked by web tools (packaging/check-web.sh: node --check, the page's HTML
 ## against its CSP); the dashboard (/__stubd/ui), and faults seen from a cross-origin page, in headless Chromium over its
-## DevTools protocol, against debug stubd servers the tests start (installs Debian's chromium when missing);
+## DevTools protocol, against debug stubd servers the tests start (installs Debian's chromium and certutil when missing);
 ## saves Tests/ui/out/dashboard.png.
 test-ui: deps
 ifeq ($(UNAME),Darwin)
 	@command -v chromium >/dev/null || { echo "make: test-ui needs a chromium on PATH (brew install --cask chromium)"; exit 1; }
+	@command -v certutil >/dev/null || { echo "make: test-ui needs NSS's certutil on PATH (brew install nss)"; exit 1; }
 else
 	@command -v chromium >/dev/null || { echo "make: installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+	@command -v certutil >/dev/null || { echo "make: installing libnss3-tools (certutil: stubd's CA in Chromium's NSS store)"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libnss3-tools; }
 endif
 	SUDO=$(SUDO) bash packaging/check-web.sh
 	$(SWIFT) build --product stubd
@@ -213,6 +216,8 @@ endif
 	python3 Tests/ui/page_attacks_test.py .build/debug/stubd
 	python3 Tests/streams/clients_test.py .build/debug/stubd --clients=chromium-eventsource,chromium-fetch
 	python3 Tests/websockets/clients_test.py .build/debug/stubd --clients=chromium
+	@# Chromium with --proxy-server through stubd's forward proxy, stubd's CA in its NSS store (docs/PROXY.md).
+	python3 Tests/proxy/proxy_test.py .build/debug/stubd --clients=chromium
 
 ## conformance: URLSession, curl, Python requests, Node fetch, Chromium, Java HttpClient and OkHttp against a
 ## release stubd (installs the missing ones); prints the per-client fault table, writes docs/CONFORMANCE.md.

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """stubd as a forward proxy (`serve --proxy-port`, docs/PROXY.md) with clients nobody here wrote:
-curl -x, requests, httpx, websocket-client, Java 17's HttpClient and OkHttp 3 through the proxy, over HTTP and HTTPS (intercepted
+curl -x, requests, httpx, aiohttp, websocket-client, Java 17's HttpClient, OkHttp 3 and Chromium through the proxy, over HTTP and HTTPS (intercepted
 with a certificate from stubd's local CA, which only the clients given the CA trust). No name is
 resolved: api.example.com exists only as stubd's routes, and "pass" goes to a second stubd on
 127.0.0.1 standing in for the real server.
 
-    python3 Tests/proxy/proxy_test.py .build/debug/stubd
+    python3 Tests/proxy/proxy_test.py .build/debug/stubd                      # make test: every client but Chromium
+    python3 Tests/proxy/proxy_test.py .build/debug/stubd --clients=chromium   # make test-ui: Chromium
 """
+import asyncio
 import json
 import os
 import plistlib
@@ -20,8 +22,11 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, os.path.join(HERE, "..", "ui"))
 from stubd_server import Stubd  # noqa: E402
+import cdp  # noqa: E402  (headless Chromium over DevTools)
 
+import aiohttp  # noqa: E402
 import httpx  # noqa: E402
 import requests  # noqa: E402
 import websocket  # noqa: E402  (websocket-client)
@@ -43,6 +48,44 @@ def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what)
     if not condition:
         problems.append(what)
+
+
+def chromium(binary, work):
+    """`make test-ui`'s part: Chromium through the proxy."""
+    os.makedirs(os.path.join(work, "fixtures"))
+    with open(os.path.join(work, "fixtures", "api.json"), "w") as file:
+        json.dump(ROUTES, file)
+    ca_dir = os.path.join(work, "ca")
+    stubd = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir)
+    try:
+        chromium_through_the_proxy(f"http://127.0.0.1:{port_of(stubd)}", os.path.join(ca_dir, "stubd-ca.pem"), work)
+    finally:
+        stubd.stop()
+
+
+def chromium_through_the_proxy(proxy, ca, work):
+    """Headless Chromium with --proxy-server, the CA trusted in the NSS store of its HOME (as a
+    developer's `certutil` would), opening the stub over https and fetching it from the page."""
+    home = os.path.join(work, "chromium-home")
+    store = "sql:" + os.path.join(home, ".pki", "nssdb")
+    os.makedirs(os.path.join(home, ".pki", "nssdb"))
+    subprocess.run(["certutil", "-d", store, "-N", "--empty-password"], check=True, capture_output=True)
+    subprocess.run(["certutil", "-d", store, "-A", "-t", "C,,", "-n", "stubd local CA", "-i", ca], check=True, capture_output=True)
+    browser = cdp.Browser(flags=[f"--proxy-server={proxy}"], env={**os.environ, "HOME": home})
+    try:
+        browser.open("https://api.example.com/v1/me")
+        text = browser.evaluate("document.body.innerText")
+        check(text == '{"id":1,"name":"Ada"}', f"Chromium --proxy-server opens the stub over https, the CA in its NSS store ({text!r})")
+        fetched = browser.evaluate("fetch('/v1/me').then(r => r.status + ' ' + r.headers.get('content-type'))")
+        check(fetched == "200 application/json", f"…and the page's fetch() through the tunnel ({fetched!r})")
+    finally:
+        browser.close()
+
+
+async def aiohttp_get(url, proxy, ca):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(url, proxy=proxy, ssl=ssl.create_default_context(cafile=ca)) as answer:
+            return answer.status, await answer.text()
 
 
 def first_line(text):
@@ -69,7 +112,10 @@ def main():
     binary = os.path.abspath(sys.argv[1])
     work = tempfile.mkdtemp(prefix="stubd-proxy-")
     try:
-        run(binary, work)
+        if "--clients=chromium" in sys.argv[2:]:
+            chromium(binary, work)
+        else:
+            run(binary, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if problems:
@@ -118,6 +164,9 @@ def run(binary, work):
         with httpx.Client(proxy=proxy, verify=ssl.create_default_context(cafile=ca), timeout=10) as client:
             answer = client.get("https://api.example.com/v1/me")
             check(answer.status_code == 200 and answer.json()["id"] == 1, f"httpx through the proxy over https ({answer.status_code})")
+
+        answer = asyncio.run(aiohttp_get("https://api.example.com/v1/me", proxy, ca))
+        check(answer == (200, '{"id":1,"name":"Ada"}'), f"aiohttp through the proxy over https ({answer})")
 
         # A WebSocket through CONNECT, intercepted: the route's conversation.
         socket = websocket.create_connection("wss://api.example.com/chat", http_proxy_host="127.0.0.1", http_proxy_port=proxy_port,

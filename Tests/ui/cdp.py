@@ -92,13 +92,15 @@ class WebSocket:
 class Browser:
     """Headless Chromium with one page, driven over DevTools."""
 
-    def __init__(self):
+    def __init__(self, flags=(), env=None):
+        """`flags` go on Chromium's command line (`--proxy-server=…`); `env` replaces its environment
+        (a `HOME` whose NSS store trusts a CA)."""
         self.folder = tempfile.mkdtemp(prefix="stubd-ui-chromium-")
         self.process = subprocess.Popen(
             ["chromium", "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
              "--disable-background-networking", "--disable-component-update", "--remote-debugging-port=0",
-             "--window-size=1280,900", f"--user-data-dir={self.folder}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+             "--window-size=1280,900", f"--user-data-dir={self.folder}", *flags, "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
         # Chromium announces its DevTools endpoint on standard error once it listens.
         announced = None
         deadline = time.monotonic() + 30
