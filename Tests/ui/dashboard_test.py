@@ -257,6 +257,17 @@ def proxied_requests_show_the_host_the_client_asked_for(browser, folder, write_d
                      "the answered request with its host")
         browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === 'http://sdk.other.example/track')",
                      "the refused one with its host")
+        # Stub this host: the refused request's draft names its host; added, the proxy answers it.
+        browser.evaluate("[...document.querySelectorAll('#requests tbody tr[data-sequence]')].find(r => r.cells[2].textContent === 'http://sdk.other.example/track').click()")
+        browser.evaluate("document.querySelector('#stub-this').click()")
+        browser.wait("!document.querySelector('#editor').hidden", "the route editor")
+        draft = json.loads(browser.evaluate("document.querySelector('#draft').value"))
+        assert draft["request"] == {"method": "GET", "path": "/track", "host": "sdk.other.example"}, draft
+        assert "stubd's proxy answers that host itself" in browser.evaluate("document.querySelector('#draft-notes').textContent")
+        browser.evaluate("(() => { const d = JSON.parse(document.querySelector('#draft').value); d.response = {status: 204};"
+                         " document.querySelector('#draft').value = JSON.stringify(d); document.querySelector('#add-global').click(); })()")
+        browser.wait("document.querySelector('#draft-result').textContent.startsWith('Added')", "the host's route added")
+        assert curl("http://sdk.other.example/track", "-x", proxy)[0] == 204
     finally:
         server.stop()
         os.remove(os.path.join(folder, "proxied.json"))

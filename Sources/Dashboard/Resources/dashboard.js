@@ -487,9 +487,18 @@ $('copy-curl').addEventListener('click', async () => {
 // ---- stub this request ---------------------------------------------------------------------------
 const DROPPED = ['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'access-control-allow-origin',
                  'access-control-allow-credentials', 'access-control-expose-headers', 'vary'];
+// The host a request through the forward proxy was for (its "server", or a CONNECT's target):
+// a route naming it makes the proxy answer that host ("stub this host").
+function proxiedHost(entry) {
+  const authority = entry.server ? new URL(entry.server).host : (entry.method === 'CONNECT' ? entry.url : '');
+  const host = authority.startsWith('[') ? authority.slice(1, authority.indexOf(']')) : authority.split(':')[0];
+  return host.toLowerCase();
+}
 function requestPattern(entry, mode) {
+  if (entry.method === 'CONNECT') return { method: 'GET', path: '/', host: proxiedHost(entry) };
   const url = new URL(entry.url, location.origin);
   const request = { method: entry.method, path: entry.path };
+  if (entry.server) request.host = proxiedHost(entry);
   if (mode === 'exact') {
     const query = {};
     for (const [name, value] of url.searchParams) {
@@ -536,6 +545,11 @@ function draftNotes(entry, mode) {
       notes.push('The journal kept ' + entry.body.length + ' of the request body\'s ' + entry.bodySize +
                  ' bytes (--journal-body-limit): the draft\'s body would not match it; narrow or remove the "body" matcher.');
     }
+  }
+  if (proxiedHost(entry)) {
+    notes.push('The route names its host, ' + proxiedHost(entry) + ': once added, stubd\'s proxy answers that host itself ' +
+               '(HTTPS through its CA) instead of refusing or passing it on.' +
+               (entry.method === 'CONNECT' ? ' A CONNECT only opens a tunnel: set the method and path of the request the client sends in it.' : ''));
   }
   const response = entry.response;
   if (response && kind(entry) === 'proxied' && response.bodySize > 0) {
