@@ -123,6 +123,8 @@ static int stubd_servername(SSL *ssl, int *alert, void *arg) {
     SSL_CTX *chosen = chooser->choose(SSL_get_fd(ssl), SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name), chooser->arg);
     if (!chosen) return SSL_TLSEXT_ERR_ALERT_FATAL;
     SSL_set_SSL_CTX(ssl, chosen);
+    /* The chooser handed over a reference; the connection holds its own now. */
+    SSL_CTX_free(chosen);
     return SSL_TLSEXT_ERR_OK;
 }
 

@@ -80,10 +80,15 @@ public final class HTTPEngine: Engine {
                 let listener = try Listener.bind(host: proxy.host, port: proxy.port, flag: "--proxy-port", noDelay: true)
                 serve(listener, tls: nil, kind: .proxy, host: proxy.host)
                 ports.proxy = listener.port
+                // The interception fronts, TLS and plain, on loopback: reached only through tunnels.
                 let front = try Listener.bind(host: "127.0.0.1", port: 0, flag: "--proxy-port", noDelay: true)
                 bound.append(front)
                 listeners.append((front.fd, interception.context, .interception))
                 interception.port = front.port
+                let plain = try Listener.bind(host: "127.0.0.1", port: 0, flag: "--proxy-port", noDelay: true)
+                bound.append(plain)
+                listeners.append((plain.fd, nil, .interception))
+                interception.plainPort = plain.port
             }
         } catch {
             for listener in bound { listener.close() }

@@ -228,7 +228,6 @@ final class Worker {
             var inTunnel = arrival
             inTunnel.isConnect = false
             request.proxied = inTunnel
-            request.isTLS = true
             return nil
         }
     }

@@ -13,10 +13,12 @@ import json
 import os
 import plistlib
 import shutil
+import socket as socket_module
 import ssl
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
@@ -174,6 +176,32 @@ def run(binary, work):
         socket.send("hi")
         check(socket.recv() == "echo: hi", "a WebSocket conversation through the proxy (wss, intercepted)")
         socket.close()
+        # Plain HTTP inside a tunnel (the first byte is no TLS handshake): curl -p, ws:// through the proxy.
+        out, code, _ = curl("-p", "-x", proxy, "http://api.example.com/v1/me")
+        check(out == '{"id":1,"name":"Ada"}', f"curl -p (plain HTTP in a CONNECT tunnel) gets the stub ({out!r}, exit {code})")
+        socket = websocket.create_connection("ws://api.example.com/chat", http_proxy_host="127.0.0.1", http_proxy_port=proxy_port,
+                                             proxy_type="http", timeout=10)
+        socket.send("plain")
+        check(socket.recv() == "echo: plain", "a ws:// conversation through the proxy (plain, in a tunnel)")
+        socket.close()
+
+        # 200 tunnels opened and left silent hold no loop: a request through the proxy is answered at once.
+        silent = []
+        for _ in range(200):
+            held = socket_module.create_connection(("127.0.0.1", proxy_port), timeout=10)
+            held.sendall(b"CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n")
+            silent.append(held)
+        for held in silent:
+            head = held.recv(64)
+            if not head.startswith(b"HTTP/1.1 200"):
+                check(False, f"a silent tunnel was opened ({head!r})")
+                break
+        started = time.monotonic()
+        out, _, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/v1/me")
+        waited = time.monotonic() - started
+        check(out == '{"id":1,"name":"Ada"}' and waited < 2, f"with 200 silent tunnels open, a request through the proxy is answered in {waited:.2f} s")
+        for held in silent:
+            held.close()
 
         # Two sessions through the proxy, told apart by the proxy credentials' user.
         for session, name in [("device-a", "Ann"), ("device-b", "Bob")]:

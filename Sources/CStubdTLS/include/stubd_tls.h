@@ -45,7 +45,8 @@ struct x509_st *stubd_make_certificate(struct evp_pkey_st *key, const char *comm
 struct ssl_ctx_st *stubd_ssl_ctx_from_pem(const char *certificate, long certificateLength, const char *key, long keyLength);
 
 /* Picks the context a TLS connection on `fd` continues with, from the name the client sent
-   (NULL without SNI); NULL refuses the handshake. */
+   (NULL without SNI), handing over one reference to it (released once the connection holds its
+   own); NULL refuses the handshake. */
 typedef struct ssl_ctx_st *(*stubd_context_chooser)(int fd, const char *servername, void *arg);
 
 /* Calls `choose` during each ClientHello on `ctx` (OpenSSL's servername callback, which runs with

@@ -18,9 +18,14 @@ final class Interception: @unchecked Sendable {
     let context: TLSServerContext
     private let mint: @Sendable (String) -> (certificate: [UInt8], key: [UInt8])?
     private let tunnels = Mutex<[Int: ProxyArrival]>([:])
-    private let leaves = Mutex<[String: Leaf]>([:])
-    /// The front's port, once bound.
+    private let leaves = Mutex(Leaves())
+    /// The TLS front's port, once bound.
     var port = 0
+    /// The plain front's port (plain HTTP in a tunnel), once bound.
+    var plainPort = 0
+    /// Hosts whose context is kept; past it the oldest is dropped (connections using it keep it:
+    /// OpenSSL counts references), so a proxy recording any host stays bounded.
+    static let leafLimit = 1000
 
     init(settings: ProxySettings) throws(EngineError) {
         mint = settings.mint
@@ -33,7 +38,7 @@ final class Interception: @unchecked Sendable {
     }
 
     deinit {
-        for leaf in leaves.withLock({ Array($0.values) }) { SSL_CTX_free(leaf.context) }
+        for leaf in leaves.withLock({ Array($0.byHost.values) }) { SSL_CTX_free(leaf.context) }
     }
 
     /// A tunnel's connection to the front opened from `localPort`: requests arriving from that
@@ -50,7 +55,13 @@ final class Interception: @unchecked Sendable {
     /// the SNI a client may leave out for an address), minted and cached on first use.
     fileprivate func context(for fd: Int32) -> OpaquePointer? {
         guard let peerPort = System.peerPort(fd), let host = arrival(peerPort: peerPort)?.host else { return nil }
-        if let leaf = leaves.withLock({ $0[host] }) { return leaf.context }
+        // Each context handed to OpenSSL carries a reference of its own, taken under the lock (a
+        // drop from the cache on another loop cannot free it first); the chooser gives it back.
+        if let leaf = leaves.withLock({ cache -> Leaf? in
+            guard let leaf = cache.byHost[host] else { return nil }
+            SSL_CTX_up_ref(leaf.context)
+            return leaf
+        }) { return leaf.context }
         guard let minted = mint(host) else { return nil }
         let made = minted.certificate.withUnsafeBufferPointer { certificate in
             minted.key.withUnsafeBufferPointer { key in
@@ -63,13 +74,30 @@ final class Interception: @unchecked Sendable {
         }
         guard let made else { return nil }
         let leaf = Leaf(context: made)
-        let kept = leaves.withLock { cache in
-            if let earlier = cache[host] { return earlier }
-            cache[host] = leaf
-            return leaf
+        let (kept, dropped) = leaves.withLock { cache -> (Leaf, Leaf?) in
+            if let earlier = cache.byHost[host] {
+                SSL_CTX_up_ref(earlier.context)
+                return (earlier, nil)
+            }
+            var dropped: Leaf?
+            if cache.order.count >= Self.leafLimit {
+                let oldest = cache.order.removeFirst()
+                dropped = cache.byHost.removeValue(forKey: oldest)
+            }
+            cache.byHost[host] = leaf
+            cache.order.append(host)
+            SSL_CTX_up_ref(leaf.context)
+            return (leaf, dropped)
         }
+        if let dropped { SSL_CTX_free(dropped.context) }
         if kept.context != made { SSL_CTX_free(made) }
         return kept.context
+    }
+
+    /// The minted contexts, by host, and the order they were made in.
+    private struct Leaves: Sendable {
+        var byHost: [String: Leaf] = [:]
+        var order: [String] = []
     }
 
     /// One host's context (an `SSL_CTX` is safe to share between threads once made).

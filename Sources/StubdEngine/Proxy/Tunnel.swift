@@ -12,9 +12,12 @@ public enum TunnelTarget: Sendable {
 
 /// A `CONNECT` tunnel on a loop: the client's connection (taken from evhttp once the `200` is
 /// written) joined byte for byte to a connection stubd opens — to its interception front or to
-/// the real server. Each side's input is moved to the other's output; while more than
-/// `pauseAbove` bytes wait for one side, the other is not read (TCP holds the sender back). Either
-/// side closing ends both, after what the other still had to write.
+/// the real server. An intercepted tunnel waits for the client's first byte: a TLS handshake
+/// (`0x16`) goes to the TLS front, anything else (plain HTTP in a tunnel: `curl -p`, `ws://`
+/// through a proxy) to the plain one. Each side's input is moved to the other's output; while more
+/// than `pauseAbove` bytes wait for one side, the other is not read (TCP holds the sender back).
+/// Either side closing ends both, after what the other still had to write. A client silent for
+/// `quietLimit` seconds before its first byte, or a server not connected within it, ends it.
 final class Tunnel {
     private let connection: OpaquePointer
     private let client: OpaquePointer
@@ -22,10 +25,16 @@ final class Tunnel {
     private unowned let worker: Worker
     private let interception: Interception?
     private var localPort: Int?
+    /// An intercepted tunnel's arrival, until its first byte chooses the front.
+    private var pending: ProxyArrival?
+    /// The server side has connected (the client is read from then on).
+    private var connected = false
     private var open = true
     /// Set once one side has closed: the other is closed when its output is written.
     private var closing = false
     static let pauseAbove = 1 << 20
+    /// Seconds a client may take to send its first byte, and a server to accept the connection.
+    static let quietLimit = 30.0
 
     private init(connection: OpaquePointer, client: OpaquePointer, worker: Worker, interception: Interception?) {
         self.connection = connection
@@ -53,27 +62,51 @@ final class Tunnel {
         let me = Unmanaged.passUnretained(tunnel).toOpaque()
         bufferevent_setcb(client, onTunnelRead, onTunnelWritten, onTunnelEvent, me)
         bufferevent_setcb(server, onTunnelRead, onTunnelWritten, onTunnelEvent, me)
-        // The client is not read until the server side is connected.
-        bufferevent_disable(client, Int16(EV_READ))
-        bufferevent_enable(client, Int16(EV_WRITE))
+        var quiet = System.timeValue(seconds: quietLimit)
         switch target {
         case .intercept(let arrival):
-            guard let interception, interception.port > 0 else { return tunnel.end() }
-            // A numeric address without a DNS base: resolved and connecting before the call returns.
-            guard bufferevent_socket_connect_hostname(server, nil, AF_INET, "127.0.0.1", Int32(interception.port)) == 0 else { return tunnel.end() }
-            // Known before any byte of the handshake can reach the front: the client is not read yet.
-            let port = (try? System.boundPort(bufferevent_getfd(server))) ?? 0
-            tunnel.localPort = port
-            interception.opened(localPort: port, arrival: arrival)
+            guard interception != nil else { return tunnel.end() }
+            // Read the first byte (it chooses the front), within the quiet limit.
+            tunnel.pending = arrival
+            bufferevent_set_timeouts(client, &quiet, nil)
+            bufferevent_enable(client, Int16(EV_READ | EV_WRITE))
         case .pass(let host, let port):
+            // The client is not read until the server side is connected (within the limit).
+            bufferevent_disable(client, Int16(EV_READ))
+            bufferevent_enable(client, Int16(EV_WRITE))
             worker.dnsStarted = true
+            bufferevent_set_timeouts(server, nil, &quiet)
             guard bufferevent_socket_connect_hostname(server, worker.dns, AF_UNSPEC, host, Int32(port)) == 0 else { return tunnel.end() }
+            bufferevent_enable(server, Int16(EV_READ | EV_WRITE))
         }
+    }
+
+    /// An intercepted tunnel's first bytes are here: join the front they are for.
+    private func joinFront(for arrival: ProxyArrival) {
+        guard let interception, let server else { return end() }
+        var first: UInt8 = 0
+        _ = evbuffer_copyout(bufferevent_get_input(client), &first, 1)
+        let tls = first == 0x16
+        let port = tls ? interception.port : interception.plainPort
+        guard port > 0 else { return end() }
+        pending = nil
+        bufferevent_set_timeouts(client, nil, nil)
+        bufferevent_disable(client, Int16(EV_READ))
+        // A numeric address without a DNS base: resolved and connecting before the call returns.
+        guard bufferevent_socket_connect_hostname(server, nil, AF_INET, "127.0.0.1", Int32(port)) == 0 else { return end() }
+        // Known before any byte reaches the front: the client's bytes wait until it connects.
+        let local = (try? System.boundPort(bufferevent_getfd(server))) ?? 0
+        localPort = local
+        var inTunnel = arrival
+        inTunnel.scheme = tls ? "https" : "http"
+        interception.opened(localPort: local, arrival: inTunnel)
         bufferevent_enable(server, Int16(EV_READ | EV_WRITE))
     }
 
     fileprivate func read(from side: OpaquePointer) {
         guard open, let server else { return }
+        if side == client, let arrival = pending { return joinFront(for: arrival) }
+        guard connected else { return }
         let other = side == client ? server : client
         worker.budget.heldActive(ObjectIdentifier(self))
         bufferevent_write_buffer(other, bufferevent_get_input(side))
@@ -96,6 +129,8 @@ final class Tunnel {
     fileprivate func event(_ side: OpaquePointer, _ events: Int16) {
         guard open, let server else { return }
         if side == server, events & Int16(BEV_EVENT_CONNECTED) != 0 {
+            connected = true
+            bufferevent_set_timeouts(server, nil, nil)
             bufferevent_enable(client, Int16(EV_READ))
             // Bytes the client sent right behind its CONNECT (it should wait, but may not).
             if evbuffer_get_length(bufferevent_get_input(client)) > 0 { read(from: client) }
