@@ -170,6 +170,16 @@ def run(binary, work):
         answer = asyncio.run(aiohttp_get("https://api.example.com/v1/me", proxy, ca))
         check(answer == (200, '{"id":1,"name":"Ada"}'), f"aiohttp through the proxy over https ({answer})")
 
+        # Foundation's URLSession (swift-corelibs on Linux: the proxy from http_proxy, plain HTTP).
+        program = os.path.join(work, "URLSessionProxy")
+        built = subprocess.run(["swiftc", "-o", program, os.path.join(HERE, "URLSessionProxy.swift")], capture_output=True, text=True, timeout=300)
+        if built.returncode != 0:
+            check(False, f"URLSessionProxy.swift compiles ({built.stderr.strip()[-300:]})")
+        else:
+            run_it = subprocess.run([program, "http://api.example.com/v1/me"], capture_output=True, text=True, timeout=60,
+                                    env={**os.environ, "http_proxy": proxy})
+            check(run_it.stdout.strip() == '200 {"id":1,"name":"Ada"}', f"URLSession through the proxy over http ({run_it.stdout.strip()[:120]})")
+
         # A WebSocket through CONNECT, intercepted: the route's conversation.
         socket = websocket.create_connection("wss://api.example.com/chat", http_proxy_host="127.0.0.1", http_proxy_port=proxy_port,
                                              proxy_type="http", sslopt={"ca_certs": ca}, timeout=10)
