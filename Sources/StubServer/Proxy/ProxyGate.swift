@@ -1,5 +1,4 @@
 import AdminContract
-import Foundation
 package import Recording
 public import StubModel
 package import StubdEngine
@@ -157,14 +156,7 @@ package final class ProxyGate: EngineHandler {
     /// The client's headers as a forward proxy passes them on: hop-by-hop ones and stubd's own
     /// dropped, `Host` the server's; a recording asks only for codings it can decode.
     static func forwardedHeaders(_ headers: [NameValue], origin: ProxyUpstream, recording: Bool) -> [NameValue] {
-        let named = Set(headers.filter { $0.name.equalsIgnoringCase("Connection") }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } })
-        var kept = headers.filter { header in
-            let name = header.name.lowercased()
-            return !ProxyUpstream.hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length"
-                && !name.hasPrefix("x-stubd-")
-        }
-        kept.insert(NameValue("Host", origin.hostHeader), at: 0)
+        let kept = [NameValue("Host", origin.hostHeader)] + ProxyUpstream.endToEndHeaders(headers)
         return recording ? ProxyUpstream.decodableAcceptEncoding(kept) : kept
     }
 }

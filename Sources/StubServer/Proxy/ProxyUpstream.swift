@@ -83,12 +83,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
 
     /// The request to send upstream for `request`.
     func forward(_ request: IncomingRequest) -> UpstreamRequest {
-        let named = Set((request.header("Connection") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
-        var headers = request.headers.filter { header in
-            let name = header.name.lowercased()
-            return !Self.hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length"
-                && !name.hasPrefix("x-stubd-")
-        }
+        var headers = Self.endToEndHeaders(request.headers)
         headers.append(NameValue("Host", hostHeader))
         let client = request.peer.isEmpty ? "unknown" : request.peer
         let forwardedFor = request.header("X-Forwarded-For").map { "\($0), \(client)" } ?? client
@@ -101,6 +96,17 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
                                        body: request.body, timeoutSeconds: timeoutSeconds)
         upstream.tls = tls
         return upstream
+    }
+
+    /// The headers a proxy passes on (the caller adds `Host`): without hop-by-hop ones, those
+    /// `Connection` names, `Host`, `Content-Length` (the engine frames the body) and stubd's own.
+    static func endToEndHeaders(_ headers: [NameValue]) -> [NameValue] {
+        let named = Set(headers.filter { $0.name.equalsIgnoringCase("Connection") }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } })
+        return headers.filter { header in
+            let name = header.name.lowercased()
+            return !hopByHop.contains(name) && !named.contains(name) && name != "host" && name != "content-length" && !name.hasPrefix("x-stubd-")
+        }
     }
 
     /// Answers with bodies above this many bytes (or of unknown length) are relayed to the client
