@@ -106,7 +106,7 @@ final class Worker {
         case direct
         /// The forward proxy's port: absolute-form requests and `CONNECT`.
         case proxy
-        /// The TLS side of intercepted tunnels (loopback, reached only through `Tunnel`).
+        /// The stubd side of intercepted tunnels, TLS or plain (loopback, reached only through `Tunnel`).
         case interception
     }
 

@@ -70,6 +70,8 @@ final class Tunnel {
             tunnel.pending = arrival
             bufferevent_set_timeouts(client, &quiet, nil)
             bufferevent_enable(client, Int16(EV_READ | EV_WRITE))
+            // A client that sent its first bytes right behind the CONNECT: they are read already.
+            if evbuffer_get_length(bufferevent_get_input(client)) > 0 { tunnel.joinFront(for: arrival) }
         case .pass(let host, let port):
             // The client is not read until the server side is connected (within the limit).
             bufferevent_disable(client, Int16(EV_READ))
