@@ -38,10 +38,14 @@ ROUTES = {"routes": [
      "response": {"json": {"id": 1, "name": "Ada"}}},
     {"name": "order", "request": {"method": "POST", "path": "/v1/orders", "host": "api.example.com", "body": {"json": {"sku": "A1"}}},
      "response": {"status": 201, "json": {"order": 7}}},
+    {"name": "big", "request": {"method": "GET", "path": "/big", "host": "api.example.com"}, "response": {"bodyFile": "big.bin"}},
+    {"name": "upload", "request": {"method": "PUT", "path": "/upload", "host": "api.example.com"}, "response": {"status": 204}},
     {"name": "chat", "request": {"method": "GET", "path": "/chat", "host": "api.example.com"},
      "websocket": {"replies": [{"match": "any", "then": [{"send": {"text": "echo: {{request.body}}"}}]}], "template": True}},
 ]}
-UPSTREAM_ROUTES = {"routes": [{"name": "real", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "the real server"}}]}
+UPSTREAM_ROUTES = {"routes": [{"name": "real", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "the real server"}},
+                              {"name": "big", "request": {"method": "GET", "path": "/big"}, "response": {"bodyFile": "big.bin"}}]}
+BIG = bytes(range(256)) * (6 * 4096)  # 6 MiB: past the tunnel's 1 MiB pause mark several times
 
 problems = []
 
@@ -127,9 +131,11 @@ def main():
 
 def run(binary, work):
     for name, routes in [("fixtures", ROUTES), ("upstream", UPSTREAM_ROUTES)]:
-        os.makedirs(os.path.join(work, name))
+        os.makedirs(os.path.join(work, name, "__files"))
         with open(os.path.join(work, name, "api.json"), "w") as file:
             json.dump(routes, file)
+        with open(os.path.join(work, name, "__files", "big.bin"), "wb") as file:
+            file.write(BIG)
     ca_dir, upstream_ca_dir = os.path.join(work, "ca"), os.path.join(work, "upstream-ca")
     ca = os.path.join(ca_dir, "stubd-ca.pem")
     # The "real" server: its own CA, which the clients trust only for the pass-through checks.
@@ -156,6 +162,16 @@ def run(binary, work):
         # Several requests on one tunnel (keep-alive inside it).
         out, code, _ = curl("-x", proxy, "--cacert", ca, "https://api.example.com/v1/me", "https://api.example.com/v1/me", "-w", " %{num_connects}")
         check(out.count('{"id":1,"name":"Ada"}') == 2, f"two requests in one curl process through the proxy ({out!r})")
+
+        # 6 MiB each way through an intercepted tunnel, read slowly: every byte, in order.
+        big = os.path.join(work, "big.out")
+        _, code, err = curl("-x", proxy, "--cacert", ca, "--limit-rate", "8M", "-o", big, "https://api.example.com/big")
+        with open(big, "rb") as file:
+            check(code == 0 and file.read() == BIG, f"a 6 MiB answer through an intercepted tunnel, read at 8 MB/s, arrives whole (exit {code} {first_line(err)})")
+        with open(big, "wb") as file:
+            file.write(BIG)
+        out, code, _ = curl("-x", proxy, "--cacert", ca, "-T", big, "-w", "%{http_code}", "https://api.example.com/upload")
+        check(out == "204", f"a 6 MiB upload through it is answered ({out!r}, exit {code})")
 
         # Python clients.
         proxies = {"http": proxy, "https": proxy}
@@ -266,6 +282,10 @@ def run(binary, work):
         check(code == 60, f"…with the real server's certificate, not one of stubd's (exit {code} trusting stubd's CA only)")
         out, code, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{upstream.port}/zen")
         check(out == "the real server", f"pass forwards plain HTTP ({out!r})")
+        _, code, err = curl("-x", pass_proxy, "--cacert", os.path.join(upstream_ca_dir, "stubd-ca.pem"), "--limit-rate", "8M", "-o", big,
+                            f"https://127.0.0.1:{upstream_https}/big")
+        with open(big, "rb") as file:
+            check(code == 0 and file.read() == BIG, f"6 MiB through a pass tunnel, read at 8 MB/s, arrives whole (exit {code} {first_line(err)})")
         out, code, _ = curl("-x", pass_proxy, "--cacert", ca, "https://api.example.com/v1/me")
         check(out == '{"id":1,"name":"Ada"}', "a routed host is still answered by stubd under pass")
         # …but nothing is passed on to stubd itself (its admin API would be reachable that way).
