@@ -56,11 +56,18 @@ def check(condition, what):
         problems.append(what)
 
 
+def write_fixtures(folder, routes):
+    """A fixtures folder: `api.json` with `routes`, and the 6 MiB body file its routes name."""
+    os.makedirs(os.path.join(folder, "__files"))
+    with open(os.path.join(folder, "api.json"), "w") as file:
+        json.dump(routes, file)
+    with open(os.path.join(folder, "__files", "big.bin"), "wb") as file:
+        file.write(BIG)
+
+
 def chromium(binary, work):
     """`make test-ui`'s part: Chromium through the proxy."""
-    os.makedirs(os.path.join(work, "fixtures"))
-    with open(os.path.join(work, "fixtures", "api.json"), "w") as file:
-        json.dump(ROUTES, file)
+    write_fixtures(os.path.join(work, "fixtures"), ROUTES)
     ca_dir = os.path.join(work, "ca")
     stubd = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir)
     try:
@@ -131,11 +138,7 @@ def main():
 
 def run(binary, work):
     for name, routes in [("fixtures", ROUTES), ("upstream", UPSTREAM_ROUTES)]:
-        os.makedirs(os.path.join(work, name, "__files"))
-        with open(os.path.join(work, name, "api.json"), "w") as file:
-            json.dump(routes, file)
-        with open(os.path.join(work, name, "__files", "big.bin"), "wb") as file:
-            file.write(BIG)
+        write_fixtures(os.path.join(work, name), routes)
     ca_dir, upstream_ca_dir = os.path.join(work, "ca"), os.path.join(work, "upstream-ca")
     ca = os.path.join(ca_dir, "stubd-ca.pem")
     # The "real" server: its own CA, which the clients trust only for the pass-through checks.
