@@ -61,10 +61,11 @@ public struct AdminEndpoint: Sendable, CustomStringConvertible {
     }
 
     /// A typed endpoint answered at once: `handle` gets the request's body as `Request` and
-    /// returns `Response` (written as JSON with `status`), or throws a refusal.
+    /// returns `Response` (written as JSON with the call's status), or throws a refusal.
     /// `open`: answered to anyone, without the access checks (only for calls that tell nothing).
-    public init<Request, Response>(_ call: AdminCall<Request, Response>, status: Int = 200, open: Bool = false,
+    public init<Request, Response>(_ call: AdminCall<Request, Response>, open: Bool = false,
                                    _ handle: @escaping @Sendable (Call, Request) throws(AdminRefusal) -> Response) {
+        let status = call.spec.status
         self.init(call.spec, isOpen: open, handler: .now { call in
             do throws(AdminRefusal) {
                 let response = try handle(call, try Self.read(Request.self, from: call.request.body))
@@ -76,8 +77,9 @@ public struct AdminEndpoint: Sendable, CustomStringConvertible {
     }
 
     /// A typed endpoint answered later, from any thread (`answer` exactly once).
-    public init<Request, Response>(_ call: AdminCall<Request, Response>, status: Int = 200,
+    public init<Request, Response>(_ call: AdminCall<Request, Response>,
                                    later handle: @escaping @Sendable (Call, Request, _ answer: @escaping @Sendable (Result<Response, AdminRefusal>) -> Void) -> Void) {
+        let status = call.spec.status
         self.init(call.spec, handler: .later { call, answer in
             do throws(AdminRefusal) {
                 let request = try Self.read(Request.self, from: call.request.body)

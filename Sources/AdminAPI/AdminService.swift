@@ -73,7 +73,7 @@ public struct AdminService: AdminResponder {
         AdminEndpoint(AdminContract.reset) { call, _ in StateAdmin(state: call.state).reset(session: call.session) },
         AdminEndpoint(AdminContract.routes) { call, _ in RoutesAdmin(state: call.state).list(session: call.session) },
         // Route changes are read and applied on the state's change queue, never on a serving loop.
-        AdminEndpoint(AdminContract.addRoutes, status: 201, later: { call, document, answer in
+        AdminEndpoint(AdminContract.addRoutes, later: { call, document, answer in
             call.state.change { answer(Result { () throws(AdminRefusal) in try RoutesAdmin(state: call.state).add(document, session: call.session) }) }
         }),
         AdminEndpoint(AdminContract.removeRoutes, later: { call, _, answer in

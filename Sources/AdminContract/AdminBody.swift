@@ -8,6 +8,8 @@ public protocol AdminBody: Sendable {
     init(json: JSONValue) throws(AdminBodyProblem)
     /// The body as JSON.
     var json: JSONValue { get }
+    /// Its shape, for clients in other languages (`stubd admin-spec`, docs/admin-api.openapi.json).
+    static var schema: AdminSchema { get }
 }
 
 /// Why a body does not read: what is wrong, naming the field, and what a body looks like.

@@ -32,7 +32,7 @@ public enum AdminContract {
     /// `GET /__stubd/routes`: every route the session sees, in lookup order.
     public static let routes = AdminCall<NoBody, RouteList>("GET", "routes", "every route the session sees, in lookup order")
     /// `POST /__stubd/routes`: runtime routes in the fixture format.
-    public static let addRoutes = AdminCall<JSONBody, AddedRoutes>("POST", "routes", "add runtime routes (a fixture file's JSON)")
+    public static let addRoutes = AdminCall<JSONBody, AddedRoutes>("POST", "routes", "add runtime routes (a fixture file's JSON)", status: 201)
     /// `DELETE /__stubd/routes`: the session's runtime routes (all, without a session).
     public static let removeRoutes = AdminCall<NoBody, RemovedCount>("DELETE", "routes", "remove the session's runtime routes")
     /// `PUT /__stubd/routes/{id}`: replace one runtime route.
@@ -48,11 +48,13 @@ public enum AdminContract {
     // MARK: Journal
 
     /// `GET /__stubd/requests`: journal entries, filtered (`?method=&path=&route=&matched=`).
-    public static let requests = AdminCall<NoBody, RequestList>("GET", "requests", "journal entries, oldest first (?method=&path=&route=&matched=)")
+    public static let requests = AdminCall<NoBody, RequestList>("GET", "requests", "journal entries, oldest first (?method=&path=&route=&matched=)",
+                                                                 query: ["method", "path", "route", "matched"])
     /// `GET /__stubd/requests/count`: how many match.
-    public static let countRequests = AdminCall<NoBody, RequestCount>("GET", "requests/count", "how many journal entries match")
+    public static let countRequests = AdminCall<NoBody, RequestCount>("GET", "requests/count", "how many journal entries match", query: ["method", "path", "route", "matched"])
     /// `GET /__stubd/requests/snapshot`: the matching requests as canonical text (`RequestSnapshot`).
-    public static let requestSnapshot = AdminCall<NoBody, RequestSnapshotText>("GET", "requests/snapshot", "the requests as a canonical, diffable snapshot")
+    public static let requestSnapshot = AdminCall<NoBody, RequestSnapshotText>("GET", "requests/snapshot", "the requests as a canonical, diffable snapshot",
+                                                                                 query: ["method", "path", "route", "matched"])
     /// `DELETE /__stubd/requests`: forget the session's entries.
     public static let clearRequests = AdminCall<NoBody, Cleared>("DELETE", "requests", "forget the session's journal entries")
 
@@ -100,17 +102,18 @@ public enum AdminContract {
     // MARK: Dashboard
 
     /// `GET /__stubd/ui`: the dashboard page (HTML).
-    public static let dashboard = AdminCall<NoBody, NoBody>("GET", "ui", "the dashboard page (HTML)")
+    public static let dashboard = AdminCall<NoBody, NoBody>("GET", "ui", "the dashboard page (HTML)", answers: "text/html")
     /// `GET /__stubd/ui/app.js`: its script.
-    public static let dashboardScript = AdminCall<NoBody, NoBody>("GET", "ui/app.js", "the dashboard's script")
+    public static let dashboardScript = AdminCall<NoBody, NoBody>("GET", "ui/app.js", "the dashboard's script", answers: "text/javascript")
     /// `GET /__stubd/ui/app.css`: its styles.
-    public static let dashboardStyles = AdminCall<NoBody, NoBody>("GET", "ui/app.css", "the dashboard's styles")
+    public static let dashboardStyles = AdminCall<NoBody, NoBody>("GET", "ui/app.css", "the dashboard's styles", answers: "text/css")
     /// `POST /__stubd/ui/fixtures`: write a drafted fixture file into `--ui-write-dir`.
-    public static let writeFixture = AdminCall<FixtureWrite, FixtureWritten>("POST", "ui/fixtures", "write a fixture file into --ui-write-dir")
+    public static let writeFixture = AdminCall<FixtureWrite, FixtureWritten>("POST", "ui/fixtures", "write a fixture file into --ui-write-dir", status: 201)
     /// `GET /__stubd/events`: the journal as Server-Sent Events.
-    public static let events = AdminCall<NoBody, NoBody>("GET", "events", "the journal as Server-Sent Events")
+    public static let events = AdminCall<NoBody, NoBody>("GET", "events", "the journal as Server-Sent Events",
+                                                        query: ["session", "lastEventId", "websockets"], answers: "text/event-stream")
     /// `GET /__stubd/metrics`: Prometheus text.
-    public static let metrics = AdminCall<NoBody, NoBody>("GET", "metrics", "counters in Prometheus text format")
+    public static let metrics = AdminCall<NoBody, NoBody>("GET", "metrics", "counters in Prometheus text format", answers: "text/plain")
 
     // MARK: WebSockets
 
@@ -133,7 +136,7 @@ public enum AdminContract {
 }
 
 /// One endpoint as data: method, path (`{name}` takes one segment), what it is for, and the
-/// names of the types it takes and answers (for the reference).
+/// names and shapes of the types it takes and answers (for the reference and `stubd admin-spec`).
 public struct AdminEndpointSpec: Sendable, Hashable, CustomStringConvertible {
     /// The method.
     public let method: String
@@ -145,9 +148,30 @@ public struct AdminEndpointSpec: Sendable, Hashable, CustomStringConvertible {
     public let request: String
     /// The name of the type it answers.
     public let response: String
+    /// The query parameters it reads (`requests`' filters).
+    public let query: [String]
+    /// The status of a call that succeeds (201 for calls that create).
+    public let status: Int
+    /// What it answers: `application/json`, or the media type of a page, script or stream.
+    public let answers: String
+    /// The body's shape; nil: it sends none.
+    public let requestSchema: AdminSchema?
+    /// The answer's shape (JSON answers).
+    public let responseSchema: AdminSchema
 
     /// `GET /__stubd/health`.
     public var description: String { "\(method) \(AdminContract.prefix)/\(path)" }
+
+    /// Endpoints are one by method and path.
+    public static func == (lhs: AdminEndpointSpec, rhs: AdminEndpointSpec) -> Bool {
+        lhs.method == rhs.method && lhs.path == rhs.path
+    }
+
+    /// Hashes method and path.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(path)
+    }
 }
 
 /// One endpoint with its types: `Request` is what a call sends, `Response` what it answers.
@@ -155,9 +179,11 @@ public struct AdminCall<Request: AdminBody, Response: AdminBody>: Sendable {
     /// The endpoint as data.
     public let spec: AdminEndpointSpec
 
-    init(_ method: String, _ path: String, _ summary: String) {
+    init(_ method: String, _ path: String, _ summary: String, status: Int = 200, query: [String] = [], answers: String = "application/json") {
         spec = AdminEndpointSpec(method: method, path: path, summary: summary,
-                                 request: String(describing: Request.self), response: String(describing: Response.self))
+                                 request: String(describing: Request.self), response: String(describing: Response.self),
+                                 query: query, status: status, answers: answers, requestSchema: Request.self == NoBody.self ? nil : .of(Request.self),
+                                 responseSchema: .of(Response.self))
     }
 
     /// The path with its `{parameters}` filled in order (`routes/r12`).

@@ -41,7 +41,7 @@ public struct Dashboard: Sendable {
             AdminEndpoint(AdminContract.dashboard, page: true) { call in Self.page(for: call.client, state: state) },
             AdminEndpoint(AdminContract.dashboardScript, page: true) { _ in Self.script },
             AdminEndpoint(AdminContract.dashboardStyles, page: true) { _ in Self.styles },
-            AdminEndpoint(AdminContract.writeFixture, status: 201) { _, write throws(AdminRefusal) in try Self.writeFixture(write, into: state.writeDirectory) },
+            AdminEndpoint(AdminContract.writeFixture) { _, write throws(AdminRefusal) in try Self.writeFixture(write, into: state.writeDirectory) },
             AdminEndpoint(AdminContract.events, stream: { call in Self.events(call) }),
             AdminEndpoint(AdminContract.metrics) { call in Self.metrics(call.state, dashboard: state) },
         ]

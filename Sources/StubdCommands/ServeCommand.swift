@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import StubModel
 import StubdRuntime
 import StubdSystem
 

@@ -1,6 +1,6 @@
 import AdminContract
 package import Recording
-public import StubModel
+import StubModel
 package import StubdEngine
 import StubdState
 
