@@ -1,0 +1,57 @@
+"""The JVM and JavaScript kits against real stubd servers (issue 48), as make test runs them:
+
+- kits/jvm/build.sh test: javac with Debian's JDK and jars, then the JUnit 5 suite in parallel
+  (20 sessions stubbing the same path differently, a strict test failing on an unused stub, OkHttp
+  through the interceptor, record once and replay) against a stubd this script starts, with a
+  second stubd as the API recorded from;
+- node --test kits/js/tests: the same cases for the JavaScript kit (it starts its own servers);
+- docs/TESTING.md's Java and JavaScript examples, copied as they are, run against a stubd serving
+  the fixtures the page names.
+
+Usage: python3 Tests/kits/kits_test.py path/to/stubd
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+from stubd_server import Stubd  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def fixtures(routes):
+    folder = tempfile.mkdtemp(prefix="stubd-kits-")
+    with open(os.path.join(folder, "routes.json"), "w") as handle:
+        json.dump({"routes": routes}, handle)
+    return folder
+
+
+def run(command, env, what):
+    print(f"---- {what}: {' '.join(command)}", flush=True)
+    result = subprocess.run(command, cwd=ROOT, env={**os.environ, **env}, timeout=600)
+    if result.returncode != 0:
+        print(f"FAIL {what} (exit {result.returncode})")
+        sys.exit(1)
+    print(f"ok   {what}")
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    server = Stubd(binary, fixtures([{"name": "profile", "request": {"method": "GET", "path": "/profile"},
+                                      "response": {"json": {"name": "shared"}}}]), "--quiet")
+    upstream = Stubd(binary, fixtures([{"request": {"method": "GET", "path": "/weather"},
+                                        "response": {"json": {"sky": "clear"}}}]), "--quiet")
+    try:
+        run(["bash", "kits/jvm/build.sh", "test"], {"STUBD_BASE_URL": server.base, "STUBD_TEST_UPSTREAM": upstream.base},
+            "the JVM kit's JUnit 5 tests")
+    finally:
+        server.stop()
+        upstream.stop()
+    run(["node", "--test", "kits/js/tests/"], {"STUBD_BIN": binary}, "the JavaScript kit's node --test suite")
+
+
+if __name__ == "__main__":
+    main()
