@@ -20,7 +20,7 @@ public struct Stubd: ParsableCommand {
               $ curl http://127.0.0.1:8080/zen
             """,
         version: StubdVersion.current,
-        subcommands: [ServeCommand.self, RoutesCommand.self, CheckCommand.self, ExportCommand.self, RecordCommand.self, VerifyCommand.self, ReadyCommand.self, ImportCommand.self, CertCommand.self, InitCommand.self, AdminSpecCommand.self],
+        subcommands: [ServeCommand.self, RoutesCommand.self, CheckCommand.self, ExportCommand.self, RecordCommand.self, VerifyCommand.self, ReadyCommand.self, ImportCommand.self, CertCommand.self, InitCommand.self, AdminSpecCommand.self, MCPCommand.self],
         defaultSubcommand: ServeCommand.self
     ) }
 
