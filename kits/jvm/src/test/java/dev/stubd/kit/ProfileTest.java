@@ -1,0 +1,31 @@
+package dev.stubd.kit;
+
+// docs/TESTING.md's Java example, as the page shows it (Tests/docs/snippets_test.py checks each of
+// its lines is here): run by kits/jvm/build.sh test against STUBD_BASE_URL.
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.stubd.kit.junit.StubdExtension;
+import dev.stubd.kit.okhttp.StubdInterceptor;
+import java.io.IOException;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class ProfileTest {
+    @RegisterExtension
+    static StubdExtension stubd = StubdExtension.fromEnvironment().strict();   // STUBD_BASE_URL, or http://127.0.0.1:8080
+
+    @Test
+    void showsTheUsersName(StubdSession session) throws IOException {
+        session.stub("GET", "/users/octocat", Answer.json("{\"login\": \"octocat\", \"name\": \"The Octocat\"}"));
+
+        OkHttpClient client = new OkHttpClient.Builder().addInterceptor(new StubdInterceptor(session)).build();
+        Request request = new Request.Builder().url("https://api.github.com/users/octocat").build();   // the app's request
+        try (Response response = client.newCall(request).execute()) {
+            assertEquals("{\"login\":\"octocat\",\"name\":\"The Octocat\"}", response.body().string());
+        }
+        session.expect("GET", "/users/octocat", 1);   // fails listing the session's near misses
+    }
+}
