@@ -9,7 +9,7 @@ extension NoBody {
 extension JSONBody {
     /// A document with a format of its own, checked by its reader.
     public static var schema: AdminSchema {
-        .anything("a document in the format docs/FIXTURES.md describes (one route, an array of routes, or a fixture file's object)")
+        .anything("a document in the format docs/FIXTURES.md describes (one route object, or a fixture file's {\"routes\": [...]})")
     }
 }
 

@@ -4,6 +4,9 @@
 
 import FixtureFiles
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLSession on Linux
+#endif
 import StubdRuntime
 import StubdTesting
 import TargetModel
@@ -51,6 +54,15 @@ func snippet_MOYA_1(session: StubdSession, table: RouteTable, myObserver: any Ex
 // docs/TESTING.md, Swift block 1
 func snippet_TESTING_1(session: StubdSession, table: RouteTable, myObserver: any ExchangeObserver,
     anotherObserver: any ExchangeObserver) async throws {
+    try await session.stub(GitHubAPI.user(login: "octocat"), .response(200, #"{"login": "octocat", "name": "The Octocat"}"#))
+    let (data, _) = try await session.makeURLSession().data(for: session.request(for: GitHubAPI.user(login: "octocat")))
+    #expect(String(decoding: data, as: UTF8.self) == #"{"login": "octocat", "name": "The Octocat"}"#)
+    try await session.expect(GitHubAPI.user(login: "octocat"), count: 1)   // fails listing the session's near misses
+}
+
+// docs/TESTING.md, Swift block 2
+func snippet_TESTING_2(session: StubdSession, table: RouteTable, myObserver: any ExchangeObserver,
+    anotherObserver: any ExchangeObserver) async throws {
     let server = try StubdServer.start(table: try RouteTable(targets: GitHubAPI.all), port: 0)
     defer { server.stop() }
     try server.add(targets: [FailingZen()], session: "test-42")     // or server.add([Fixture(…)])
@@ -62,8 +74,8 @@ func snippet_TESTING_1(session: StubdSession, table: RouteTable, myObserver: any
     _ = watcher
 }
 
-// docs/TESTING.md, Swift block 2
-func snippet_TESTING_2(session: StubdSession, table: RouteTable, myObserver: any ExchangeObserver,
+// docs/TESTING.md, Swift block 3
+func snippet_TESTING_3(session: StubdSession, table: RouteTable, myObserver: any ExchangeObserver,
     anotherObserver: any ExchangeObserver) async throws {
     var settings = StubdServer.Configuration()
     settings.engine.port = 0

@@ -138,7 +138,7 @@ export class StubdSession {
     return (await this.addRoutes(route))[0];
   }
 
-  /** Adds routes in the fixture format (one route, an array, or a fixture file's `{routes: […]}`); their ids. */
+  /** Adds routes in the fixture format (one route, or a fixture file's `{routes: […]}`); their ids. */
   async addRoutes(document) {
     return (await this.call("POST", "routes", { body: document })).added;
   }

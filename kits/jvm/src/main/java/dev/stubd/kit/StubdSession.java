@@ -58,15 +58,15 @@ public final class StubdSession {
     }
 
     /** Makes {@code method path} answer {@code answer} for this session only (beating fixtures and shared routes); the route's id. */
-    public String stub(String method, String path, Answer answer) {
+    public String stub(String method, String path, StubResponse answer) {
         return stub(method, path, answer, null);
     }
 
     /**
-     * As {@link #stub(String, String, Answer)}, with more matchers in the fixture format
+     * As {@link #stub(String, String, StubResponse)}, with more matchers in the fixture format
      * ({@code {"query": {"page": "2"}, "headers": {…}, "body": {…}}}).
      */
-    public String stub(String method, String path, Answer answer, String requestMatchersJson) {
+    public String stub(String method, String path, StubResponse answer, String requestMatchersJson) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("method", method);
         request.put("path", path);
@@ -79,7 +79,7 @@ public final class StubdSession {
         return addRoutes(route).get(0);
     }
 
-    /** Adds routes in the fixture format (a route, an array, or a fixture file's {@code {"routes": […]}}, as JSON text); their ids. */
+    /** Adds routes in the fixture format (a route, or a fixture file's {@code {"routes": […]}}, as JSON text); their ids. */
     public List<String> addRoutes(String fixtureJson) {
         return addRoutes(Json.parse(fixtureJson));
     }

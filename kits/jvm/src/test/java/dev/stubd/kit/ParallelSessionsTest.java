@@ -26,7 +26,7 @@ class ParallelSessionsTest {
     void eachTestHasItsOwnProfile(int index, StubdSession session) throws Exception {
         most.accumulateAndGet(running.incrementAndGet(), Math::max);
         try {
-            session.stub("GET", "/profile", Answer.json("{\"name\": \"user " + index + "\"}"));
+            session.stub("GET", "/profile", StubResponse.json("{\"name\": \"user " + index + "\"}"));
             Thread.sleep(50);  // overlap with the others
             assertEquals("{\"name\":\"user " + index + "\"}", Http.get(session, "/profile").body());
             session.expect("GET", "/profile", 1);

@@ -19,7 +19,7 @@ class ProfileTest {
 
     @Test
     void showsTheUsersName(StubdSession session) throws IOException {
-        session.stub("GET", "/users/octocat", Answer.json("{\"login\": \"octocat\", \"name\": \"The Octocat\"}"));
+        session.stub("GET", "/users/octocat", StubResponse.json("{\"login\": \"octocat\", \"name\": \"The Octocat\"}"));
 
         OkHttpClient client = new OkHttpClient.Builder().addInterceptor(new StubdInterceptor(session)).build();
         Request request = new Request.Builder().url("https://api.github.com/users/octocat").build();   // the app's request

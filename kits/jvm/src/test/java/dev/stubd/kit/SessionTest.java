@@ -24,7 +24,7 @@ class SessionTest {
 
     @Test
     void aFailedExpectationShowsTheNearMiss(StubdSession session) throws IOException {
-        session.stub("GET", "/users/octocat", Answer.json("{\"login\": \"octocat\"}"));
+        session.stub("GET", "/users/octocat", StubResponse.json("{\"login\": \"octocat\"}"));
         assertEquals(404, Http.get(session, "/users/octocats").status());
         StubdExpectationError error = assertThrows(StubdExpectationError.class, () -> session.expect("GET", "/users/octocat", 1));
         assertTrue(error.getMessage().contains("expected 1 × GET /users/octocat, got 0"), error.getMessage());
@@ -33,7 +33,7 @@ class SessionTest {
 
     @Test
     void aSequenceAnswersInTurn(StubdSession session) throws IOException {
-        session.stub("GET", "/flaky", Answer.sequence(Answer.status(500), Answer.json("{\"ok\": true}")));
+        session.stub("GET", "/flaky", StubResponse.sequence(StubResponse.status(500), StubResponse.json("{\"ok\": true}")));
         assertEquals(500, Http.get(session, "/flaky").status());
         assertEquals(200, Http.get(session, "/flaky").status());
         assertEquals(200, Http.get(session, "/flaky").status());
@@ -42,13 +42,13 @@ class SessionTest {
 
     @Test
     void aFaultReachesTheClientAsAnIOException(StubdSession session) {
-        session.stub("GET", "/down", Answer.fault("reset"));
+        session.stub("GET", "/down", StubResponse.fault("reset"));
         assertThrows(IOException.class, () -> Http.get(session, "/down"));
     }
 
     @Test
     void aStreamArrivesAsServerSentEvents(StubdSession session) throws IOException {
-        session.stub("GET", "/scores", Answer.stream("{\"events\": [{\"event\": \"score\", \"data\": {\"home\": 1}}, {\"data\": \"full time\"}]}"));
+        session.stub("GET", "/scores", StubResponse.stream("{\"events\": [{\"event\": \"score\", \"data\": {\"home\": 1}}, {\"data\": \"full time\"}]}"));
         Http.Reply reply = Http.get(session, "/scores");
         assertTrue(reply.contentType().startsWith("text/event-stream"), reply.contentType());
         assertEquals("event: score\ndata: {\"home\":1}\n\ndata: full time\n\n", reply.body());
@@ -56,7 +56,7 @@ class SessionTest {
 
     @Test
     void headersAndMatchersGoIntoTheRoute(StubdSession session) throws IOException {
-        session.stub("GET", "/items", Answer.text("page two").withStatus(206).withHeader("X-Page", "2"), "{\"query\": {\"page\": \"2\"}}");
+        session.stub("GET", "/items", StubResponse.text("page two").withStatus(206).withHeader("X-Page", "2"), "{\"query\": {\"page\": \"2\"}}");
         assertEquals(206, Http.get(session, "/items?page=2").status());
         assertEquals(404, Http.get(session, "/items?page=3").status());
     }
@@ -75,7 +75,7 @@ class SessionTest {
 
     @Test
     void aSnapshotIsCanonicalText(StubdSession session) throws IOException {
-        session.stub("POST", "/orders", Answer.status(201), "{\"anyOtherQuery\": true}");
+        session.stub("POST", "/orders", StubResponse.status(201), "{\"anyOtherQuery\": true}");
         assertEquals(201, Http.send(session, "POST", "/orders?b=2&a=1", "application/json", "{\"z\": 1, \"a\": 2}").status());
         String snapshot = session.snapshot();
         assertTrue(snapshot.startsWith("POST /orders\n  query: a=1&b=2\n"), snapshot);
@@ -91,7 +91,7 @@ class SessionTest {
 
     @Test
     void okHttpThroughTheInterceptorReachesTheSession(StubdSession session) throws IOException {
-        session.stub("GET", "/repos/stubd", Answer.json("{\"stars\": 42}"));
+        session.stub("GET", "/repos/stubd", StubResponse.json("{\"stars\": 42}"));
         OkHttpClient client = new OkHttpClient.Builder().addInterceptor(new StubdInterceptor(session)).build();
         Request request = new Request.Builder().url("https://api.example.com/repos/stubd").build();
         try (Response response = client.newCall(request).execute()) {

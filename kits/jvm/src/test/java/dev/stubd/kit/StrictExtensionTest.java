@@ -38,14 +38,14 @@ class StrictExtensionTest {
 
         @Test
         void leavesAStubUnused(StubdSession session) throws Exception {
-            session.stub("GET", "/profile", Answer.json("{}"));
+            session.stub("GET", "/profile", StubResponse.json("{}"));
             session.addRoutes("{\"name\": \"place order\", \"request\": {\"method\": \"POST\", \"path\": \"/orders\"}, \"response\": {\"status\": 201}}");
             Http.get(session, "/profile");
         }
 
         @Test
         void usesEveryStub(StubdSession session) throws Exception {
-            session.stub("GET", "/profile", Answer.json("{}"));
+            session.stub("GET", "/profile", StubResponse.json("{}"));
             Http.get(session, "/profile");
         }
     }

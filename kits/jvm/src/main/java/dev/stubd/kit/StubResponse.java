@@ -6,70 +6,70 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a stub answers, in the fixture format (docs/FIXTURES.md): a response with JSON, text or no
+ * What a stub answers (the Swift kit's name for it too), in the fixture format (docs/FIXTURES.md): a response with JSON, text or no
  * body; a fault; a stream; or a sequence of them answered in turn. Immutable: each method returns
  * a new answer.
  */
-public final class Answer {
+public final class StubResponse {
     private final Map<String, Object> fields;
 
-    private Answer(Map<String, Object> fields) {
+    private StubResponse(Map<String, Object> fields) {
         this.fields = fields;
     }
 
     /** A response with this status and no body. */
-    public static Answer status(int status) {
+    public static StubResponse status(int status) {
         return response(Map.of("status", (double) status));
     }
 
     /** A 200 response whose body is this JSON document (checked here: a typo fails the test at once). */
-    public static Answer json(String json) {
+    public static StubResponse json(String json) {
         return response(Map.of("status", 200.0, "json", new Json.Raw(json)));
     }
 
     /** A 200 response with a text body. */
-    public static Answer text(String text) {
+    public static StubResponse text(String text) {
         return response(Map.of("status", 200.0, "text", text));
     }
 
     /** A fault instead of a response: {@code reset}, {@code empty}, {@code truncated}, {@code badChunk}, {@code garbage} or {@code hang}. */
-    public static Answer fault(String fault) {
-        return new Answer(Map.of("fault", fault));
+    public static StubResponse fault(String fault) {
+        return new StubResponse(Map.of("fault", fault));
     }
 
     /** Events sent over time ({@code {"events": […], "pacing": {…}}}, docs/STREAMS.md). */
-    public static Answer stream(String streamJson) {
-        return new Answer(Map.of("stream", new Json.Raw(streamJson)));
+    public static StubResponse stream(String streamJson) {
+        return new StubResponse(Map.of("stream", new Json.Raw(streamJson)));
     }
 
     /** Any answer in the fixture format, e.g. {@code {"llm": {…}}} or {@code {"networkError": {…}}}. */
-    public static Answer fixture(String answerJson) {
+    public static StubResponse fixture(String answerJson) {
         Object value = Json.parse(answerJson);
         if (!(value instanceof Map<?, ?> map)) throw new IllegalArgumentException("an answer is a JSON object: " + answerJson);
         Map<String, Object> fields = new LinkedHashMap<>();
         map.forEach((key, item) -> fields.put(String.valueOf(key), item));
-        return new Answer(fields);
+        return new StubResponse(fields);
     }
 
     /** These answers in turn, then the last one again ({@code cycle}: from the first again). */
-    public static Answer sequence(Answer... answers) {
+    public static StubResponse sequence(StubResponse... answers) {
         List<Object> responses = new ArrayList<>();
-        for (Answer answer : answers) {
+        for (StubResponse answer : answers) {
             if (answer.fields.containsKey("responses")) throw new IllegalArgumentException("a sequence cannot hold a sequence");
             responses.add(answer.isResponse() ? answer.fields.get("response") : answer.fields);
         }
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("responses", responses);
-        return new Answer(fields);
+        return new StubResponse(fields);
     }
 
     /** The same response with this status. */
-    public Answer withStatus(int status) {
+    public StubResponse withStatus(int status) {
         return withResponseField("status", (double) status);
     }
 
     /** The same response with this header added. */
-    public Answer withHeader(String name, String value) {
+    public StubResponse withHeader(String name, String value) {
         @SuppressWarnings("unchecked")
         Map<String, Object> headers = new LinkedHashMap<>((Map<String, Object>) response().getOrDefault("headers", Map.of()));
         headers.put(name, value);
@@ -77,11 +77,11 @@ public final class Answer {
     }
 
     /** A sequence that starts over after its last answer. */
-    public Answer cycling() {
+    public StubResponse cycling() {
         if (!fields.containsKey("responses")) throw new IllegalStateException("only a sequence cycles");
         Map<String, Object> copy = new LinkedHashMap<>(fields);
         copy.put("afterLast", "cycle");
-        return new Answer(copy);
+        return new StubResponse(copy);
     }
 
     /** The answer's members of a route. */
@@ -89,10 +89,10 @@ public final class Answer {
         return fields;
     }
 
-    private static Answer response(Map<String, Object> response) {
+    private static StubResponse response(Map<String, Object> response) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("response", new LinkedHashMap<>(response));
-        return new Answer(fields);
+        return new StubResponse(fields);
     }
 
     private boolean isResponse() {
@@ -105,7 +105,7 @@ public final class Answer {
         return (Map<String, Object>) fields.get("response");
     }
 
-    private Answer withResponseField(String name, Object value) {
+    private StubResponse withResponseField(String name, Object value) {
         Map<String, Object> response = new LinkedHashMap<>(response());
         response.put(name, value);
         return response(response);

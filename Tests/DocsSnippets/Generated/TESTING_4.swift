@@ -6,8 +6,8 @@ import Foundation
 import TargetServing
 import FixtureFiles
 
-// docs/TESTING.md, Swift block 3
-func snippet_TESTING_3() async throws {
+// docs/TESTING.md, Swift block 4
+func snippet_TESTING_4() async throws {
                                     // dashboard) and Moya 15's surface (TargetModel), with RouteTable(targets:)
 
     // enum GitHubAPI: TargetType { … }: the app's targets; optional extras: sampleResponse, stubBehavior
