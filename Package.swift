@@ -251,7 +251,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(
             name: "stubdTests",
-            dependencies: ["StubdTestTags", "stubd", "StubdCLI", "StubdCommands", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem",
+            dependencies: ["StubdTestTags", "stubd", "StubdCLI", "StubdCommands", "StubdRuntime", "StubServer", "StubdEngine", "StubdCertificates", "StubdSystem", "StubModel",
                            "StubdTestSupport"],
             swiftSettings: swiftSettings
         ),

@@ -6,7 +6,7 @@
    collection; a session), answers with the status the document names and a body its schema
    accepts (jsonschema), and a refused call answers the Refusal schema;
 4. every admin call the JVM and JavaScript kits make (`call("METHOD", "path/{param}")` in their
-   sources) is in the document.
+   sources) and the Maestro scripts make (`http.get(base + "/__stubd/…")`) is in the document.
 
 Usage: python3 Tests/admin/spec_test.py path/to/stubd
 """
@@ -24,7 +24,7 @@ from stubd_server import Stubd  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DOCUMENT = os.path.join(ROOT, "docs", "admin-api.openapi.json")
-KIT_SOURCES = [os.path.join(ROOT, "kits", "jvm", "src"), os.path.join(ROOT, "kits", "js", "src")]
+KIT_SOURCES = [os.path.join(ROOT, "kits", "jvm", "src"), os.path.join(ROOT, "kits", "js", "src"), os.path.join(ROOT, "kits", "maestro")]
 
 
 def fail(message):
@@ -161,18 +161,21 @@ def check_answers(binary, document):
 
 def check_kits(document):
     pattern = re.compile(r'\bcall\(\s*"(GET|POST|PUT|DELETE)",\s*"([a-z/{}.-]+)"')
+    maestro = re.compile(r'\bhttp\.(get|post|put|delete)\(base \+ "/__stubd/([a-z/{}.-]+)')
     calls = set()
     for root in KIT_SOURCES:
         for folder, _, files in os.walk(root):
             for name in files:
                 if name.endswith((".java", ".js", ".mjs")):
                     with open(os.path.join(folder, name)) as handle:
-                        calls |= {(m.group(1), m.group(2)) for m in pattern.finditer(handle.read())}
+                        text = handle.read()
+                    calls |= {(m.group(1), m.group(2)) for m in pattern.finditer(text)}
+                    calls |= {(m.group(1).upper(), m.group(2)) for m in maestro.finditer(text)}
     if len(calls) < 8:
         fail(f"found only {len(calls)} admin calls in the kits' sources ({KIT_SOURCES}): the pattern no longer finds them")
     for method, template in sorted(calls):
         operation(document, method, template)
-    print(f"ok   every admin call of the JVM and JavaScript kits is in the document ({len(calls)} distinct)")
+    print(f"ok   every admin call of the JVM and JavaScript kits and the Maestro scripts is in the document ({len(calls)} distinct)")
 
 
 def main():

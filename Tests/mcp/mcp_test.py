@@ -139,6 +139,23 @@ async def run(binary, stubd, upstream, fixtures):
     print("ok   without --allow-write there is no save_fixture and nothing is written; without --upstream no verify_drift")
 
 
+async def documented_settings(binary, stubd, fixtures):
+    """docs/AGENTS.md's settings block as written: its command (stubd, here the binary under test) and
+    arguments (its URL, here the test's stubd; its fixtures folder, here the test's)."""
+    page = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "AGENTS.md")).read()
+    block = page.split("<!-- snippet: tested by Tests/mcp/mcp_test.py -->\n```json\n", 1)[1].split("```", 1)[0]
+    server = json.loads(block)["mcpServers"]["stubd"]
+    check(server["command"] == "stubd", f"docs/AGENTS.md's command: {server}")
+    args = [stubd.base if arg == "http://127.0.0.1:8080" else fixtures if arg == "fixtures" else arg for arg in server["args"]]
+    async with stdio_client(StdioServerParameters(command=binary, args=args)) as (read, write):
+        async with ClientSession(read, write) as client:
+            await client.initialize()
+            tools = [tool.name for tool in (await client.list_tools()).tools]
+            text, error = await call(client, "open_session")
+            check(not error and "open_session" in tools and "save_fixture" not in tools, f"the documented settings: {tools} {text}")
+    print(f"ok   docs/AGENTS.md's settings block starts a server the client uses ({len(tools)} tools, no save_fixture)")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     served = folder_with([{"request": {"method": "GET", "path": "/health"}, "response": {"json": {"ok": True}}}])
@@ -155,6 +172,7 @@ def main():
     upstream = Stubd(binary, real, "--quiet")
     try:
         asyncio.run(run(binary, stubd, upstream, fixtures))
+        asyncio.run(documented_settings(binary, stubd, fixtures))
     finally:
         stubd.stop()
         upstream.stop()
