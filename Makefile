@@ -101,6 +101,26 @@ else
 endif
 	@# stubd as a forward proxy (serve --proxy-port): curl -x, requests, httpx, websocket-client, Java's HttpClient and OkHttp.
 	python3 Tests/proxy/proxy_test.py .build/debug/stubd
+	@# The admin API's OpenAPI document against stubd's answers and the kits' calls; the JVM kit (JUnit 5 in parallel,
+	@# OkHttp) and the JavaScript kit (node --test; its page helper in headless Chromium); Maestro's runScript files;
+	@# stubd mcp with PyPI's MCP client (issue 48).
+	@python3 -c 'import openapi_spec_validator, jsonschema, mcp' 2>/dev/null || { echo "make: installing Python openapi-spec-validator jsonschema mcp"; \
+		python3 -m pip install -q openapi-spec-validator jsonschema mcp 2>/dev/null || \
+		python3 -m pip install -q --break-system-packages openapi-spec-validator jsonschema mcp; }
+	python3 Tests/admin/spec_test.py .build/debug/stubd
+ifeq ($(UNAME),Darwin)
+	@echo "make: the JVM kit's tests and the Chromium page check are not run on macOS (Debian's junit5, OkHttp and chromium): Linux make test runs them"
+	KITS_JVM=no python3 Tests/kits/kits_test.py .build/debug/stubd
+else
+	@{ command -v javac >/dev/null && [ -r /usr/share/java/junit-platform-console-standalone.jar ] && [ -r /usr/share/java/okhttp.jar ]; } || \
+		{ echo "make: installing default-jdk-headless junit5 libokhttp-java"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jdk-headless junit5 libokhttp-java >/dev/null; }
+	python3 Tests/kits/kits_test.py .build/debug/stubd
+	@command -v chromium >/dev/null || { echo "make: installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+	python3 Tests/kits/page_session_test.py .build/debug/stubd
+endif
+	python3 Tests/kits/maestro_test.py .build/debug/stubd
+	python3 Tests/mcp/mcp_test.py .build/debug/stubd
 	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
 	python3 Tests/hostile/connections_test.py .build/debug/stubd
 	@# The short fuzz pass: every reader of remote input under libFuzzer + AddressSanitizer, 3 s each (make fuzz: the long one).
