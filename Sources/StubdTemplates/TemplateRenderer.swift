@@ -173,7 +173,10 @@ package struct TemplateRenderer {
                     let inserted = self.value(value)
                     append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
                 case .expression(let expression, let escaped):
-                    var inserted = TemplateEvaluation.text(of: evaluate(expression))
+                    // A request value written on its own is its text: a repeated query parameter's first
+                    // value, as WireMock writes it (its list is for #each, join, size).
+                    var inserted: String
+                    if case .value(let value) = expression { inserted = self.value(value) } else { inserted = TemplateEvaluation.text(of: evaluate(expression)) }
                     // Escaping only lengthens: past what may still be written, stop before it grows.
                     if escaped, inserted.utf8.count <= remaining { inserted = TemplateEvaluation.escapeHTML(inserted) }
                     append(encodingForURL ? URLComponentEncoding.encode(inserted, after: out) : inserted, to: &out)
@@ -289,8 +292,14 @@ package struct TemplateRenderer {
                 return all.indices.contains(index) ? all[index] : ""
             case .query(let name):
                 return FormCoding.decodePairs(request.rawQuery ?? "").first { $0.name == name }?.value ?? ""
+            case .queryAt(let name, let index):
+                let values = FormCoding.decodePairs(request.rawQuery ?? "").filter { $0.name == name }
+                return values.indices.contains(index) ? values[index].value : ""
             case .header(let name):
                 return request.header(name) ?? ""
+            case .headerAt(let name, let index):
+                let values = request.headers.filter { $0.name.lowercased() == name }
+                return values.indices.contains(index) ? values[index].value : ""
             case .cookie(let name):
                 return NameValue.cookies(in: request.headers).first { $0.name == name }?.value ?? ""
             case .body: return String(decoding: request.body, as: UTF8.self)

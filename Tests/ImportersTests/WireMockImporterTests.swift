@@ -22,6 +22,26 @@ import StubdTestTags
         #expect(file.fixtures.allSatisfy { $0.request.query.othersAllowed }, "urlPath ignores the query, as in WireMock")
     }
 
+    /// Issue 49: a path pattern and a literal path of the same priority reaching one request are
+    /// answered by WireMock's load order and by stubd's rule (the literal): said at import, naming the
+    /// request; a priority between them leaves nothing to say.
+    @Test func aPatternBesideALiteralOfTheSamePriorityIsReported() throws {
+        let tied = try Self.convert(#"""
+            {"mappings": [{"request": {"method": "GET", "urlPathPattern": "/p/[0-9]+"}, "response": {"body": "pattern"}},
+                          {"request": {"method": "GET", "urlPath": "/p/215"}, "response": {"body": "literal"}},
+                          {"request": {"method": "GET", "urlPath": "/p/abc"}, "response": {"body": "other"}},
+                          {"request": {"method": "POST", "urlPath": "/p/216"}, "response": {"body": "post"}}]}
+            """#)
+        let said = tied.unsupported.filter { $0.contains("both answer") }
+        #expect(said.count == 1, "\(tied.unsupported)")
+        #expect(said.first?.contains("both answer GET /p/215 at priority 5; WireMock answers with the one it loaded last, stubd with the literal path") == true)
+        let ranked = try Self.convert(#"""
+            {"mappings": [{"priority": 1, "request": {"method": "GET", "urlPathPattern": "/p/[0-9]+"}, "response": {"body": "pattern"}},
+                          {"request": {"method": "GET", "urlPath": "/p/215"}, "response": {"body": "literal"}}]}
+            """#)
+        #expect(!ranked.unsupported.contains { $0.contains("both answer") }, "\(ranked.unsupported)")
+    }
+
     @Test func delaysAreConvertedFromMilliseconds() throws {
         let file = try Self.convert(#"""
             {"request": {"url": "/d"}, "response": {"delayDistribution": {"type": "lognormal", "median": 80, "sigma": 0.4, "maxValue": 500}}}

@@ -41,6 +41,23 @@ import StubdTestTags
         #expect(path.text == "$.user.name")
     }
 
+    /// Issue 49: WireMock's multi-valued request parts, names assigned in an earlier string of the same
+    /// JSON body, and a bare name nothing defines — empty in WireMock's dialect, refused in stubd's.
+    @Test func wireMockShapesReadAsWireMockReadsThem() throws {
+        let indexed = try TemplateText.parse("{{request.query.ids.[2]}} {{request.headers.X-Tag.[1]}} {{request.query.ids.[0]}}").get()
+        #expect(indexed.parts == [.value(.queryAt("ids", 2)), .literal(" "), .value(.headerAt("x-tag", 1)), .literal(" "), .value(.query("ids"))])
+        var known: Set<String> = []
+        _ = try TemplateText.parse("{{#assign 'x'}}hi{{/assign}}", dialect: .wiremock, known: &known).get()
+        #expect(known == ["x"])
+        #expect((try? TemplateText.parse("{{x}}", dialect: .wiremock, known: &known).get()) != nil)
+        #expect((try? TemplateText.parse("{{x}}", dialect: .stubd).get()) == nil, "alone, x is unknown")
+        let nested = try TemplateText.parse("{{#if request.method}}{{#assign 'y'}}1{{/assign}}{{/if}}{{math y '+' 1}}", dialect: .wiremock).get()
+        #expect(nested.emptyNames.isEmpty, "an assign inside a block stays known after it")
+        let missing = try TemplateText.parse("[{{currentYear}}] {{currentYear}} {{currentDay}}", dialect: .wiremock).get()
+        #expect(missing.emptyNames == ["currentYear", "currentDay"])
+        #expect((try? TemplateText.parse("{{fnow format='yyyy'}}", dialect: .wiremock).get()) == nil, "an unknown helper with arguments is still refused")
+    }
+
     @Test func literalsAndEscapes() throws {
         let text = try TemplateText.parse(#"a \{{b}} {{request.method}} c"#).get()
         #expect(text.parts == [.literal("a {{b}} "), .value(.method), .literal(" c")])

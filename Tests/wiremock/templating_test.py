@@ -68,6 +68,16 @@ CASES = [
     ("{{#eq request.method 'GET'}}get{{else}}other{{/eq}}", [("GET", "", None)]),
     ("{{#if (eq request.query.a 'x')}}yes{{else}}no{{/if}}", [("GET", "?a=x", None)]),
     ("{{#each (jsonPath request.body '$.missing')}}x{{else}}empty{{/each}}", [("POST", "", ITEMS)]),
+    # Issue 49: variables (#assign, block parameters) as helper arguments and across JSON values; multi-valued query
+    # parameters (first value by default, .[n], join); a helper a suite defined that this server lacks.
+    ("{{#assign 'fmt'}}yyyy/MM/dd{{/assign}}{{date (parseDate '2024-03-05T10:00:00Z') format=fmt}}", [("GET", "", None)]),
+    ("{{#assign 'n'}}5{{/assign}}{{math n '+' 1}} {{upper n}}", [("GET", "", None)]),
+    ("{{#each (jsonPath request.body '$.items') as |item|}}{{upper item.name}} {{math item.id '*' 10}};{{/each}}", [("POST", "", ITEMS)]),
+    ({"a": "{{#assign 'x'}}hi {{request.query.k}}{{/assign}}", "b": "{{x}}"}, [("GET", "?k=there", None)]),
+    ("{{request.query.multi}}|{{request.query.multi.[0]}}|{{request.query.multi.[1]}}", [("GET", "?multi=a&multi=b", None), ("GET", "?multi=one", None)]),
+    ("{{join request.query.multi ','}}|{{size request.query.multi}}", [("GET", "?multi=a&multi=b", None)]),
+    ("{{request.headers.X-Kind}}|{{request.headers.X-Kind.[0]}}", [("GET", "", None)]),
+    ("[{{currentYear}}]", [("GET", "", None)]),
 ]
 
 # Differences measured and kept, with why.

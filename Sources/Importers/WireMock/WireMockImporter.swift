@@ -88,6 +88,11 @@ struct MappingConverter {
         unsupported.append("\(file): \(at(field)): not supported (\(instead))")
     }
 
+    /// A warning about something converted that may not mean what the suite meant.
+    mutating func warn(_ field: String, _ text: String) {
+        unsupported.append("\(file): \(at(field)): \(text)")
+    }
+
     static let ignoredTopLevel: Set<String> = ["id", "uuid", "name", "persistent", "metadata", "insertionIndex"]
     static let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
 
@@ -387,9 +392,14 @@ struct MappingConverter {
                 if let text = String(validating: body, as: UTF8.self) { expanded.body = Array(TemplateHelpers.expand(text, helpers).utf8) }
             }
             switch ResponseTemplate.compile(expanded) {
-            case .success:
+            case .success(let template):
                 response = expanded
                 response.template = true
+                for name in template.emptyNames {
+                    warn("response", "{{\(name)}} names no helper or value, so it renders empty, as WireMock renders it; if the suite "
+                         + "registers \(name) as a helper, declare it for stubd in a helpers file (--template-helpers FILE, e.g. "
+                         + "{\"\(name)\": \"{{now format='yyyy'}}\"})")
+                }
             case .failure(let problem):
                 let hint = problem.problem.message.hasPrefix("unknown name") ? "; if the suite registers it as a helper, declare it for stubd in a helpers file (--template-helpers FILE, e.g. {\"currentYear\": \"{{now format='yyyy'}}\"})" : ""
                 skip("response.\(problem.field)", "\(problem.problem)\(hint); this answer is sent as written, braces included")

@@ -37,6 +37,44 @@ enum WireMockOverlaps {
         for (fileIndex, indices) in dropped {
             files[fileIndex].fixtures = files[fileIndex].fixtures.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
         }
+        return patternsBesideLiterals(files)
+    }
+
+    /// Pattern checks one root may make (literal paths × patterns), and warnings it may give.
+    static let checkBound = 200_000
+    static let warningBound = 20
+
+    /// A `urlPathPattern` (or `urlPattern`) mapping and a literal-path one of the same method and
+    /// priority that both answer one request (`GET /p/215`): WireMock answers with the one it loaded
+    /// last, stubd with the literal path (its rule: literal paths before patterns) — said with the
+    /// request, so the suite's author gives one a priority. Bounded: at most `checkBound` checks,
+    /// each within its own regex budget.
+    static func patternsBesideLiterals(_ files: [ImportedFile]) -> [ImportedFile] {
+        var files = files
+        var literals: [(file: Int, fixture: Fixture, path: String)] = []
+        var patterns: [(file: Int, fixture: Fixture, regex: CompiledRegex, url: Bool)] = []
+        for (fileIndex, file) in files.enumerated() {
+            for fixture in file.fixtures where fixture.scenario == nil {
+                switch fixture.request.path {
+                case .literal(let segments) where fixture.request.query.pairs.isEmpty:
+                    literals.append((fileIndex, fixture, fixture.request.pathExact ?? segments.description))
+                case .regex(let expression): patterns.append((fileIndex, fixture, CompiledRegex(expression), false))
+                case .urlRegex(let expression): patterns.append((fileIndex, fixture, CompiledRegex(expression), true))
+                default: break
+                }
+            }
+        }
+        var checks = 0, warnings = 0
+        for pattern in patterns {
+            for literal in literals where literal.fixture.request.method == pattern.fixture.request.method
+                && literal.fixture.priority == pattern.fixture.priority {
+                checks += 1
+                guard checks <= checkBound, warnings < warningBound else { return files }
+                guard pattern.regex.matchesWhole(literal.path, budget: RegexBudget()) else { continue }
+                warnings += 1
+                files[pattern.file].unsupported.append("\(files[pattern.file].file): \(pattern.fixture.name) (a path pattern) and \(literal.fixture.name) in \(files[literal.file].file) both answer \(literal.fixture.request.method) \(literal.path) at priority \(pattern.fixture.priority); WireMock answers with the one it loaded last, stubd with the literal path — give one a \"priority\" to decide")
+            }
+        }
         return files
     }
 }

@@ -40,6 +40,8 @@ public struct ResponseTemplate: Sendable {
     /// Bytes of the template as written (header values and body): what a rendering's output
     /// bound is measured against.
     public let size: Int
+    /// Bare names rendered empty in WireMock's dialect, for the importer's warning.
+    public private(set) var emptyNames: [String] = []
 
     /// Compiles a response's body and header values.
     public static func compile(_ response: StubHTTPResponse) -> Result<ResponseTemplate, Problem> {
@@ -52,8 +54,9 @@ public struct ResponseTemplate: Sendable {
             }
         }
         let body: Body
+        var known: Set<String> = []
         if let json = try? JSONParser.parse(response.body), json.isDocument {
-            switch compile(json, at: "json", dialect: dialect) {
+            switch compile(json, at: "json", dialect: dialect, known: &known) {
             case .success(let part): body = .json(part)
             case .failure(let problem): return .failure(problem)
             }
@@ -66,20 +69,30 @@ public struct ResponseTemplate: Sendable {
             body = .bytes(response.body)
         }
         let size = response.body.count + response.headers.reduce(0) { $0 + $1.value.utf8.count }
-        return .success(ResponseTemplate(status: response.status, headers: headers, body: body, size: size))
+        var template = ResponseTemplate(status: response.status, headers: headers, body: body, size: size)
+        var empty = headers.flatMap(\.value.emptyNames)
+        switch body {
+        case .text(let text): empty += text.emptyNames
+        case .json(let part): empty += part.emptyNames
+        case .bytes: break
+        }
+        template.emptyNames = empty.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        return .success(template)
     }
 
-    private static func compile(_ value: JSONValue, at field: String, dialect: TemplateDialect) -> Result<JSONPart, Problem> {
+    /// `known`: names `#assign`ed in the strings before this one, in the order they render (a
+    /// member's key before its value), so a later value may use them as WireMock allows.
+    private static func compile(_ value: JSONValue, at field: String, dialect: TemplateDialect, known: inout Set<String>) -> Result<JSONPart, Problem> {
         switch value {
         case .string(let text) where TemplateText.mayBeTemplate(text):
-            switch TemplateText.parse(text, dialect: dialect) {
+            switch TemplateText.parse(text, dialect: dialect, known: &known) {
             case .success(let template): return .success(template.isConstant ? .constant(.string(text)) : .string(template))
             case .failure(let problem): return .failure(Problem(field: field, problem: problem))
             }
         case .array(let items):
             var parts: [JSONPart] = []
             for (index, item) in items.enumerated() {
-                switch compile(item, at: "\(field)[\(index)]", dialect: dialect) {
+                switch compile(item, at: "\(field)[\(index)]", dialect: dialect, known: &known) {
                 case .success(let part): parts.append(part)
                 case .failure(let problem): return .failure(problem)
                 }
@@ -89,17 +102,18 @@ public struct ResponseTemplate: Sendable {
             var parts: [(key: String, value: JSONPart)] = []
             var keys: [TemplateText] = []
             for member in members {
-                switch compile(member.value, at: "\(field).\(member.key)", dialect: dialect) {
+                // The key first: it renders before its value.
+                if TemplateText.mayBeTemplate(member.key) {
+                    switch TemplateText.parse(member.key, dialect: dialect, known: &known) {
+                    case .success(let key): keys.append(key)
+                    case .failure(let problem): return .failure(Problem(field: "\(field) key \"\(member.key)\"", problem: problem))
+                    }
+                } else {
+                    keys.append(TemplateText(parts: [.literal(member.key)], source: member.key))
+                }
+                switch compile(member.value, at: "\(field).\(member.key)", dialect: dialect, known: &known) {
                 case .success(let part): parts.append((member.key, part))
                 case .failure(let problem): return .failure(problem)
-                }
-                guard TemplateText.mayBeTemplate(member.key) else {
-                    keys.append(TemplateText(parts: [.literal(member.key)], source: member.key))
-                    continue
-                }
-                switch TemplateText.parse(member.key, dialect: dialect) {
-                case .success(let key): keys.append(key)
-                case .failure(let problem): return .failure(Problem(field: "\(field) key \"\(member.key)\"", problem: problem))
                 }
             }
             if keys.allSatisfy(\.isConstant) { return .success(.object(parts)) }
@@ -116,6 +130,19 @@ extension JSONValue {
         switch self {
         case .object, .array: return true
         default: return false
+        }
+    }
+}
+
+extension ResponseTemplate.JSONPart {
+    /// The bare names its strings render empty (WireMock's dialect).
+    var emptyNames: [String] {
+        switch self {
+        case .constant: return []
+        case .string(let template): return template.emptyNames
+        case .array(let items): return items.flatMap(\.emptyNames)
+        case .object(let members): return members.flatMap(\.value.emptyNames)
+        case .templatedObject(let members): return members.flatMap { $0.key.emptyNames + $0.value.emptyNames }
         }
     }
 }

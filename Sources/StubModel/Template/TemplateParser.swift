@@ -28,14 +28,23 @@ struct TemplateParser {
     private var position = 0
     /// Names an `#assign` made, and block parameters in scope.
     private var names: Set<String> = []
+    /// Names an `#assign` made anywhere so far (or in an earlier value of the same JSON body): they
+    /// stay known after the block that made them, as Handlebars keeps them.
+    private(set) var assignedNames: Set<String> = []
+    /// Bare names neither stubd nor the template knows, in WireMock's dialect: rendered empty, as
+    /// WireMock's Handlebars renders a helper or value it lacks (the importer warns naming each).
+    private(set) var emptyNames: [String] = []
     /// How many context-changing blocks (`#each`, `#with`) are open: inside one, any name may be a
     /// field of the current item.
     private var contextDepth = 0
     private var depth = 0
 
-    init(text: String, dialect: TemplateDialect) {
+    /// `known`: names assigned before this text (an earlier value of the same JSON body).
+    init(text: String, dialect: TemplateDialect, known: Set<String> = []) {
         self.text = text
         self.dialect = dialect
+        self.names = known
+        self.assignedNames = known
     }
 
     mutating func parse() -> Result<[TemplateText.Part], TemplateProblem> {
@@ -246,7 +255,7 @@ struct TemplateParser {
         names.formUnion(parameters)
         if changesContext { contextDepth += 1 }
         let bodyResult = parts(until: name)
-        names = savedNames
+        names = savedNames.union(assignedNames)
         if changesContext { contextDepth -= 1 }
         guard case .success(let (body, bodyEnd)) = bodyResult else {
             if case .failure(let problem) = bodyResult { return .failure(problem) }
@@ -278,6 +287,7 @@ struct TemplateParser {
         }
         if helper == .assign, case .literal(.string(let assigned))? = arguments.first {
             names.insert(assigned)
+            assignedNames.insert(assigned)
         } else if helper == .assign {
             return .failure(TemplateProblem(column: tag.column, message: "{{#assign}} takes the variable's name in quotes: {{#assign 'name'}}…{{/assign}}"))
         }
@@ -334,7 +344,7 @@ struct TemplateParser {
     // MARK: Expressions
 
     /// The inside of a `{{…}}`: a request value, a helper call, a variable or a literal.
-    private func expression(_ inner: String, column: Int) -> Result<TemplateExpression, TemplateProblem> {
+    private mutating func expression(_ inner: String, column: Int) -> Result<TemplateExpression, TemplateProblem> {
         let words = Self.words(inner)
         guard let head = words.first else { return .failure(TemplateProblem(column: column, message: "an empty {{}}; write a name such as {{request.path}}")) }
         if words.count == 1 { return argument(head, column: column) }
@@ -351,7 +361,7 @@ struct TemplateParser {
         }
     }
 
-    private func call(_ helper: TemplateHelper, _ words: [String], column: Int) -> Result<TemplateExpression, TemplateProblem> {
+    private mutating func call(_ helper: TemplateHelper, _ words: [String], column: Int) -> Result<TemplateExpression, TemplateProblem> {
         var arguments: [TemplateExpression] = []
         var options: [TemplateOption] = []
         for word in words {
@@ -374,7 +384,7 @@ struct TemplateParser {
     }
 
     /// One argument: `(subexpression)`, a literal, a request value, a variable.
-    private func argument(_ word: String, column: Int) -> Result<TemplateExpression, TemplateProblem> {
+    private mutating func argument(_ word: String, column: Int) -> Result<TemplateExpression, TemplateProblem> {
         if word.hasPrefix("("), word.hasSuffix(")") { return expression(String(word.dropFirst().dropLast()), column: column) }
         if let first = word.first, first == "'" || first == "\"", word.count >= 2, word.last == first {
             return .success(.literal(.string(String(word.dropFirst().dropLast()))))
@@ -398,6 +408,13 @@ struct TemplateParser {
         }
         if case .success(let value) = TemplateValue.parse(word) { return .success(.value(value)) }
         if contextDepth > 0, let variable = Self.variable(word) { return .success(.variable(variable)) }
+        // WireMock renders a bare name it has no helper or value for as nothing (`{{currentYear}}`, a
+        // helper a suite registered in Java): so does its dialect here, and the importer says which.
+        if dialect == .wiremock, !word.isEmpty, word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }),
+           word.first?.isLetter == true {
+            if !emptyNames.contains(word) { emptyNames.append(word) }
+            return .success(.literal(.null))
+        }
         switch TemplateValue.parse(word) {
         case .success(let value): return .success(.value(value))
         case .failure(let message): return .failure(TemplateProblem(column: column, message: message.text + "; helpers: \(TemplateHelper.names)"))

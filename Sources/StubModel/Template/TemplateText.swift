@@ -28,11 +28,25 @@ public struct TemplateText: Sendable, Hashable {
     /// Whether `text` contains a substitution to parse (`{{`).
     public static func mayBeTemplate(_ text: String) -> Bool { text.contains("{{") }
 
+    /// Bare names WireMock's dialect renders empty because nothing defines them (`currentYear`).
+    public private(set) var emptyNames: [String] = []
+
     /// Parses `text`; a problem names the 1-based column and what to write instead.
     public static func parse(_ text: String, dialect: TemplateDialect = .stubd) -> Result<TemplateText, TemplateProblem> {
-        var parser = TemplateParser(text: text, dialect: dialect)
+        var known: Set<String> = []
+        return parse(text, dialect: dialect, known: &known)
+    }
+
+    /// Parses `text` knowing the names `known` holds were assigned before it (an earlier string of
+    /// the same JSON body, rendered before it); adds the names it assigns.
+    public static func parse(_ text: String, dialect: TemplateDialect, known: inout Set<String>) -> Result<TemplateText, TemplateProblem> {
+        var parser = TemplateParser(text: text, dialect: dialect, known: known)
         switch parser.parse() {
-        case .success(let parts): return .success(TemplateText(parts: parts, source: text))
+        case .success(let parts):
+            known.formUnion(parser.assignedNames)
+            var template = TemplateText(parts: parts, source: text)
+            template.emptyNames = parser.emptyNames
+            return .success(template)
         case .failure(let problem): return .failure(problem)
         }
     }

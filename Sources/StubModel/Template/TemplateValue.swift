@@ -14,10 +14,15 @@ public enum TemplateValue: Sendable, Hashable {
     case pathSegment(Int)
     /// `request.path.name` (`urlPathTemplate`/`pathTemplate` parameter).
     case pathParameter(String)
-    /// `request.query.name`: the first value of a query parameter.
+    /// `request.query.name`: the first value of a query parameter (all of them where a list is
+    /// wanted: `#each`, `join`, `size`).
     case query(String)
+    /// `request.query.name.[n]`: its n-th value (0-based), or empty — WireMock's multi-valued form.
+    case queryAt(String, Int)
     /// `request.headers.name` (any case).
     case header(String)
+    /// `request.headers.name.[n]`: the n-th value of a header sent on several lines, or empty.
+    case headerAt(String, Int)
     /// `request.cookies.name`.
     case cookie(String)
     /// `request.baseUrl` (`request.requestLine.baseUrl`): `scheme://host[:port]` as the request
@@ -65,7 +70,7 @@ public enum TemplateValue: Sendable, Hashable {
     private static func fail(_ text: String) -> Result<TemplateValue, TemplateMessage> { .failure(TemplateMessage(text: text)) }
 
     /// What the supported names are, for problems.
-    static let supported = "request.method, request.url, request.path, request.path.[n], request.baseUrl, request.requestLine.scheme/host/port, request.path.NAME, request.query.NAME, request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, graphql.operationName, graphql.variables.NAME, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
+    static let supported = "request.method, request.url, request.path, request.path.[n], request.baseUrl, request.requestLine.scheme/host/port, request.path.NAME, request.query.NAME, request.query.NAME.[n], request.headers.NAME, request.cookies.NAME, request.body, jsonPath request.body '$.x', route.name, session, graphql.operationName, graphql.variables.NAME, now, uuid, randomValue, counter, saved.NAME, collection.NAME.count, jsonPath collection.NAME '$…'"
 
     /// Parses the inside of `{{ … }}`.
     static func parse(_ inner: String) -> Result<TemplateValue, TemplateMessage> {
@@ -147,8 +152,13 @@ public enum TemplateValue: Sendable, Hashable {
         guard parts.first == "request" else { return fail("unknown name \"\(name)\"; supported: \(supported)") }
         parts.removeFirst()
         if parts.first == "requestLine" { parts.removeFirst() }
-        // `request.query.q.[0]` or `.first`: the first value, which is what a plain name gives.
+        // `request.query.q.[0]` or `.first`: the first value, which is what a plain name gives;
+        // `.[n]` the n-th of a parameter or header sent several times.
         if parts.count == 3, ["query", "headers"].contains(parts[0]), parts[2] == "0" || parts[2] == "first" { parts.removeLast() }
+        if parts.count == 3, let index = Int(parts[2]), index > 0 {
+            if parts[0] == "query" { return .success(.queryAt(parts[1], index)) }
+            if parts[0] == "headers" { return .success(.headerAt(parts[1].lowercased(), index)) }
+        }
         switch (parts.first, parts.count) {
         case ("method"?, 1): return .success(.method)
         case ("url"?, 1): return .success(.url)
