@@ -267,6 +267,15 @@ package struct TemplateRenderer {
             }
         }
 
+        /// A GraphQL variable of the request (`graphql.variables.input.theme`), or null.
+        private mutating func graphQLVariable(_ path: [String]) -> JSONValue {
+            guard var value = graphQL()?.variables else { return .null }
+            for step in path {
+                if let index = Int(step), case .array(let items) = value { value = items.indices.contains(index) ? items[index] : .null } else { value = value[step] ?? .null }
+            }
+            return value
+        }
+
         mutating func json(_ part: ResponseTemplate.JSONPart) -> JSONValue {
             switch part {
             case .constant(let value): return value
@@ -274,6 +283,7 @@ package struct TemplateRenderer {
             case .array(let items): return .array(items.map { json($0) })
             case .object(let members): return .object(members.map { ($0.key, json($0.value)) })
             case .templatedObject(let members): return .object(members.map { (text($0.key), json($0.value)) })
+            case .graphQLVariable(let path): return graphQLVariable(path)
             }
         }
 
@@ -317,11 +327,7 @@ package struct TemplateRenderer {
                 return JSONWriter.write(first, pretty: false)
             case .graphQLOperation: return graphQL()?.operationName ?? ""
             case .graphQLVariable(let path):
-                guard var value = graphQL()?.variables else { return "" }
-                for step in path {
-                    if let index = Int(step), case .array(let items) = value { value = items.indices.contains(index) ? items[index] : .null } else { value = value[step] ?? .null }
-                }
-                return TemplateEvaluation.text(of: value)
+                return graphQL() == nil ? "" : TemplateEvaluation.text(of: graphQLVariable(path))
             case .routeName: return route.name
             case .session: return session?.rawValue ?? ""
             case .now(let format): return Clock.format(state.now(session: session), format)
@@ -374,7 +380,8 @@ package struct TemplateRenderer {
         }
 
         private mutating func graphQL() -> GraphQLRequest? {
-            GraphQLRequest.read(method: request.method, query: FormCoding.decodePairs(request.rawQuery ?? ""), body: request.method == "GET" ? nil : json())
+            GraphQLRequest.read(method: request.method, query: FormCoding.decodePairs(request.rawQuery ?? ""), contentType: request.header("Content-Type"),
+                                body: request.body, json: request.method == "GET" ? nil : json())
         }
 
         private mutating func json() -> JSONValue? {

@@ -24,6 +24,24 @@ import StubdTestTags
                                      + "\nfragment F40 on T { leaf }")
         #expect(fan.fixtures.isEmpty && (fan.errors.first?.description.contains("more than \(GraphQLDocument.maxFields) fields") ?? false))
         let fine = try Self.importing("query Profile { viewer { id ...Name } }\nfragment Name on User { name }")
-        #expect(fine.errors.isEmpty && fine.fixtures.map(\.name) == ["Profile"])
+        #expect(fine.errors.isEmpty && fine.fixtures.map(\.name) == ["Profile", "Profile (GET)"])
+    }
+
+    /// Issue 49: an Apollo app's folder — fragments in a file of their own, spread in others — is read
+    /// whole; a spread nothing defines is reported; a query gets a GET route too (persisted queries),
+    /// a mutation only POST.
+    @Test func fragmentsAreFollowedAcrossTheFilesOfAnImport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-gql-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/fragments", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("fragment UserParts on User { id name avatar { url } }".utf8).write(to: URL(fileURLWithPath: folder + "/fragments/user.graphql"))
+        try Data("query Profile { user { ...UserParts ...Gone } }\nmutation Save { save { ok } }".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/profile.graphql"))
+        let files = GraphQLImporter.importPaths([folder], endpoint: "/graphql")
+        let profile = try #require(files.first { $0.file.hasSuffix("profile.graphql") })
+        #expect(profile.fixtures.map { "\($0.request.method) \($0.name)" } == ["POST Profile", "GET Profile (GET)", "POST Save"])
+        guard case .response(let response)? = profile.fixtures.first?.outcome else { Issue.record("no response"); return }
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"data":{"user":{"id":null,"name":null,"avatar":{"url":null}}}}"#)
+        #expect(profile.unsupported.contains { $0.contains("fragment Gone is spread") }, "\(profile.unsupported)")
     }
 }

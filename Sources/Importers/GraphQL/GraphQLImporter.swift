@@ -4,10 +4,12 @@ import StubModel
 
 /// `stubd import graphql`: an app's GraphQL operations — `.graphql`/`.gql` documents (files or
 /// folders), or an Apollo persisted-query manifest (`persisted-query-manifest.json`) — become one
-/// route per named operation on the endpoint (`POST /graphql`), matched by operation name, each
+/// route per named operation on the endpoint (`POST /graphql`; a query gets a `GET` route too, as
+/// automatic persisted queries and `useGETForQueries` send it), matched by operation name, each
 /// answering `{"data": …}` shaped by the operation's selection set (objects for fields that select
-/// more, `null` for leaves: there is no schema to say their types; fill them in). Fragments in
-/// the same document are followed; anonymous operations cannot be told apart and are reported.
+/// more, `null` for leaves: there is no schema to say their types; fill them in). Fragments are
+/// followed across every file of the import (Apollo apps keep them in files of their own); one
+/// no file defines is reported; anonymous operations cannot be told apart and are reported.
 public enum GraphQLImporter {
     /// One imported file per source document.
     public static func importPaths(_ paths: [String], endpoint: String) -> [ImportedFile] {
@@ -27,26 +29,34 @@ public enum GraphQLImporter {
                 files.append(path)
             }
         }
-        return files.map { importFile($0, endpoint: endpoint) }
+        // Every document's fragments, so an operation may spread one defined in another file.
+        var fragments = GraphQLFragments()
+        for file in files where !file.hasSuffix(".json") {
+            if let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) { fragments.add(text, source: file) }
+        }
+        return files.map { importFile($0, endpoint: endpoint, fragments: fragments) }
     }
 
-    static func importFile(_ file: String, endpoint: String) -> ImportedFile {
+    static func importFile(_ file: String, endpoint: String, fragments: GraphQLFragments = GraphQLFragments()) -> ImportedFile {
         var result = ImportedFile(file: file)
         guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
             result.errors = [FixtureError(file: file, field: "", problem: "cannot be read as UTF-8 text")]
             return result
         }
         if file.hasSuffix(".json") { return manifest(text, file: file, endpoint: endpoint) }
-        switch GraphQLDocument.parse(text) {
+        switch GraphQLDocument.parse(text, fragments: fragments) {
         case .failure(let problem):
             result.errors = [FixtureError(file: file, field: "", problem: problem.description)]
         case .success(let document):
+            for name in document.unknownFragments {
+                result.unsupported.append("\(file): fragment \(name) is spread (...\(name)) but no imported file defines it; its fields are left out of the answers — import the file that defines it too (a folder imports every .graphql file in it)")
+            }
             for (index, operation) in document.operations.enumerated() {
                 guard let name = operation.name else {
                     result.unsupported.append("\(file): operation \(index + 1): anonymous; name it (query Name { … }) to stub it — every operation is POST \(endpoint), only the name tells them apart")
                     continue
                 }
-                result.fixtures.append(route(name: name, operation: operation, source: "\(file) \(operation.kind.rawValue) \(name)", endpoint: endpoint))
+                result.fixtures += routes(name: name, operation: operation, source: "\(file) \(operation.kind.rawValue) \(name)", endpoint: endpoint)
             }
         }
         return result
@@ -72,20 +82,24 @@ public enum GraphQLImporter {
                     result.errors.append(FixtureError(file: file, field: "operations[\(index)].name", problem: "no operation \(name) in its body"))
                     continue
                 }
-                result.fixtures.append(route(name: name, operation: operation, source: "\(file) operations[\(index)]", endpoint: endpoint))
+                result.fixtures += routes(name: name, operation: operation, source: "\(file) operations[\(index)]", endpoint: endpoint)
             }
         }
         if !result.errors.isEmpty { result.fixtures = [] }
         return result
     }
 
-    static func route(name: String, operation: GraphQLDocument.Operation, source: String, endpoint: String) -> Fixture {
-        var request = RequestPattern(method: "POST", path: endpoint)
-        request.graphQL = GraphQLPattern(operationName: name)
-        request.query.othersAllowed = true
+    /// `POST endpoint` for the operation, and for a query `GET endpoint` too (automatic persisted
+    /// queries send hashed queries as GETs; `useGETForQueries` sends them all so): one answer.
+    static func routes(name: String, operation: GraphQLDocument.Operation, source: String, endpoint: String) -> [Fixture] {
         let body = JSONWriter.write(.object([("data", skeleton(operation.selections))]), pretty: false)
         let response = StubHTTPResponse(status: 200, headers: [NameValue("Content-Type", "application/json")], body: Array(body.utf8))
-        return Fixture(name: name, source: source, request: request, outcome: .response(response))
+        return (operation.kind == .query ? ["POST", "GET"] : ["POST"]).map { method in
+            var request = RequestPattern(method: method, path: endpoint)
+            request.graphQL = GraphQLPattern(operationName: name)
+            request.query.othersAllowed = true
+            return Fixture(name: method == "POST" ? name : "\(name) (GET)", source: source, request: request, outcome: .response(response))
+        }
     }
 
     /// Objects for fields that select more, `null` for leaves.

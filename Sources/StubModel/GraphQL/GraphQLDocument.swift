@@ -34,6 +34,9 @@ public struct GraphQLDocument: Sendable, Hashable {
     public let operations: [Operation]
     /// Fragment names.
     public let fragments: [String]
+    /// Fragments its operations spread that neither it nor the fragments it was read with define
+    /// (their fields are missing from the operations' selections).
+    public var unknownFragments: [String] = []
 
     /// Why a document does not read: where and what was expected.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
@@ -56,15 +59,16 @@ public struct GraphQLDocument: Sendable, Hashable {
     /// bounded — low enough that expanding it stays well under 100 ms of a loop.
     public static let maxFields = 10_000
 
-    /// Reads `text`, in time linear in its length and in the fields it expands to.
-    public static func parse(_ text: String) -> Result<GraphQLDocument, Problem> {
+    /// Reads `text`, in time linear in its length and in the fields it expands to. `fragments`:
+    /// fragments defined in the app's other documents, which its spreads may name (its own win).
+    public static func parse(_ text: String, fragments: GraphQLFragments = GraphQLFragments()) -> Result<GraphQLDocument, Problem> {
         var lexer = GraphQLLexer(text)
         let tokens: [GraphQLLexer.Token]
         switch lexer.tokens() {
         case .success(let found): tokens = found
         case .failure(let problem): return .failure(problem)
         }
-        var reader = GraphQLReader(tokens: tokens)
+        var reader = GraphQLReader(tokens: tokens, fragments: fragments.bodies)
         return reader.document()
     }
 
@@ -198,21 +202,49 @@ struct GraphQLLexer {
     }
 }
 
+/// The fragments an app's documents define, gathered once for an import of many files: Apollo
+/// apps keep fragments in files of their own and spread them in others, so each document is read
+/// with the others' fragments (`GraphQLDocument.parse(_:fragments:)`).
+public struct GraphQLFragments: Sendable {
+    var bodies: [String: [GraphQLReader.RawSelection]] = [:]
+    /// Where each fragment was defined (the first definition of a name is kept).
+    public private(set) var sources: [String: String] = [:]
+
+    /// None.
+    public init() {}
+
+    /// Adds the fragments `text` (from `source`) defines; a text that does not read adds nothing.
+    public mutating func add(_ text: String, source: String) {
+        var lexer = GraphQLLexer(text)
+        guard case .success(let tokens) = lexer.tokens() else { return }
+        var reader = GraphQLReader(tokens: tokens)
+        guard case .success = reader.document() else { return }
+        for (name, body) in reader.fragmentBodies where bodies[name] == nil {
+            bodies[name] = body
+            sources[name] = source
+        }
+    }
+}
+
 /// Definitions from tokens: operations (named, anonymous, shorthand `{…}`), fragments; type
 /// system definitions are skipped whole (a schema file is not an operations file, but may sit in
 /// one folder with them).
 struct GraphQLReader {
     let tokens: [GraphQLLexer.Token]
     private var index = 0
-    /// Fragment bodies by name, for following spreads once the document is read.
-    private var fragmentBodies: [String: [RawSelection]] = [:]
+    /// Fragment bodies by name, for following spreads once the document is read (the app's other
+    /// documents' first, then this one's).
+    private(set) var fragmentBodies: [String: [RawSelection]]
     /// Selection sets open now.
     private var depth = 0
 
-    init(tokens: [GraphQLLexer.Token]) { self.tokens = tokens }
+    init(tokens: [GraphQLLexer.Token], fragments: [String: [RawSelection]] = [:]) {
+        self.tokens = tokens
+        self.fragmentBodies = fragments
+    }
 
     /// A selection before fragments are followed.
-    indirect enum RawSelection {
+    indirect enum RawSelection: Sendable {
         case field(String, [RawSelection])
         case spread(String)
         case inline([RawSelection])
@@ -301,7 +333,9 @@ struct GraphQLReader {
             case .failure(let bound): return .failure(GraphQLDocument.Problem(line: 1, column: 1, message: bound.message))
             }
         }
-        return .success(GraphQLDocument(operations: operations, fragments: fragments))
+        var document = GraphQLDocument(operations: operations, fragments: fragments)
+        document.unknownFragments = expansion.unknown
+        return .success(document)
     }
 
     /// Fragments followed and fields of one response name merged (as GraphQL's field merging
@@ -311,6 +345,8 @@ struct GraphQLReader {
     private struct Expansion {
         let fragmentBodies: [String: [RawSelection]]
         var produced = 0
+        /// Spreads of fragments nothing defines, in the order met.
+        var unknown: [String] = []
 
         /// A bound the expansion passed, in words.
         struct Bound: Error { let message: String }
@@ -360,7 +396,11 @@ struct GraphQLReader {
                 case .inline(let inner):
                     if let message = collect(inner, seen: seen, hops: hops, depth: depth, order: &order, children: &children) { return message }
                 case .spread(let fragment):
-                    guard !seen.contains(fragment), let body = fragmentBodies[fragment] else { continue }
+                    guard let body = fragmentBodies[fragment] else {
+                        if !unknown.contains(fragment) { unknown.append(fragment) }
+                        continue
+                    }
+                    guard !seen.contains(fragment) else { continue }
                     guard hops + depth < GraphQLDocument.maxDepth else {
                         return "fragments spread inside fragments deeper than \(GraphQLDocument.maxDepth) levels"
                     }

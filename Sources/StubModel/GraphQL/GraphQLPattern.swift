@@ -56,6 +56,21 @@ public struct GraphQLRequest: Sendable, Equatable {
     /// Why the document did not read, when it did not.
     public let documentProblem: String?
 
+    /// Reads a GraphQL request from any request: a GET's query pairs; a POST's JSON body; or a
+    /// POST of `Content-Type: application/graphql`, whose body is the document itself (its
+    /// `operationName` and `variables` then in the query, as express-graphql and Apollo Server read them).
+    /// `json` is the body already parsed (nil when it is not JSON).
+    public static func read(method: String, query: [NameValue], contentType: String?, body: [UInt8], json: JSONValue?) -> GraphQLRequest? {
+        guard method != "GET" else { return read(method: method, query: query, body: nil) }
+        if let contentType, MediaType(contentType)?.essence == "application/graphql" {
+            var members: [(key: String, value: JSONValue)] = [("query", .string(String(decoding: body, as: UTF8.self)))]
+            for pair in query where pair.name == "operationName" { members.append(("operationName", .string(pair.value))) }
+            for pair in query where pair.name == "variables" { members.append(("variables", (try? JSONParser.parse(Array(pair.value.utf8))) ?? .null)) }
+            return read(method: method, query: [], body: .object(members))
+        }
+        return read(method: method, query: query, body: json)
+    }
+
     /// Reads a GraphQL request from a POST's JSON body or a GET's query pairs; nil when it is not one.
     public static func read(method: String, query: [NameValue], body: JSONValue?) -> GraphQLRequest? {
         var fields: [String: JSONValue] = [:]

@@ -13,6 +13,9 @@ public struct ResponseTemplate: Sendable {
         case object([(key: String, value: JSONPart)])
         /// An object with a templated key (`{"{{now format='yyyy-MM-dd'}}": 1}`).
         case templatedObject([(key: TemplateText, value: JSONPart)])
+        /// A string that is one GraphQL variable and nothing else (`"{{graphql.variables.id}}"`):
+        /// the variable's JSON value as sent — a number stays a number, an object an object.
+        case graphQLVariable([String])
     }
 
     /// How the body is made.
@@ -86,7 +89,9 @@ public struct ResponseTemplate: Sendable {
         switch value {
         case .string(let text) where TemplateText.mayBeTemplate(text):
             switch TemplateText.parse(text, dialect: dialect, known: &known) {
-            case .success(let template): return .success(template.isConstant ? .constant(.string(text)) : .string(template))
+            case .success(let template):
+                if template.parts.count == 1, case .value(.graphQLVariable(let path)) = template.parts[0] { return .success(.graphQLVariable(path)) }
+                return .success(template.isConstant ? .constant(.string(text)) : .string(template))
             case .failure(let problem): return .failure(Problem(field: field, problem: problem))
             }
         case .array(let items):
@@ -138,7 +143,7 @@ extension ResponseTemplate.JSONPart {
     /// The bare names its strings render empty (WireMock's dialect).
     var emptyNames: [String] {
         switch self {
-        case .constant: return []
+        case .constant, .graphQLVariable: return []
         case .string(let template): return template.emptyNames
         case .array(let items): return items.flatMap(\.emptyNames)
         case .object(let members): return members.flatMap(\.value.emptyNames)

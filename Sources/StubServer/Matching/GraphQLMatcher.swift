@@ -40,13 +40,15 @@ struct GraphQLMatcher: RequestPartMatcher {
             out.append("GraphQL persisted query: expected hash \(hash.prefix(16))…, got \(sent.persistedQueryHash.map { String($0.prefix(16)) + "…" } ?? "none")")
         }
         for variable in pattern.variables {
-            let expected = JSONWriter.write(variable.value, pretty: false)
+            // A secret-looking name (password, token) hides both values: the fixture's is a secret too.
+            let secret = request.redactor.isSecret(variable.name)
+            let expected = secret ? "(hidden)" : JSONWriter.write(variable.value, pretty: false)
             guard let value = sent.variables[variable.name] else {
                 out.append("GraphQL variable \(variable.name): expected \(expected), missing")
                 continue
             }
             if !JSONPartialMatch.matches(expected: variable.value, got: value, options: JSONMatchOptions(ignoreExtraElements: true)) {
-                let got = request.redactor.isSecret(variable.name) ? "(hidden)" : JSONWriter.write(value, pretty: false)
+                let got = secret ? "(hidden)" : JSONWriter.write(value, pretty: false)
                 out.append("GraphQL variable \(variable.name): expected \(expected), got \(got)")
             }
         }

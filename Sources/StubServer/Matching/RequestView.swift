@@ -112,8 +112,10 @@ final class RequestView {
     /// The body parsed as JSON, or nil when it is not JSON.
     lazy var json: JSONValue? = try? JSONParser.parse(body)
 
-    /// The GraphQL request it carries (POST JSON body or GET query), read once; nil when none.
-    lazy var graphQL: GraphQLRequest? = GraphQLRequest.read(method: request.method, query: query, body: request.method == "GET" ? nil : json)
+    /// The GraphQL request it carries (POST JSON or `application/graphql` body, or GET query), read
+    /// once; nil when none.
+    lazy var graphQL: GraphQLRequest? = GraphQLRequest.read(method: request.method, query: query, contentType: request.header("Content-Type"),
+                                                            body: body, json: request.method == "GET" ? nil : json)
 
     /// The body's form pairs, sorted.
     lazy var form: [NameValue] = FormCoding.decodePairs(String(decoding: body, as: UTF8.self)).sorted()

@@ -7,9 +7,10 @@ import StubModel
 ///    these are tried only when no exact or template route of the method matches);
 /// 3. between templates, the one with a literal segment where the other has a parameter, at the
 ///    first position where they differ (`/users/me` style before `/users/{login}`);
-/// 4. more constraints: each required header, a body pattern, a host and each query parameter the
-///    route names count one (so with `anyOtherQuery`, `/items?page=2` wins over `/items` for
-///    `?page=2&cb=9`);
+/// 4. more constraints: each required header, a body pattern, a host, each query parameter, and a
+///    GraphQL operation name, persisted-query hash and each variable the route names count one (so with `anyOtherQuery`, `/items?page=2` wins
+///    over `/items` for `?page=2&cb=9`, and a route for `Profile` with `{"id": 7}` over the imported
+///    `Profile` route);
 /// 5. declared first (files in path order, routes in file order).
 package struct Precedence: Comparable, Sendable {
     package let priority: Int
@@ -34,6 +35,7 @@ package struct Precedence: Comparable, Sendable {
             shape = []
         }
         specificity = fixture.request.parts.count { Self.constraining.contains($0.kind) } + fixture.request.query.names.count
+            + (fixture.request.graphQL.map { ($0.operationName == nil ? 0 : 1) + ($0.persistedQueryHash == nil ? 0 : 1) + $0.variables.count } ?? 0)
         self.order = order
     }
 

@@ -40,7 +40,7 @@ import StubdTestTags
         // No operationName: read from the document's only operation.
         #expect(try post(Self.body(profile, variables: #"{"id": 7, "extra": true}"#)).contains("Ada"), "variables match partially")
         let other = try post(Self.body(profile, variables: #"{"id": 8}"#))
-        #expect(other.contains("\"id\":\"8\"") && other.contains("ProfileQuery"), "\(other)")
+        #expect(other.contains("\"id\":8") && other.contains("ProfileQuery"), "a variable alone in a string keeps its JSON type: \(other)")
         let settings = try #require(stubd.send("POST", "/graphql", headers: Self.json,
                                                body: Self.body("mutation SaveSettings($input: SettingsInput!) { saveSettings(input: $input) { ok } }",
                                                                variables: #"{"input": {"theme": "dark", "font": 12}}"#)))
@@ -66,5 +66,34 @@ import StubdTestTags
         #expect(broken.text.contains("a query that does not read"), "\(broken.text)")
         let none = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: #"{"hello": 1}"#))
         #expect(none.text.contains("no GraphQL operation in the request"), "\(none.text)")
+    }
+
+    /// Issue 49: GraphQL as apps send it — `application/graphql` bodies; a variables route beside
+    /// the operation's general route wins wherever it is listed (and is no overlap); a secret
+    /// variable's expected value is hidden in near misses as the sent one is.
+    @Test func graphQLAsAppsSendIt() throws {
+        let stubd = try InMemoryStubd(#"""
+        {"routes": [
+          {"name": "general", "request": {"method": "POST", "path": "/graphql", "graphql": "Login"}, "response": {"json": {"data": {"login": "general"}}}},
+          {"name": "ada", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Login", "variables": {"user": "ada", "password": "hunter2"}}},
+           "response": {"json": {"data": {"login": "ada"}}}},
+          {"name": "profile", "request": {"method": "POST", "path": "/graphql", "graphql": "Profile"}, "response": {"json": {"data": {"user": null}}}}
+        ]}
+        """#)
+        defer { stubd.stop() }
+        let login = "mutation Login($user: String!, $password: String!) { login(user: $user, password: $password) }"
+        let ada = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: Self.body(login, variables: #"{"user": "ada", "password": "hunter2"}"#)))
+        #expect(ada.text.contains("\"login\":\"ada\""), "the route naming variables wins though listed second: \(ada.text)")
+        let graphQLBody = try #require(stubd.send("POST", "/graphql?operationName=Profile", headers: [("Content-Type", "application/graphql")],
+                                                  body: "query Profile { user { id } }"))
+        #expect(graphQLBody.status == 200 && graphQLBody.text.contains("\"user\":null"), "\(graphQLBody.text)")
+        let strict = try InMemoryStubd(#"""
+        {"routes": [{"name": "ada", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Login", "variables": {"password": "hunter2"}}},
+                     "response": {"json": {}}}]}
+        """#)
+        defer { strict.stop() }
+        let miss = try #require(strict.send("POST", "/graphql", headers: Self.json, body: Self.body(login, variables: #"{"user": "ada", "password": "letmein"}"#)))
+        #expect(miss.status == 404 && miss.text.contains("GraphQL variable password: expected (hidden), got (hidden)"), "\(miss.text)")
+        #expect(!miss.text.contains("hunter2") && !miss.text.contains("letmein"), "\(miss.text)")
     }
 }
