@@ -59,7 +59,13 @@ public enum OpenAPIImporter {
                 notes.append("\(file): paths.\(path.rawValue): its $ref could not be resolved; left out")
                 continue
             }
-            let raw = base + (path.rawValue.hasPrefix("/") ? path.rawValue : "/" + path.rawValue)
+            var raw = base + (path.rawValue.hasPrefix("/") ? path.rawValue : "/" + path.rawValue)
+            // A query variant of a path the spec has too (`/responses?beta=true`): the query is a matcher.
+            var variantQuery: [NameValue] = []
+            if let marker = raw.range(of: "/" + OpenAPIVersions.queryMarker) {
+                variantQuery = FormCoding.decodePairs(String(raw[marker.upperBound...]))
+                raw = String(raw[..<marker.lowerBound])
+            }
             let pathPattern: PathPattern
             if raw.contains("{") {
                 switch PathTemplate.parse(raw) {
@@ -82,6 +88,7 @@ public enum OpenAPIImporter {
                 for (index, answer) in answers.enumerated() {
                     var request = RequestPattern(method: method, path: pathPattern)
                     request.query.othersAllowed = true
+                    request.query.pairs = variantQuery
                     if index != primary {
                         request.add(.headerMatch(NamedMatch(exampleHeader, .equalTo(answer.selector, caseInsensitive: true))))
                     }

@@ -56,21 +56,47 @@ enum OpenAPIVersions {
                 warnings.append("\(file): \(count) boolean exclusiveMinimum/exclusiveMaximum (OpenAPI 3.0's form) in a 3.1 document: read as inclusive bounds")
             }
         }
-        // A path key with a query: `"/threads/{id}/runs?beta=true":` or `/x?beta=true:` in YAML.
-        if let regex = try? NSRegularExpression(pattern: #"(?m)(^\s*"?|(?<=[{,])\s*")(/[^"?\s:]*)\?[^"\s:]*("?\s*:)"#) {
+        // A path key with a query: `"/threads/{id}/runs?beta=true":` or `/x?beta=true:` in YAML. Served on
+        // its path — unless the spec has that path too (OpenAI: `/responses` and `/responses?beta=true`),
+        // where the variant keeps its query as a matcher: its key becomes `/responses/~stubd-query~beta=true`,
+        // which the importer reads back (`OpenAPIVersions.queryMarker`).
+        if let regex = try? NSRegularExpression(pattern: #"(?m)(^\s*"?|(?<=[{,])\s*")(/[^"?\s:]*)\?([^"\s:]*)("?\s*:)"#) {
             let matches = regex.matches(in: out, range: NSRange(out.startIndex..., in: out))
             if !matches.isEmpty {
-                var seen = Set<String>()
+                var plain = Set<String>()
+                var kept = Set<String>()
                 for match in matches.reversed() {
                     guard let whole = Range(match.range, in: out), let indent = Range(match.range(at: 1), in: out),
-                          let path = Range(match.range(at: 2), in: out), let colon = Range(match.range(at: 3), in: out) else { continue }
-                    seen.insert(String(out[path]))
-                    out.replaceSubrange(whole, with: out[indent] + out[path] + out[colon])
+                          let path = Range(match.range(at: 2), in: out), let query = Range(match.range(at: 3), in: out),
+                          let colon = Range(match.range(at: 4), in: out) else { continue }
+                    let key = String(out[path])
+                    if hasKey(key, in: text) {
+                        kept.insert(key + "?" + out[query])
+                        out.replaceSubrange(whole, with: out[indent] + key + "/" + queryMarker + out[query] + out[colon])
+                    } else {
+                        plain.insert(key)
+                        out.replaceSubrange(whole, with: out[indent] + key + out[colon])
+                    }
                 }
-                warnings.append("\(file): \(matches.count) path key(s) with a query (e.g. ?beta=true), served on the path alone: \(seen.sorted().prefix(3).joined(separator: ", "))\(seen.count > 3 ? ", …" : "")")
+                if !plain.isEmpty {
+                    warnings.append("\(file): \(plain.count) path key(s) with a query (e.g. ?beta=true), served on the path alone: \(plain.sorted().prefix(3).joined(separator: ", "))\(plain.count > 3 ? ", …" : "")")
+                }
+                if !kept.isEmpty {
+                    warnings.append("\(file): \(kept.count) path key(s) with a query beside the same path without one, each served when the request carries its query: \(kept.sorted().prefix(3).joined(separator: ", "))\(kept.count > 3 ? ", …" : "")")
+                }
             }
         }
         return (out, warnings)
+    }
+
+    /// The last path segment a query variant's key is given, followed by its query (`beta=true`).
+    static let queryMarker = "~stubd-query~"
+
+    /// Whether `path` is a key of its own in the document's text (YAML or JSON).
+    static func hasKey(_ path: String, in text: String) -> Bool {
+        let escaped = NSRegularExpression.escapedPattern(for: path)
+        guard let regex = try? NSRegularExpression(pattern: #"(?m)(^\s*"?|(?<=[{,])\s*")"# + escaped + #""?\s*:"#) else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
     /// Real specs give bounds past 64-bit integers (`maximum: 9223372036854776000`, a float

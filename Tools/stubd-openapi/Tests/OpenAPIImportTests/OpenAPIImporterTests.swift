@@ -42,6 +42,39 @@ import StubModel
                 == #"maximum: 9223372036854775807, "minimum": -9223372036854775808, maximum: 100"#)
     }
 
+    /// Issue 49: OpenAI's spec has `/responses` and `/responses?beta=true` — stripping the query left
+    /// two equal keys and the YAML reader refused the whole file. The variant now keeps its query as
+    /// a matcher (said in a warning); a query key alone is still served on its path.
+    @Test func aQueryVariantBesideItsPathImportsWithItsQueryAsAMatcher() throws {
+        let spec = """
+        openapi: 3.1.0
+        info: {title: openai-shaped, version: "1"}
+        paths:
+          /responses:
+            post:
+              operationId: createResponse
+              responses:
+                "200": {description: ok, content: {application/json: {example: {object: response}}}}
+          /responses?beta=true:
+            post:
+              operationId: createBetaResponse
+              responses:
+                "200": {description: ok, content: {application/json: {example: {object: beta}}}}
+          /threads?beta=true:
+            get:
+              responses:
+                "200": {description: ok, content: {application/json: {example: {data: []}}}}
+        """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml").path
+        try Data(spec.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = OpenAPIImporter.importSpec(file)
+        #expect(imported.errors.isEmpty, "\(imported.errors)")
+        let routes = imported.fixtures.map { "\($0.request.method) \($0.request.path.description) \($0.request.query.pairs.map { "\($0.name)=\($0.value)" })" }.sorted()
+        #expect(routes == ["GET /threads []", "POST /responses [\"beta=true\"]", "POST /responses []"], "\(routes)")
+        #expect(imported.unsupported.contains { $0.contains("1 path key(s) with a query beside the same path without one") && $0.contains("/responses?beta=true") })
+        #expect(imported.unsupported.contains { $0.contains("served on the path alone: /threads") })
+    }
+
     /// A recursive schema (Stripe's spec is full of them) does not refuse the spec: references are
     /// followed only where an example needs them.
     @Test func aRecursiveSchemaIsImported() throws {
