@@ -33,6 +33,21 @@ SCHEMAS = {
                                "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}},
     "Settings": {"allOf": [{"type": "object", "required": ["theme"], "properties": {"theme": {"type": "string", "enum": ["dark", "light"]}}},
                            {"type": "object", "properties": {"font": {"type": "number", "minimum": 8, "maximum": 32}}}]},
+    # Issue 49 (Stripe's shapes): required values past the depth limit, reached through a chain of references;
+    # a pattern whose literal prefix starts with "/"; a required array with minItems whose items recurse.
+    "Deep": {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/components/schemas/Deep1"}}},
+    "Deep1": {"type": "object", "required": ["b"], "properties": {"b": {"$ref": "#/components/schemas/Deep2"}}},
+    "Deep2": {"type": "object", "required": ["c"], "properties": {"c": {"$ref": "#/components/schemas/Deep3"}}},
+    "Deep3": {"type": "object", "required": ["d"], "properties": {"d": {"$ref": "#/components/schemas/Deep4"}}},
+    "Deep4": {"type": "object", "required": ["e", "url", "count", "flags"], "properties": {
+        "e": {"$ref": "#/components/schemas/Deep5"}, "url": {"type": "string", "pattern": "^/v1/files/[0-9]+$"},
+        "count": {"type": "integer", "minimum": 3}, "flags": {"type": "array", "minItems": 1, "items": {"type": "boolean"}}}},
+    "Deep5": {"type": "object", "required": ["f", "g"], "properties": {"f": {"$ref": "#/components/schemas/Deep6"},
+                                                                    "g": {"type": "string", "enum": ["on", "off"]}}},
+    "Deep6": {"type": "object", "required": ["h", "list"], "properties": {"h": {"type": "string", "minLength": 3, "format": "uuid"},
+                                                                        "list": {"type": "array", "minItems": 2, "items": {"$ref": "#/components/schemas/Deep6Item"}}}},
+    "Deep6Item": {"type": "object", "required": ["id", "owner"], "properties": {"id": {"type": "string", "pattern": "^obj_[a-z]+$"},
+                                                                               "owner": {"anyOf": [{"$ref": "#/components/schemas/Deep6Item"}, {"type": "string", "pattern": "^usr_"}]}}},
     "Node": {"type": "object", "required": ["name", "children"],
              "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
                             "kind": {"oneOf": [{"type": "string", "enum": ["file"]}, {"type": "integer"}]},
@@ -46,6 +61,8 @@ SPEC = {
             "application/json": {"schema": {"$ref": "#/components/schemas/Account"}}}}}}},
         "/v1/tree": {"get": {"operationId": "getTree", "responses": {"200": {"description": "ok", "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}},
+        "/v1/deep": {"get": {"operationId": "getDeep", "responses": {"200": {"description": "ok", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/Deep"}}}}}}},
         "/v1/list": {"get": {"operationId": "list", "responses": {"200": {"description": "ok", "content": {
             "application/json": {"schema": {"type": "object", "required": ["data", "has_more"], "properties": {
                 "data": {"type": "array", "items": {"$ref": "#/components/schemas/Account"}}, "has_more": {"type": "boolean"}}}}}}}}},
@@ -83,12 +100,13 @@ def main():
         outputs.append({name: open(os.path.join(out, name)).read() for name in sorted(os.listdir(out))} if done.returncode == 0 else {})
         if run == 1:
             generated = done.stderr.count("body generated from the schema")
-            check(generated == 3, f"the report marks the 3 bodies as generated ({generated})")
+            check(generated == 4, f"the report marks the 4 bodies as generated ({generated})")
     check(outputs[0] == outputs[1] and outputs[0], "the same spec gives the same files (deterministic)")
 
     stubd = Stubd(BINARY, os.path.join(folder, "out1"), "--quiet")
     try:
         for path, schema in (("/v1/account", {"$ref": "#/components/schemas/Account"}), ("/v1/tree", {"$ref": "#/components/schemas/Node"}),
+                             ("/v1/deep", {"$ref": "#/components/schemas/Deep"}),
                              ("/v1/list", SPEC["paths"]["/v1/list"]["get"]["responses"]["200"]["content"]["application/json"]["schema"])):
             with urllib.request.urlopen(stubd.base + path, timeout=5) as answer:
                 body = json.loads(answer.read())

@@ -7,7 +7,9 @@ import StubModel
 /// property (required ones first), an example, default or first enum value where the schema names
 /// one, formats written as they are meant (`date-time`, `uuid`, `email`, `uri`…), bounds kept
 /// (minimum, minLength, minItems), `allOf` merged, the first of `oneOf`/`anyOf`, `$ref`s followed,
-/// and recursion cut at a depth (an optional property left out, a required one null where allowed).
+/// and recursion cut at a depth: an optional property left out, a required one given the smallest
+/// value its schema allows (`minimal`: required members only, `minItems` items, bounds kept), so
+/// a body stays valid at any depth.
 enum SchemaSample {
     /// How deep objects and arrays nest before optional parts are left out.
     static let maximumDepth = 6
@@ -33,16 +35,12 @@ enum SchemaSample {
             if let maximum = context.maximum, number > maximum.value { number = maximum.value }
             return .number(number)
         case .string(let core, let context):
-            var text = string(format: core.format.rawValue, minLength: context.minLength, maxLength: context.maxLength)
-            // A pattern that starts with a literal prefix (`^acct_`): the text starts with it.
-            if let pattern = context.pattern, pattern.hasPrefix("^") {
-                let prefix = String(pattern.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
-                if !prefix.isEmpty, !text.hasPrefix(prefix) { text = prefix + "example" }
-            }
-            return .string(text)
+            return .string(string(core.format.rawValue, context))
         case .array(_, let context):
-            guard let items = context.items, depth < maximumDepth,
-                  let item = sample(items, components: components, depth: depth + 1, seen: seen) else { return .array([]) }
+            guard let items = context.items else { return .array([]) }
+            guard depth < maximumDepth, let item = sample(items, components: components, depth: depth + 1, seen: seen) else {
+                return context.minItems == 0 ? .array([]) : minimal(schema, components: components, seen: seen)
+            }
             return .array(Array(repeating: item, count: max(1, context.minItems)))
         case .object(_, let context):
             var members: [(key: String, value: JSONValue)] = []
@@ -50,7 +48,7 @@ enum SchemaSample {
             let ordered = context.properties.filter { required.contains($0.key) } + context.properties.filter { !required.contains($0.key) }
             for (name, property) in ordered {
                 let made = depth >= maximumDepth ? nil : sample(property, components: components, depth: depth + 1, seen: seen)
-                if let made { members.append((name, made)) } else if required.contains(name) { members.append((name, .null)) }
+                if let made { members.append((name, made)) } else if required.contains(name) { members.append((name, minimal(property, components: components, seen: seen))) }
             }
             return .object(members)
         case .all(let parts, _):
@@ -72,6 +70,82 @@ enum SchemaSample {
             return sample(found, components: components, depth: depth + 1, seen: seen.union([name]))
         case .fragment: return .object([])
         }
+    }
+
+    /// Refs a minimal value may follow, one inside another, before it gives up (a schema whose
+    /// required members recurse forever has no finite value: null then).
+    static let minimalDepth = 64
+
+    /// The smallest value `schema` allows: an object with its required members only, an array with
+    /// `minItems` minimal items, the lower bounds of numbers, the shortest valid text. What a
+    /// required member gets where `sample` stopped (the depth limit, a recursion), so the body stays
+    /// valid against its schema.
+    static func minimal(_ schema: JSONSchema, components: OpenAPIKit.OpenAPI.Components, seen: Set<String> = [], depth: Int = 0) -> JSONValue {
+        if let example = schema.examples.first ?? schema.defaultValue, let json = json(example) { return json }
+        if let first = schema.allowedValues?.first, let json = json(first) { return json }
+        guard depth < minimalDepth else { return .null }
+        switch schema.value {
+        case .object(_, let context):
+            return .object(context.properties.filter { context.requiredProperties.contains($0.key) }.map {
+                ($0.key, minimal($0.value, components: components, seen: seen, depth: depth + 1))
+            })
+        case .array(_, let context):
+            guard context.minItems > 0, let items = context.items else { return .array([]) }
+            return .array(Array(repeating: minimal(items, components: components, seen: seen, depth: depth + 1), count: context.minItems))
+        case .all(let parts, _):
+            var members: [(key: String, value: JSONValue)] = []
+            for part in parts {
+                if case .object(let more) = minimal(part, components: components, seen: seen, depth: depth + 1) {
+                    for member in more where !members.contains(where: { $0.key == member.key }) { members.append(member) }
+                }
+            }
+            return .object(members)
+        case .one(let choices, _), .any(let choices, _):
+            // The first choice that does not lead back into a reference already being made.
+            for choice in choices {
+                if case .reference(let reference, _) = choice.value, seen.contains(reference.absoluteString) { continue }
+                return minimal(choice, components: components, seen: seen, depth: depth + 1)
+            }
+            return choices.first.map { minimal($0, components: components, seen: seen, depth: depth + 1) } ?? .null
+        case .reference(let reference, _):
+            let name = reference.absoluteString
+            guard !seen.contains(name) || depth < minimalDepth / 2, let found = try? components.lookup(reference) else { return .null }
+            return minimal(found, components: components, seen: seen.union([name]), depth: depth + 1)
+        default:
+            return sample(schema, components: components, depth: maximumDepth, seen: seen) ?? .null
+        }
+    }
+
+    /// Text valid for a string schema: its format, its length bounds, and its pattern — the pattern's
+    /// literal start (`^acct_`, `^/v1/files/`) followed by the first of a few endings the whole pattern
+    /// accepts (checked with the pattern itself).
+    static func string(_ format: String, _ context: JSONSchema.StringContext) -> String {
+        let plain = string(format: format, minLength: context.minLength, maxLength: context.maxLength)
+        guard let pattern = context.pattern, let regex = try? NSRegularExpression(pattern: pattern) else { return plain }
+        func fits(_ text: String) -> Bool {
+            text.count >= context.minLength && context.maxLength.map { text.count <= $0 } != false
+                && regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        if fits(plain) { return plain }
+        var prefix = ""
+        var rest = Substring(pattern.hasPrefix("^") ? String(pattern.dropFirst()) : pattern)
+        while let next = rest.first {
+            if next == "\\", let escaped = rest.dropFirst().first, "/.-_:".contains(escaped) {
+                prefix.append(escaped)
+                rest = rest.dropFirst(2)
+            } else if next.isLetter || next.isNumber || "/_-:=@".contains(next) {
+                prefix.append(next)
+                rest = rest.dropFirst()
+            } else {
+                break
+            }
+        }
+        // A quantifier after the last literal character makes it optional or repeated: keep it out.
+        if let next = rest.first, "*?{".contains(next), !prefix.isEmpty { prefix.removeLast() }
+        for ending in ["example", "1", "a", "A", "0", "a1", "x", "", "123", "abc", "ABC", "a_1", "ex-1"] where fits(prefix + ending) {
+            return prefix + ending
+        }
+        return prefix.isEmpty ? plain : prefix + "example"
     }
 
     /// Text for a string format, at least `minLength` long.
