@@ -56,6 +56,10 @@ import StubdTestTags
         let missing = try TemplateText.parse("[{{currentYear}}] {{currentYear}} {{currentDay}}", dialect: .wiremock).get()
         #expect(missing.emptyNames == ["currentYear", "currentDay"])
         #expect((try? TemplateText.parse("{{fnow format='yyyy'}}", dialect: .wiremock).get()) == nil, "an unknown helper with arguments is still refused")
+        // WooCommerce's `{{now format=customformat}}`: the option is the variable's value, not the letters of its name.
+        let now = try TemplateText.parse("{{#assign 'customformat'}}yyyy{{/assign}}{{now format=customformat}}", dialect: .wiremock).get()
+        guard case .expression(.helper(.date, let arguments, let options), _)? = now.parts.last else { Issue.record("\(now.parts)"); return }
+        #expect(arguments == [.value(.now(NowFormat()))] && options.map(\.name) == ["format"])
     }
 
     @Test func literalsAndEscapes() throws {

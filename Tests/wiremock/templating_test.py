@@ -72,6 +72,7 @@ CASES = [
     # parameters (first value by default, .[n], join); a helper a suite defined that this server lacks.
     ("{{#assign 'fmt'}}yyyy/MM/dd{{/assign}}{{date (parseDate '2024-03-05T10:00:00Z') format=fmt}}", [("GET", "", None)]),
     ("{{#assign 'n'}}5{{/assign}}{{math n '+' 1}} {{upper n}}", [("GET", "", None)]),
+    ("{{#assign 'customformat'}}yyyy{{/assign}}{{now format=customformat}}|{{now format=customformat offset='-1 years'}}", [("GET", "", None)]),
     ("{{#each (jsonPath request.body '$.items') as |item|}}{{upper item.name}} {{math item.id '*' 10}};{{/each}}", [("POST", "", ITEMS)]),
     ({"a": "{{#assign 'x'}}hi {{request.query.k}}{{/assign}}", "b": "{{x}}"}, [("GET", "?k=there", None)]),
     ("{{request.query.multi}}|{{request.query.multi.[0]}}|{{request.query.multi.[1]}}", [("GET", "?multi=a&multi=b", None), ("GET", "?multi=one", None)]),

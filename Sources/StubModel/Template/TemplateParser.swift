@@ -354,6 +354,12 @@ struct TemplateParser {
             return call(helper, Array(words.dropFirst()), column: column)
         }
         if head.hasPrefix("(") { return argument(head, column: column) }
+        // `now` with an option taken from a variable or a subexpression (`{{now format=customformat}}`
+        // after `{{#assign 'customformat'}}…`): the date helper on now, so the option is evaluated
+        // as WireMock evaluates it instead of read as the pattern's literal letters.
+        if head == "now", words.dropFirst().contains(where: { Self.option($0).map { isDynamic($0.1) } ?? false }) {
+            return call(.date, words, column: column)
+        }
         switch TemplateValue.parse(inner) {
         case .success(let value): return .success(.value(value))
         case .failure(let message):
@@ -419,6 +425,15 @@ struct TemplateParser {
         case .success(let value): return .success(.value(value))
         case .failure(let message): return .failure(TemplateProblem(column: column, message: message.text + "; helpers: \(TemplateHelper.names)"))
         }
+    }
+
+    /// Whether an option's value is computed (a subexpression, an assigned name, a block parameter or
+    /// an item's field) rather than written as it is.
+    private func isDynamic(_ value: String) -> Bool {
+        if value.hasPrefix("(") { return true }
+        guard let first = value.first, first != "'", first != "\"", Double(value) == nil, !["true", "false", "null"].contains(value) else { return false }
+        let head = String(value.split(separator: ".").first ?? "")
+        return names.contains(head) || contextDepth > 0 || head == "this" || head.hasPrefix("@") || value.hasPrefix("../")
     }
 
     /// `this`, `this.a.b`, `@index`, `../name`, `item.name`, `items.[0]`.
