@@ -19,5 +19,17 @@ func fuzzGraphQL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     _ = GraphQLRequest.read(method: "GET", query: FormCoding.decodePairs(text), body: nil)
     _ = GraphQLRequest.read(method: "POST", query: [], body: .object([("query", .string(text)), ("operationName", .string("Q"))]))
+    // An `application/graphql` body (the document itself), and the same bytes read as another file
+    // of an import whose fragments the document may spread (`stubd import graphql` of a folder).
+    _ = GraphQLRequest.read(method: "POST", query: FormCoding.decodePairs("operationName=Q"), contentType: "application/graphql",
+                            body: Array(text.utf8), json: nil)
+    var library = GraphQLFragments()
+    library.add(text, source: "fuzz")
+    if case .success(let document) = GraphQLDocument.parse(text, fragments: library) {
+        var fields = 0
+        func count(_ selections: [GraphQLDocument.Field]) { for field in selections { fields += 1; count(field.selections) } }
+        for operation in document.operations { count(operation.selections) }
+        if fields > GraphQLDocument.maxFields * max(1, document.operations.count) { fatalError("\(fields) fields read with a fragment library") }
+    }
     return 0
 }
