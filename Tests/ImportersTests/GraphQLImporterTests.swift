@@ -44,4 +44,15 @@ import StubdTestTags
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"data":{"user":{"id":null,"name":null,"avatar":{"url":null}}}}"#)
         #expect(profile.unsupported.contains { $0.contains("fragment Gone is spread") }, "\(profile.unsupported)")
     }
+
+    /// An Apollo manifest's ids are the hashes its persisted-query client sends: the routes carry them.
+    @Test func aManifestsHashesAreKeptOnItsRoutes() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-gql-\(UUID().uuidString).json").path
+        try Data(#"{"format": "apollo-persisted-query-manifest", "version": 1, "operations": [{"id": "2f1a", "name": "Feed", "type": "query", "body": "query Feed { feed { id } }"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let imported = GraphQLImporter.importFile(path, endpoint: "/graphql")
+        #expect(imported.fixtures.map(\.request.method) == ["POST", "GET"])
+        #expect(imported.fixtures.allSatisfy { $0.request.graphQL?.persistedQueryHash == "2f1a" && $0.request.graphQL?.operationName == "Feed" })
+    }
 }

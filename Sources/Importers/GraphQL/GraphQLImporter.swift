@@ -82,7 +82,10 @@ public enum GraphQLImporter {
                     result.errors.append(FixtureError(file: file, field: "operations[\(index)].name", problem: "no operation \(name) in its body"))
                     continue
                 }
-                result.fixtures += routes(name: name, operation: operation, source: "\(file) operations[\(index)]", endpoint: endpoint)
+                // The manifest's id is the hash a persisted-query client sends: the routes take it too.
+                var hash: String?
+                if case .string(let id)? = entry["id"], !id.isEmpty { hash = id }
+                result.fixtures += routes(name: name, operation: operation, source: "\(file) operations[\(index)]", endpoint: endpoint, hash: hash)
             }
         }
         if !result.errors.isEmpty { result.fixtures = [] }
@@ -91,12 +94,14 @@ public enum GraphQLImporter {
 
     /// `POST endpoint` for the operation, and for a query `GET endpoint` too (automatic persisted
     /// queries send hashed queries as GETs; `useGETForQueries` sends them all so): one answer.
-    static func routes(name: String, operation: GraphQLDocument.Operation, source: String, endpoint: String) -> [Fixture] {
+    /// `hash`: a manifest's id — the routes then take a request carrying the name, the hash or both.
+    static func routes(name: String, operation: GraphQLDocument.Operation, source: String, endpoint: String, hash: String? = nil) -> [Fixture] {
         let body = JSONWriter.write(.object([("data", skeleton(operation.selections))]), pretty: false)
         let response = StubHTTPResponse(status: 200, headers: [NameValue("Content-Type", "application/json")], body: Array(body.utf8))
         return (operation.kind == .query ? ["POST", "GET"] : ["POST"]).map { method in
             var request = RequestPattern(method: method, path: endpoint)
             request.graphQL = GraphQLPattern(operationName: name)
+            request.graphQL?.persistedQueryHash = hash
             request.query.othersAllowed = true
             return Fixture(name: method == "POST" ? name : "\(name) (GET)", source: source, request: request, outcome: .response(response))
         }

@@ -96,4 +96,28 @@ import StubdTestTags
         #expect(miss.status == 404 && miss.text.contains("GraphQL variable password: expected (hidden), got (hidden)"), "\(miss.text)")
         #expect(!miss.text.contains("hunter2") && !miss.text.contains("letmein"), "\(miss.text)")
     }
+
+    /// Issue 49: a route naming an operation and its persisted-query hash (what `stubd import graphql`
+    /// writes from an Apollo manifest) takes a hashed request without the name, a full one without the
+    /// hash, and both when they agree; a request whose name or hash is another's misses, saying which.
+    @Test func aRouteWithNameAndHashTakesEither() throws {
+        let hash = "ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38"
+        let stubd = try InMemoryStubd(#"""
+        {"routes": [{"name": "feed", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Feed", "persistedQueryHash": "\#(hash)"}},
+                     "response": {"json": {"data": {"feed": []}}}}]}
+        """#)
+        defer { stubd.stop() }
+        func post(_ body: String) throws -> (Int?, String) {
+            let answer = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: body))
+            return (answer.status, answer.text)
+        }
+        let extensions = #"{"persistedQuery": {"version": 1, "sha256Hash": "\#(hash)"}}"#
+        #expect(try post(#"{"extensions": \#(extensions)}"#).0 == 200, "the hash alone")
+        #expect(try post(Self.body("query Feed { feed { id } }")).0 == 200, "the name alone (a full query)")
+        #expect(try post(#"{"operationName": "Feed", "extensions": \#(extensions)}"#).0 == 200, "both, agreeing")
+        let otherName = try post(#"{"operationName": "Profile", "extensions": \#(extensions)}"#)
+        #expect(otherName.0 == 404 && otherName.1.contains("GraphQL operation: expected Feed, got Profile") && !otherName.1.contains("persisted query"), "\(otherName.1)")
+        let otherHash = try post(#"{"operationName": "Feed", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00aa"}}}"#)
+        #expect(otherHash.0 == 404 && otherHash.1.contains("GraphQL persisted query: expected hash ecf4edb46db40b51…, got 00aa…"), "\(otherHash.1)")
+    }
 }
