@@ -58,7 +58,8 @@ export class Stubd {
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (session) headers[SESSION_HEADER] = session;
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const search = query ? "?" + new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined)) : "";
+    const pairs = new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined)).toString();
+    const search = pairs ? "?" + pairs : "";
     let answer;
     try {
       answer = await fetch(`${this.baseURL}/__stubd/${path}${search}`, {
