@@ -131,6 +131,8 @@ endif
 	@python3 -c 'import graphql' 2>/dev/null || { echo "make: installing Python graphql-core"; \
 		python3 -m pip install -q graphql-core 2>/dev/null || python3 -m pip install -q --break-system-packages graphql-core; }
 	python3 Tests/graphql/oracle_test.py .build/debug/stubd
+	@# GraphQL as gql and httpx send it: a query, a batch, application/graphql, a persisted-query GET (issue 49).
+	python3 Tests/graphql/clients_test.py .build/debug/stubd
 	@# OpenAPI bodies made from schemas, validated with jsonschema; the OpenAI spec's quirks.
 	@python3 -c 'import jsonschema' 2>/dev/null || { echo "make: installing Python jsonschema"; \
 		python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema; }

@@ -39,7 +39,7 @@ package final class StubHandler: EngineHandler {
         let observers = feed.observers
         let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: feed, reply: reply)
         feed.start(exchange, observers: observers)
-        if request.body.count >= OffLoop.bytes, !AdminContract.isAdmin(request.rawPath) {
+        if request.body.count >= OffLoop.bytes || GraphQLBatch.mayBe(request), !AdminContract.isAdmin(request.rawPath) {
             decideOffTheLoop(exchange, reply: reply)
             return .later
         }
@@ -153,7 +153,8 @@ package final class StubHandler: EngineHandler {
             exchange.resolve(.preflight)
             return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
-        var decision = route(exchange, headOnly: headOnly)
+        // A GraphQL batch: each operation looked up as a request of its own, answered as one array.
+        var decision = GraphQLBatch(request).map { batch in batch.decide(exchange) { route($0, headOnly: false) } } ?? route(exchange, headOnly: headOnly)
         delivery.deliver(&decision, for: exchange)
         return decision
     }

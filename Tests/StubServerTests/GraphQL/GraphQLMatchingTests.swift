@@ -120,4 +120,33 @@ import StubdTestTags
         let otherHash = try post(#"{"operationName": "Feed", "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "00aa"}}}"#)
         #expect(otherHash.0 == 404 && otherHash.1.contains("GraphQL persisted query: expected hash ecf4edb46db40b51…, got 00aa…"), "\(otherHash.1)")
     }
+    /// Issue 49: a batch (Apollo's BatchHttpLink: one POST of an array) is answered with the array of
+    /// its operations' answers, each looked up alone — sequence steps taken per operation, a miss an
+    /// error carrying its near miss — and journaled once; a fault faults the whole request; more than
+    /// 32 operations are refused naming the bound.
+    @Test func aBatchIsAnsweredAsAnArray() throws {
+        let stubd = try InMemoryStubd(#"""
+        {"routes": [
+          {"name": "flaky", "request": {"method": "POST", "path": "/graphql", "graphql": "Feed"},
+           "responses": [{"json": {"data": {"feed": 1}}}, {"json": {"data": {"feed": 2}}}]},
+          {"name": "down", "request": {"method": "POST", "path": "/graphql", "graphql": "Down"}, "fault": "reset"}
+        ]}
+        """#)
+        defer { stubd.stop() }
+        let feed = #"{"query": "query Feed { feed }"}"#
+        let batch = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: "[\(feed), \(feed), {\"query\": \"query Gone { x }\"}]"))
+        #expect(batch.status == 200)
+        let answers = try JSONParser.parse(Array(batch.text.utf8))
+        guard case .array(let items) = answers, items.count == 3 else { Issue.record("\(batch.text)"); return }
+        let first = try JSONParser.parse(Array(#"{"data": {"feed": 1}}"#.utf8)), second = try JSONParser.parse(Array(#"{"data": {"feed": 2}}"#.utf8))
+        #expect(items[0] == first && items[1] == second, "a sequence's steps, one per operation: \(batch.text)")
+        #expect(batch.text.contains("stubd: no route answers Gone") && batch.text.contains("GraphQL operation: expected Feed, got Gone"), "\(batch.text)")
+        let faulted = stubd.send("POST", "/graphql", headers: Self.json, body: "[\(feed), {\"query\": \"query Down { x }\"}]")
+        #expect(faulted?.fault == .reset && faulted?.status == nil, "the reset faults the whole batch: \(String(describing: faulted?.text))")
+        let many = "[" + Array(repeating: feed, count: 33).joined(separator: ",") + "]"
+        let refused = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: many))
+        #expect(refused.status == 400 && refused.text.contains("stubd answers at most 32"), "\(refused.text)")
+        let plainArray = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: "[1, 2]"))
+        #expect(plainArray.status == 404 && plainArray.text.contains("no GraphQL operation in the request"), "an array that is not a batch is a request like any other")
+    }
 }
