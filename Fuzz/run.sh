@@ -28,7 +28,11 @@ scratch=${FUZZ_SCRATCH:-.build}
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 echo "fuzz: building ($configuration, swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)"
 mkdir -p "$scratch"
+# SwiftPM keeps a path dependency's old file list in an existing build folder (a file added to
+# stubd "cannot be found"): a failed build is tried once more in a fresh folder.
 swift build --package-path . --scratch-path "$scratch" -c "$configuration" "${flags[@]}" >"$scratch/build.log" 2>&1 \
+  || { echo "fuzz: retrying the build in a fresh folder"; rm -rf "$scratch"; mkdir -p "$scratch"
+       swift build --package-path . --scratch-path "$scratch" -c "$configuration" "${flags[@]}" >"$scratch/build.log" 2>&1; } \
   || { tail -30 "$scratch/build.log"; exit 1; }
 bin=$(swift build --package-path . --scratch-path "$scratch" -c "$configuration" --show-bin-path "${flags[@]}")
 mkdir -p "$scratch/findings"

@@ -6,7 +6,8 @@ import StubdRuntime
 
 /// Any bytes as a request — method, target, headers, body — to a whole stubd served in memory
 /// whose routes read every kind of remote input: templates with request values in helpers
-/// (substring, replace, join, date offsets, jsonPath, loops), GraphQL, JSON exact, partial and
+/// (substring, replace, join, date offsets, jsonPath, loops), GraphQL (batches, `application/graphql`,
+/// variables echoed with their JSON type), JSON exact, partial and
 /// jsonPath bodies, forms, multipart, a catastrophic regex, a templated stream, a `Range` on a
 /// plain body. Every request is answered and the server lives.
 let serveFixtures = #"""
@@ -19,6 +20,7 @@ let serveFixtures = #"""
   {"name": "each", "request": {"method": "POST", "path": "/t/each"}, "response": {"template": true, "text": "{{#each (jsonPath request.body '$..*') as |x|}}{{x}}{{/each}}"}},
   {"name": "jsonvalue", "request": {"method": "POST", "path": "/t/json"}, "response": {"template": true, "json": {"k": "{{jsonPath request.body '$.a'}}", "q": "{{request.query.q}}"}}},
   {"name": "graphql", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Q", "variables": {"id": 7}}}, "response": {"json": {"data": {}}}},
+  {"name": "graphql-echo", "request": {"method": "POST", "path": "/graphql", "graphql": "V"}, "response": {"template": true, "json": {"data": {"v": "{{graphql.variables.id}}", "w": "{{graphql.variables.a.b}}"}}}},
   {"name": "exact", "request": {"method": "POST", "path": "/json/exact", "body": {"json": {"a": [1, {"b": "x"}]}}}, "response": {"text": "exact"}},
   {"name": "partial", "request": {"method": "POST", "path": "/json/partial", "body": {"json": {"a": 1}, "ignoreExtraElements": true, "ignoreArrayOrder": true}}, "response": {"text": "partial"}},
   {"name": "path", "request": {"method": "POST", "path": "/json/path", "body": {"jsonPath": {"expression": "$.items[?(@.n =~ /(a+)+$/)]", "equalTo": "x"}}}, "response": {"text": "path"}},

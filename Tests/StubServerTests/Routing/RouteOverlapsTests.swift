@@ -41,6 +41,16 @@ import StubdTestTags
         #expect(RouteOverlaps.warnings(ranked).isEmpty, "\(RouteOverlaps.warnings(ranked))")
     }
 
+    /// Issue 49: a route for an operation's variables beside the route `stubd import graphql` wrote
+    /// for the operation (docs/GRAPHQL.md's advice) is ranked — it names more — not an overlap.
+    @Test func aVariablesRouteBesideAnImportedOperationIsRanked() throws {
+        let ranked = try Self.table(#"""
+          {"name": "Profile", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Profile"}, "anyOtherQuery": true}, "response": {"text": "imported"}},
+          {"name": "profile-7", "request": {"method": "POST", "path": "/graphql", "graphql": {"operationName": "Profile", "variables": {"id": 7}}}, "response": {"text": "seven"}}
+        """#)
+        #expect(RouteOverlaps.warnings(ranked).isEmpty, "\(RouteOverlaps.warnings(ranked))")
+    }
+
     /// Regular-expression paths as WireMock suites write them: two at the same priority that one
     /// request reaches, one of them through its query.
     @Test func regexAndQueryOverlapsAreFound() throws {
