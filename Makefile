@@ -56,7 +56,8 @@ check: deps
 	$(SWIFT) test --skip-build --filter "$$(python3 packaging/check-test-depth.py --filter)"
 
 ## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing), the
-## stream clients (curl, requests, httpx, Node, the openai and anthropic SDKs: installed when missing) —
+## stream clients (curl, requests, httpx, Node, the openai and anthropic SDKs: installed when missing), the admin API's
+## OpenAPI document, the JVM and JavaScript kits, Maestro's scripts and stubd mcp (JDK, junit5, OkHttp, chromium, mcp) —
 ## stubd-openapi's first, since stubd's import tests run it — then the UI-test kit built alone, the CI workflow
 ## and Homebrew formula checks, and the dist archive's check on the test build (unpacked, no Swift on PATH, it
 ## serves the demo fixtures and imports a spec), packed from a debug build in a folder of its own.

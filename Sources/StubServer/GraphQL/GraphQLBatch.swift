@@ -7,10 +7,10 @@ import StubdState
 /// answer batches. Each operation is decided as a request of its own (its route, sequence and
 /// scenario steps, template, hit count), none journaled apart: the batch is one exchange, resolved
 /// as its first operation's route, or as a miss naming the operations no route answered (each such
-/// operation's answer is a GraphQL error carrying the near miss). A fault of an operation's route
-/// faults the whole batch — the HTTP request is what fails — and the longest delay of its
-/// operations delays it. A stream cannot be an array's member: such an operation's answer is an
-/// error saying so.
+/// operation's answer is a GraphQL error carrying the near miss); webhooks of batched operations
+/// are not sent. A fault of an operation's route faults the whole batch — the HTTP request is what
+/// fails — and the longest delay of its operations delays it. A stream cannot be an array's
+/// member: such an operation's answer is an error saying so.
 struct GraphQLBatch {
     /// Operations one batch may hold (Apollo's BatchHttpLink sends at most 10 by default).
     static let maxOperations = 32
@@ -85,8 +85,8 @@ struct GraphQLBatch {
             }
         }
         if let first, missed.isEmpty {
+            // Resolved for the journal and counts, not "answered by the route": its webhooks are not sent.
             exchange.resolve(.route(first))
-            exchange.routeAnswered()
         } else {
             exchange.resolve(.miss(closest: "GraphQL batch: no route answers \(missed.joined(separator: ", "))"))
         }
