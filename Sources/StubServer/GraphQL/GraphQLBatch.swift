@@ -25,13 +25,16 @@ struct GraphQLBatch {
 
     private static let space: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
-    /// A batch when `request` is one: a `POST` whose body is a JSON array of objects carrying a
-    /// `query` or `extensions` (a persisted query); nil otherwise.
+    /// A batch when `request` is one: a `POST` whose body is a JSON array of GraphQL requests —
+    /// each a `query` that reads as a GraphQL document, or a persisted query's hash; nil otherwise
+    /// (a REST API's array of objects with a `query` field is not one). Asked only when no route
+    /// takes the request whole, so a route written for the array body answers it.
     init?(_ request: IncomingRequest) {
         guard Self.mayBe(request), case .array(let items)? = try? JSONParser.parse(request.body), !items.isEmpty,
+              items.count <= Self.maxOperations * 4,
               items.allSatisfy({ item in
-                  guard case .object = item else { return false }
-                  return item["query"] != nil || item["extensions"] != nil
+                  guard case .object = item, let read = GraphQLRequest.read(method: "POST", query: [], body: item) else { return false }
+                  return read.documentProblem == nil || read.persistedQueryHash != nil
               }) else { return nil }
         operations = items
     }

@@ -153,8 +153,11 @@ package final class StubHandler: EngineHandler {
             exchange.resolve(.preflight)
             return .reply(ReplyPlan(content: .response(preflight.reply), extraHeaders: preflight.headers))
         }
-        // A GraphQL batch: each operation looked up as a request of its own, answered as one array.
-        var decision = GraphQLBatch(request).map { batch in batch.decide(exchange) { route($0, headOnly: false) } } ?? route(exchange, headOnly: headOnly)
+        var decision = route(exchange, headOnly: headOnly)
+        // A GraphQL batch no route takes whole: each operation looked up as a request of its own, answered as one array.
+        if case .miss = exchange.resolution, let batch = GraphQLBatch(request) {
+            decision = batch.decide(exchange) { route($0, headOnly: false) }
+        }
         delivery.deliver(&decision, for: exchange)
         return decision
     }

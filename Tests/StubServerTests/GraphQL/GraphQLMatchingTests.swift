@@ -129,7 +129,10 @@ import StubdTestTags
         {"routes": [
           {"name": "flaky", "request": {"method": "POST", "path": "/graphql", "graphql": "Feed"},
            "responses": [{"json": {"data": {"feed": 1}}}, {"json": {"data": {"feed": 2}}}]},
-          {"name": "down", "request": {"method": "POST", "path": "/graphql", "graphql": "Down"}, "fault": "reset"}
+          {"name": "down", "request": {"method": "POST", "path": "/graphql", "graphql": "Down"}, "fault": "reset"},
+          {"name": "whole", "request": {"method": "POST", "path": "/graphql", "body": {"json": [{"query": "query Feed { feed }"}, {"query": "query Pinned { feed }"}]}},
+           "response": {"text": "the array's own route"}},
+          {"name": "search", "request": {"method": "POST", "path": "/search", "body": {"json": [{"query": "shoes"}]}}, "response": {"text": "found"}}
         ]}
         """#)
         defer { stubd.stop() }
@@ -146,6 +149,10 @@ import StubdTestTags
         let many = "[" + Array(repeating: feed, count: 33).joined(separator: ",") + "]"
         let refused = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: many))
         #expect(refused.status == 400 && refused.text.contains("stubd answers at most 32"), "\(refused.text)")
+        let whole = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: #"[{"query": "query Feed { feed }"}, {"query": "query Pinned { feed }"}]"#))
+        #expect(whole.text == "the array's own route", "a route for the whole array body answers it: \(whole.text)")
+        let search = try #require(stubd.send("POST", "/search", headers: Self.json, body: #"[{"query": "shoes"}]"#))
+        #expect(search.text == "found", "a REST array with a query field is no GraphQL batch: \(search.text)")
         let plainArray = try #require(stubd.send("POST", "/graphql", headers: Self.json, body: "[1, 2]"))
         #expect(plainArray.status == 404 && plainArray.text.contains("no GraphQL operation in the request"), "an array that is not a batch is a request like any other")
     }
