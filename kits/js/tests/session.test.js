@@ -27,6 +27,10 @@ after(async () => {
 describe("twenty tests in parallel, one stubd", { concurrency: 20 }, () => {
   let running = 0;
   let most = 0;
+  // Resolved once two tests are inside at the same time: each waits for it (5 s at most) before its request.
+  let entered = 0;
+  let bothInside;
+  const together = new Promise((resolve) => { bothInside = resolve; });
   for (let index = 0; index < 20; index += 1) {
     test(`session ${index} sees its own /profile`, async () => {
       running += 1;
@@ -34,7 +38,9 @@ describe("twenty tests in parallel, one stubd", { concurrency: 20 }, () => {
       const session = stubd.session();
       try {
         await session.stub("GET", "/profile", { json: { name: `user ${index}` } });
-        await new Promise((resolve) => setTimeout(resolve, 30));  // overlap with the others
+        entered += 1;
+        if (entered >= 2) bothInside();
+        await Promise.race([together, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
         const answer = await session.fetch("/profile");
         assert.deepEqual(await answer.json(), { name: `user ${index}` });
         await session.expect("GET", "/profile", 1);
