@@ -1,12 +1,13 @@
 """GraphQL as real clients send it (issue 49), against a stubd serving docs/GRAPHQL.md's example:
 gql's HTTPX transport for a query and a batch (`execute_batch`, one POST of an array), an
-`application/graphql` POST and an automatic-persisted-query GET made with httpx as Apollo sends
-them, and the journal's one entry per batch.
+`application/graphql` POST and an automatic-persisted-query GET made with httpx (missing the
+example's POST routes, reaching an imported query's GET route), and the journal's one entry per batch.
 
 Usage: python3 Tests/graphql/clients_test.py path/to/stubd
 """
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -54,6 +55,21 @@ def main():
             "extensions": json.dumps({"persistedQuery": {"version": 1, "sha256Hash": "ab" * 32}})})
         check(apq.status_code == 404 and "expected POST" in apq.text,
               "a persisted-query GET misses the example's POST routes, saying the method (an imported query has a GET route)")
+    finally:
+        server.stop()
+    # The same GET reaches the route `stubd import graphql` writes for a query (POST and GET alike).
+    with open(os.path.join(folder, "Profile.graphql"), "w") as handle:
+        handle.write("query ProfileQuery($id: Int!) { user(id: $id) { id name } }\n")
+    imported = os.path.join(folder, "imported")
+    subprocess.run([os.path.abspath(sys.argv[1]), "import", "graphql", os.path.join(folder, "Profile.graphql"), "--out", imported],
+                   check=True, capture_output=True)
+    server = Stubd(os.path.abspath(sys.argv[1]), imported, "--quiet")
+    try:
+        apq = httpx.get(server.base + "/graphql", params={
+            "operationName": "ProfileQuery", "variables": json.dumps({"id": 7}),
+            "extensions": json.dumps({"persistedQuery": {"version": 1, "sha256Hash": "ab" * 32}})})
+        check(apq.status_code == 200 and apq.json() == {"data": {"user": {"id": None, "name": None}}},
+              f"a persisted-query GET reaches the imported query's GET route: {apq.status_code} {apq.text[:80]}")
     finally:
         server.stop()
 

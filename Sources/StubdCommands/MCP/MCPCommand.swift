@@ -37,7 +37,7 @@ struct MCPCommand: ParsableCommand {
         if let fixtures {
             var folder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: fixtures, isDirectory: &folder), folder.boolValue else {
-                throw ValidationError("--fixtures \(fixtures): no such folder")
+                throw ValidationError("--fixtures \(fixtures): no such folder; give the project's fixtures folder (the one stubd serve reads)")
             }
         }
         if allowWrite && fixtures == nil { throw ValidationError("--allow-write needs --fixtures DIR: the only folder save_fixture writes to") }

@@ -128,7 +128,7 @@ final class MCPTools {
             let method: String = if case .string(let text)? = request?["method"] { text } else { "ANY" }
             let id: String = if case .string(let text)? = entry["id"] { text } else { "?" }
             let answers: String = if case .string(let text)? = entry["answers"] { text } else { "" }
-            let hits: Int = if case .number(let count)? = entry["hits"] { Int(count) } else { 0 }
+            let hits: Int = if case .number(let count)? = entry["hits"], let whole = Int(exactly: count.rounded()) { whole } else { 0 }
             let owner = entry["session"] == .string(session) ? " (this session)" : ""
             return "\(id) \(method) \(path) → \(answers), \(hits) hit\(hits == 1 ? "" : "s")\(owner)"
         }
