@@ -10,17 +10,22 @@ public import StubServer
 /// only when its own route accepts it, then offered to every other route of the method. So
 /// overlaps through regular expressions, templates, query, header and body matchers are found,
 /// each named with the request that reaches both. A check above the serving core, run once when
-/// fixtures load (`stubd check`, `stubd serve`), never per request.
+/// fixtures load (`stubd check`, `stubd serve`), never per request. The rivals offered are only
+/// those an `OverlapIndex` says could accept the witness, so the check is linear in the routes
+/// however many share one path.
 public enum RouteOverlaps {
     /// One warning per pair of routes in `table` a single request reaches alike.
     public static func warnings(_ table: RouteTable, limit: Int = 50) -> [String] {
         var warnings: [String] = []
         var reported = Set<[Int]>()
         let routes = table.routes
+        let index = OverlapIndex(routes)
         for (position, route) in routes.enumerated() {
             guard warnings.count < limit, let alone = Self.witness(for: route.fixture) else { continue }
             let method = route.fixture.request.method
-            for other in Set(table.candidates(for: alone, method: method)).sorted() where other != position {
+            let literal = index.literalRivals(of: position, route: route) ?? table.literalCandidates(for: alone, method: method)
+            let wild = index.wildRivals(of: position, route: route) ?? table.patternCandidates(for: alone, method: method)
+            for other in Set(literal + wild).sorted() where other != position {
                 let rival = routes[other]
                 // The route's own request, with what the rival also asks for where the route is silent.
                 guard Self.tied(route, rival), let witness = Self.witness(for: route.fixture, plus: rival.fixture) else { continue }

@@ -96,10 +96,18 @@ public final class RouteTable: Sendable {
     /// The positions of the routes whose path index `request` reaches for `method` (literal,
     /// template and pattern routes alike), for checks run once at load (`RouteChecks`).
     package func candidates(for request: IncomingRequest, method: String) -> [Int] {
+        literalCandidates(for: request, method: method) + patternCandidates(for: request, method: method)
+    }
+
+    /// The literal-path routes among `candidates(for:method:)`.
+    package func literalCandidates(for request: IncomingRequest, method: String) -> [Int] {
+        index[Key(method: method, path: RequestView(request, knownHosts: hosts).pathKey)] ?? []
+    }
+
+    /// The template and pattern routes among `candidates(for:method:)`.
+    package func patternCandidates(for request: IncomingRequest, method: String) -> [Int] {
         let view = RequestView(request, knownHosts: hosts)
-        var candidates = index[Key(method: method, path: view.pathKey)] ?? []
-        if let trie = templates[method] { candidates += trie.candidates(for: view.path) }
-        return candidates + (patterns[method] ?? [])
+        return (templates[method]?.candidates(for: view.path) ?? []) + (patterns[method] ?? [])
     }
 
     /// Whether `route` accepts `request` whole (path and the rest), as a lookup would judge it.

@@ -80,4 +80,25 @@ import StubdTestTags
         """#)
         #expect(RouteOverlaps.warnings(table).isEmpty, "\(RouteOverlaps.warnings(table))")
     }
+
+    /// Issue 58: thousands of routes on one path are checked through `OverlapIndex` (not pair by
+    /// pair), and what it prunes is only what cannot overlap: the one route that shares a header
+    /// value with a rival (the only header containing v2999) is still named, and a route open on the dimension the others are told
+    /// apart by (no host) still meets every one of them (up to the warning limit).
+    @Test func thousandsOfRoutesOnOnePathStillShowTheirOverlaps() throws {
+        let variants = (0..<3000).map { #"{"name": "v\#($0)", "request": {"method": "GET", "path": "/v1/config", "headers": {"X-Variant": "v\#($0)"}}, "response": {"text": "\#($0)"}}"# }
+        let contains = #"{"name": "contains-v2999", "request": {"method": "GET", "path": "/v1/config", "headers": {"X-Variant": {"contains": "v2999"}}}, "response": {"text": "c"}}"#
+        let byHeader = try Self.table((variants + [contains]).joined(separator: ",\n"))
+        let warnings = RouteOverlaps.warnings(byHeader)
+        #expect(warnings.count == 1 && warnings[0].contains("contains-v2999") && warnings[0].contains("x-variant: v2999"), "\(warnings.prefix(3))")
+
+        let hosts = (0..<3000).map { #"{"name": "h\#($0)", "request": {"method": "GET", "path": "/v1/config", "host": "h\#($0).example.com"}, "response": {"text": "\#($0)"}}"# }
+        let open = #"{"name": "debug", "request": {"method": "GET", "path": "/v1/config", "headers": {"X-Debug": "1"}}, "response": {"text": "d"}}"#
+        let byHost = try Self.table((hosts + [open]).joined(separator: ",\n"))
+        let hostWarnings = RouteOverlaps.warnings(byHost)
+        #expect(hostWarnings.count == 50 && hostWarnings.allSatisfy { $0.contains("debug") }, "\(hostWarnings.count): \(hostWarnings.prefix(2))")
+
+        let bodies = (0..<3000).map { #"{"name": "b\#($0)", "request": {"method": "POST", "path": "/v1/search", "body": {"json": {"q": "q\#($0)", "page": 1}}}, "response": {"text": "\#($0)"}}"# }
+        #expect(RouteOverlaps.warnings(try Self.table(bodies.joined(separator: ",\n"))).isEmpty)
+    }
 }
