@@ -104,9 +104,9 @@ public struct Dashboard: Sendable {
             throw AdminRefusal("\(path) exists", status: 409, problems: [#"choose another name, or send "overwrite": true to replace it"#])
         }
         do {
-            try AtomicFile.write(bytes, to: path)
+            try AtomicFile.write(bytes, named: write.file, inside: folder)
         } catch {
-            throw AdminRefusal("\(path) cannot be written (\(error))", status: 500, problems: ["check that --ui-write-dir is a folder you can write"])
+            throw AdminRefusal("\(error)", status: 500, problems: ["check that --ui-write-dir is a folder you can write, with no symbolic link below it"])
         }
         return FixtureWritten(path: path)
     }

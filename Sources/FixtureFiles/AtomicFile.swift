@@ -15,4 +15,12 @@ public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
         try System.writeFileDurably(bytes, to: path)
     }
+
+    /// Replaces (or creates) the file `name` (relative: `a.json`, `__files/b.bin`) inside `folder`
+    /// with `bytes`, without following a symbolic link out of the folder (a link on the way is
+    /// refused): every writer of a folder (recordings, imports, exports, the dashboard, `stubd
+    /// mcp`) writes through this one function.
+    public static func write(_ bytes: [UInt8], named name: String, inside folder: String) throws(ContainedWriteError) {
+        try System.writeFileDurably(bytes, named: name, inside: folder)
+    }
 }

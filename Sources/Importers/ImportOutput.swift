@@ -26,11 +26,11 @@ public enum ImportOutput {
                 continue
             }
             guard !file.fixtures.isEmpty else { continue }
-            let name = out + "/" + outputName(for: file.file, sourceRoot: sourceRoot, fallbackRoot: fallbackRoot)
+            let relative = outputName(for: file.file, sourceRoot: sourceRoot, fallbackRoot: fallbackRoot)
             do {
-                try AtomicFile.write(Array(FixtureWriter.text(for: file.fixtures).utf8), to: name)
+                try AtomicFile.write(Array(FixtureWriter.text(for: file.fixtures).utf8), named: relative, inside: out)
             } catch {
-                line("stubd: error: \(name) cannot be written (\(error))", to: .standardError)
+                line("stubd: error: \(error)", to: .standardError)
                 return false
             }
             written += 1

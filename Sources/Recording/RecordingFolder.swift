@@ -116,11 +116,12 @@ final class RecordingFolder: @unchecked Sendable {
 
     /// Writes the body files, then the fixture that names them, each whole (hidden temporary
     /// file, flushed, renamed): a crash leaves the previous state or the new one.
-    func write(name: String, document: [UInt8], bodies: [(file: String, bytes: [UInt8])]) throws(SystemError) {
+    /// Neither follows a symbolic link out of the folder (`AtomicFile.write(_:named:inside:)`).
+    func write(name: String, document: [UInt8], bodies: [(file: String, bytes: [UInt8])]) throws(ContainedWriteError) {
         for body in bodies {
-            try System.writeFileDurably(body.bytes, to: "\(path)/\(FixtureLoader.bodyFolder)/\(body.file)")
+            try AtomicFile.write(body.bytes, named: "\(FixtureLoader.bodyFolder)/\(body.file)", inside: path)
         }
-        try System.writeFileDurably(document, to: "\(path)/\(name).json")
+        try AtomicFile.write(document, named: "\(name).json", inside: path)
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FixtureFiles
 import Foundation
 import StubModel
+import StubdSystem
 
 /// `stubd export`: a targets package's Swift targets as fixture files, so the plain `stubd` (an
 /// Android or web teammate's, a CI job's) serves them to the same effect without Swift.
@@ -55,14 +56,18 @@ struct ExportCommand: ParsableCommand {
         }
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            for file in files {
-                let path = (out as NSString).appendingPathComponent(file.name)
-                try AtomicFile.write(Data(FixtureWriter.text(for: file.fixtures).utf8), to: path)
-                printOut("stubd: wrote \(file.fixtures.count) routes to \(path)")
-            }
         } catch {
             printError("stubd: --out \(out): cannot write (\(error.localizedDescription)); pick a writable folder")
             throw ExitCode(1)
+        }
+        for file in files {
+            do throws(ContainedWriteError) {
+                try AtomicFile.write(Array(FixtureWriter.text(for: file.fixtures).utf8), named: file.name, inside: out)
+            } catch {
+                printError("stubd: --out \(error)")
+                throw ExitCode(1)
+            }
+            printOut("stubd: wrote \(file.fixtures.count) routes to \((out as NSString).appendingPathComponent(file.name))")
         }
     }
 

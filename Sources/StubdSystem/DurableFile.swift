@@ -51,10 +51,10 @@ extension System {
     }
 
     /// Numbers temporary files so two writes of the same file from one process never collide.
-    private static let temporaryCounter = TemporaryCounter()
+    static let temporaryCounter = TemporaryCounter()
 }
 
-private final class TemporaryCounter: Sendable {
+final class TemporaryCounter: Sendable {
     private let value = Mutex(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }

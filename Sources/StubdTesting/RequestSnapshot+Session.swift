@@ -22,7 +22,17 @@ extension StubdSession {
             }
             return
         }
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+            throw StubdTestingError.snapshotOutside(file: file.path, reason: "the name \"\(name)\" is not a plain file name")
+        }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Written only where the folder really is: no symbolic link between the test's folder and the file.
+        for step in [folder.deletingLastPathComponent(), folder, file] {
+            let type = (try? FileManager.default.attributesOfItem(atPath: step.path))?[.type] as? FileAttributeType
+            if type == .typeSymbolicLink {
+                throw StubdTestingError.snapshotOutside(file: file.path, reason: "\(step.path) is a symbolic link")
+            }
+        }
         try Data(text.utf8).write(to: file, options: .atomic)
     }
 }

@@ -19,6 +19,9 @@ public enum StubdTestingError: Error, CustomStringConvertible {
     case snapshotMismatch(file: String, diff: String)
     /// Playback found no recorded fixtures in the folder.
     case noRecording(folder: String)
+    /// A snapshot file would be written outside its `__Snapshots__` folder (a name with `/` or
+    /// `..`, or a symbolic link on the way).
+    case snapshotOutside(file: String, reason: String)
     /// A value given as JSON (GraphQL variables or data) is not one.
     case notJSON(String)
 
@@ -57,6 +60,8 @@ public enum StubdTestingError: Error, CustomStringConvertible {
             return "strict session \(session): " + parts.joined(separator: "\n")
         case .noRecording(let folder):
             return "no recording in \(folder): run this test once with STUBD_MODE=record (and the real API's URL as upstream:), then commit the folder"
+        case .snapshotOutside(let file, let reason):
+            return "\(file): not written, \(reason); snapshots stay in the __Snapshots__ folder beside the test (use a plain name, and a real folder, not a link)"
         case .snapshotMismatch(let file, let diff):
             return "the requests differ from \(file) (- snapshot, + this run; STUBD_SNAPSHOTS=record rewrites it):\n" + diff
         }

@@ -23,6 +23,35 @@ struct SystemTests {
         #expect(System.listDirectory(root + "/missing") == nil)
     }
 
+    /// Issue 58: a writer of a folder never leaves it through a symbolic link — to a folder
+    /// elsewhere on the way, or in place of the file — nor by `..`; folders on the way are made.
+    @Test func containedWritesStayInTheirFolderWhateverTheLinks() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-contained-\(UUID().uuidString)").path
+        let elsewhere = root + "-elsewhere"
+        defer { try? FileManager.default.removeItem(atPath: root); try? FileManager.default.removeItem(atPath: elsewhere) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/sublink", withDestinationPath: elsewhere)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: elsewhere + "/target.json"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/file-link.json", withDestinationPath: elsewhere + "/target.json")
+
+        try System.writeFileDurably(Array("{}".utf8), named: "__files/deep/a.json", inside: root)
+        #expect(FileManager.default.contents(atPath: root + "/__files/deep/a.json") == Data("{}".utf8))
+        #expect(throws: ContainedWriteError.throughLink(folder: root, name: "sublink/x.json", link: "sublink")) {
+            try System.writeFileDurably(Array("{}".utf8), named: "sublink/x.json", inside: root)
+        }
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/x.json"))
+        for name in ["../x.json", "/tmp/x.json", "a/../../x.json", "", "a//b.json"] {
+            #expect(throws: ContainedWriteError.outside(folder: root, name: name)) { try System.writeFileDurably([1], named: name, inside: root) }
+        }
+        // A link in place of the file is replaced by the file; what it pointed to is untouched.
+        try System.writeFileDurably(Array("new".utf8), named: "file-link.json", inside: root)
+        #expect(FileManager.default.contents(atPath: elsewhere + "/target.json") == Data("secret".utf8))
+        #expect(FileManager.default.contents(atPath: root + "/file-link.json") == Data("new".utf8))
+        let error = ContainedWriteError.throughLink(folder: root, name: "sublink/x.json", link: "sublink")
+        #expect(error.description.contains("sublink is a symbolic link") && error.description.contains("replace the link with a real folder"))
+    }
+
     @Test func bindsAnEphemeralPortAndReportsAPortInUseByErrno() throws {
         let address = try #require(try System.resolve(host: "127.0.0.1", port: 0).first)
         let first = try System.streamSocket(for: address)

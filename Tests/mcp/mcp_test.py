@@ -2,7 +2,8 @@
 tools/list, and each tool called against a real stubd — stubbing by example and the app's request
 answered in the session, misses with their closest route, the snapshot, a fixture file read from
 --fixtures (and one outside it refused), save_fixture written only with --allow-write,
-verify_drift against --upstream, a session it did not open refused, end_session.
+verify_drift against --upstream, a session it did not open refused, end_session; no session of
+another test (a kit's, a proxy device's) opened by its name, nothing written through a link (issue 58).
 
 Usage: python3 Tests/mcp/mcp_test.py path/to/stubd
 """
@@ -38,6 +39,31 @@ def folder_with(routes, name="routes.json"):
     return folder
 
 
+def admin(base, method, path, body, session):
+    request = urllib.request.Request(base + "/__stubd/" + path, method=method, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "X-Stubd-Session": session})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def proxied(proxy_port, session, path):
+    """GET http://api.victim.example<path> through stubd's proxy as the device `session` (its credentials)."""
+    import base64
+    import socket
+    with socket.create_connection(("127.0.0.1", proxy_port), timeout=5) as connection:
+        credentials = base64.b64encode(f"{session}:x".encode()).decode()
+        connection.sendall(f"GET http://api.victim.example{path} HTTP/1.1\r\nHost: api.victim.example\r\n"
+                           f"Proxy-Authorization: Basic {credentials}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), body.decode()
+
+
 def get(url, session=None):
     request = urllib.request.Request(url, headers={"X-Stubd-Session": session} if session else {})
     try:
@@ -47,12 +73,12 @@ def get(url, session=None):
         return error.code, error.read().decode()
 
 
-async def call(client, name, **arguments):
-    result = await client.call_tool(name, arguments)
+async def call(client, tool, **arguments):
+    result = await client.call_tool(tool, arguments)
     return result.content[0].text, result.is_error
 
 
-async def run(binary, stubd, upstream, fixtures):
+async def run(binary, stubd, upstream, fixtures, secret_folder):
     params = StdioServerParameters(command=binary, args=["mcp", "--url", stubd.base, "--fixtures", fixtures,
                                                          "--upstream", upstream.base, "--allow-write"])
     async with stdio_client(params) as (read, write):
@@ -107,7 +133,34 @@ async def run(binary, stubd, upstream, fixtures):
             check(error and "overwrite" in text, f"save_fixture again: {text}")
             text, error = await call(client, "save_fixture", session=session, file="../saved.json")
             check(error, f"save_fixture outside: {text}")
-            print("ok   save_fixture writes the session's stubs into --fixtures (no overwrite unless asked, nothing outside)")
+            # Issue 58: a link to a folder elsewhere, and a link in the file's place, lead nowhere.
+            text, error = await call(client, "save_fixture", session=session, file="link/planted.json")
+            check(error and not os.path.exists(os.path.join(secret_folder, "planted.json")),
+                  f"save_fixture through a symbolic link to a folder outside: {text}")
+            print("ok   save_fixture writes the session's stubs into --fixtures (no overwrite unless asked, nothing outside, "
+                  "nothing through a link)")
+
+            # Issue 58: naming a kit's session (made over the admin API) or a device's session (the
+            # proxy's credentials) opens a fresh session of the agent's own, never the other one.
+            for victim in ["kit-checkout-1", "device-a"]:
+                added = admin(stubd.base, "POST", "routes", {"request": {"method": "GET", "path": "/victim", "host": "api.victim.example"},
+                                                             "response": {"json": {"owner": victim}}}, victim)
+                check(added[0] == 201, f"the victim's stub in session {victim}: {added}")
+                text, error = await call(client, "open_session", name=victim)
+                opened = json.loads(text)["session"] if not error else ""
+                check(not error and opened != victim and opened.startswith(victim + "-") and "prefix" in text,
+                      f"open_session name={victim} gives a fresh session: {text}")
+                text, error = await call(client, "list_routes", session=opened)
+                check(not error and "/victim" not in text, f"its list_routes does not show {victim}'s stub: {text}")
+                text, error = await call(client, "list_routes", session=victim)
+                check(error and "not opened by this server" in text, f"{victim} itself is refused: {text}")
+                text, error = await call(client, "end_session", session=opened)
+                check(not error, text)
+            status, body = get(stubd.base + "/victim", "kit-checkout-1")
+            check(status == 200 and json.loads(body) == {"owner": "kit-checkout-1"}, f"the kit session's stub still answers: {status} {body}")
+            status, body = proxied(stubd.proxy_port, "device-a", "/victim")
+            check(status == 200 and json.loads(body) == {"owner": "device-a"}, f"the proxy session's stub still answers through the proxy: {status} {body}")
+            print("ok   open_session with another test's name (a kit's, a proxy device's) opens a fresh session; theirs stay untouched")
 
             text, error = await call(client, "verify_drift")
             check(not error and "drifted" in text and "$.plan" in text, f"verify_drift: {text}")
@@ -168,10 +221,12 @@ def main():
         json.dump({"routes": [{"request": {"method": "GET", "path": "/secret"}, "response": {"status": 200}}]}, handle)
     os.symlink(secret_folder, os.path.join(fixtures, "link"))
     real = folder_with([{"request": {"method": "GET", "path": "/plan"}, "response": {"json": {"id": 1}}}])
-    stubd = Stubd(binary, served, "--quiet")
+    stubd = Stubd(binary, served, "--proxy-port", "0", "--ca-dir", tempfile.mkdtemp(prefix="stubd-mcp-ca-"))
+    stubd.proxy_port = int(next(line for line in stubd.banner if "proxy on http://127.0.0.1:" in line)
+                           .split("proxy on http://127.0.0.1:", 1)[1].split(":", 1)[0])
     upstream = Stubd(binary, real, "--quiet")
     try:
-        asyncio.run(run(binary, stubd, upstream, fixtures))
+        asyncio.run(run(binary, stubd, upstream, fixtures, secret_folder))
         asyncio.run(documented_settings(binary, stubd, fixtures))
     finally:
         stubd.stop()

@@ -1,4 +1,5 @@
 import AdminContract
+import FixtureFiles
 import Foundation
 import StubModel
 
@@ -39,7 +40,7 @@ final class MCPTools {
             Self.tool("open_session", """
                 Open a stubd session of your own: stubs you add in it answer only requests carrying its header \
                 (X-Stubd-Session: ID), and its journal holds only those requests. Returns the id, the header and stubd's URL.
-                """, [("name", Self.property("string", "an id to use (default: a fresh one)"))], required: []),
+                """, [("name", Self.property("string", "a prefix for the new id (the id is always fresh: use the one returned)"))], required: []),
             Self.tool("list_routes", "The routes the session sees, in lookup order: id, method, path, what each answers and its hits.",
                       [session], required: ["session"]),
             Self.tool("stub_request", """
@@ -101,19 +102,25 @@ final class MCPTools {
 
     // MARK: The tools
 
+    /// A fresh session every time: a `name` is a prefix, followed by 64 random bits, so no name an
+    /// agent picks can be a kit's, a proxy device's or another agent's session — it could then
+    /// list, change and end that test's stubs. The answer says the id to use.
     private func openSession(_ arguments: JSONValue) throws(MCPToolError) -> String {
-        let id: String
+        var prefix = "mcp"
         if case .string(let name)? = arguments["name"] {
-            guard !name.isEmpty, name.utf8.count <= 128, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                throw MCPToolError("name: use letters, digits, - _ . (at most 128)")
+            guard !name.isEmpty, name.utf8.count <= 100, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+                throw MCPToolError("name: use letters, digits, - _ . (at most 100)")
             }
-            id = name
-        } else {
-            id = "mcp-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            prefix = name
         }
-        if !sessions.contains(id) { sessions.append(id) }
-        return JSONWriter.write(.object([("session", .string(id)), ("header", .string("\(SessionID.header): \(id)")),
-                                         ("baseURL", .string(baseURL))]), pretty: true)
+        let id = prefix + "-" + (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        sessions.append(id)
+        var answer: [(key: String, value: JSONValue)] = [("session", .string(id)), ("header", .string("\(SessionID.header): \(id)")),
+                                                         ("baseURL", .string(baseURL))]
+        if prefix != "mcp" {
+            answer.append(("note", .string("a session of your own: \"\(prefix)\" is only its prefix, so no other test's session can be opened by name; send the header above")))
+        }
+        return JSONWriter.write(.object(answer), pretty: true)
     }
 
     private func listRoutes(_ session: String) throws(MCPToolError) -> String {
@@ -171,10 +178,12 @@ final class MCPTools {
         let routes = entries.filter { $0["session"] == .string(session) }.compactMap { $0["route"] }
         guard !routes.isEmpty else { throw MCPToolError("session \(session) has no stubs to save; add some with stub_request") }
         let text = JSONWriter.write(.object([("routes", .array(routes))]), pretty: true) + "\n"
+        guard let folder = limits.fixtures, case .string(let name)? = arguments["file"] else { throw MCPToolError("file: missing") }
         do {
-            try Data(text.utf8).write(to: file, options: .atomic)
+            // Never through a symbolic link out of the folder, whatever the check above saw.
+            try AtomicFile.write(Array(text.utf8), named: name, inside: folder.path)
         } catch {
-            throw MCPToolError("\(file.path): cannot write it (\(error.localizedDescription))")
+            throw MCPToolError("file: \(error)")
         }
         return "wrote \(routes.count) route(s) to \(file.path)"
     }
