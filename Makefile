@@ -102,6 +102,12 @@ else
 endif
 	@# stubd as a forward proxy (serve --proxy-port): curl -x, requests, httpx, websocket-client, Java's HttpClient and OkHttp.
 	python3 Tests/proxy/proxy_test.py .build/debug/stubd
+	@# Where the proxy may connect, by address: aliases in a private hosts file, the LAN setup in a network namespace (issue 58).
+ifeq ($(UNAME),Darwin)
+	@echo "make: the proxy's destination test is not run on macOS (it needs Linux mount and network namespaces): Linux make test runs it"
+else
+	python3 Tests/proxy/destinations_test.py .build/debug/stubd
+endif
 	@# The admin API's OpenAPI document against stubd's answers and the kits' calls; the JVM kit (JUnit 5 in parallel,
 	@# OkHttp) and the JavaScript kit (node --test; its page helper in headless Chromium); Maestro's runScript files;
 	@# stubd mcp with PyPI's MCP client (issue 48).

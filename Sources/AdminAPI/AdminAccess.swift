@@ -106,6 +106,11 @@ public struct AdminAccess: Sendable {
     /// the dashboard page's key (see `isOwnPage`).
     /// `client`: the request's profile (made here when not given).
     func refusal(for request: IncomingRequest, client: ClientProfile? = nil, uiKey: String? = nil, page: Bool = false) -> PreparedReply? {
+        // Through the proxy (its port or an intercepted tunnel, whose peer is stubd's own
+        // loopback connection) nobody is a loopback caller, and no token is asked for either.
+        if request.proxied != nil {
+            return JSONReply.error("stubd's admin API is not reachable through its proxy", status: 403, problems: ["call it on stubd's own port"])
+        }
         switch mode {
         case .disabled:
             return JSONReply.error("the admin API is off on a non-loopback address", status: 403,

@@ -20,7 +20,7 @@ struct ProxyArguments: ParsableArguments {
     @Option(name: .customLong("proxy-unrouted"), help: "Through the proxy, hosts no route names are refused (refuse: fail fast, journaled as misses), passed on untouched (pass) or intercepted, forwarded and recorded into --record DIR (record).")
     var unrouted: UnroutedHosts = .refuse
 
-    @Option(name: .customLong("resolve"), help: "HOST:PORT:ADDRESS: connect to ADDRESS for HOST:PORT when the proxy passes or records (as curl's --resolve; repeatable).")
+    @Option(name: .customLong("resolve"), help: "HOST:PORT:ADDRESS: connect to ADDRESS for HOST:PORT when the proxy passes or records (as curl's --resolve; repeatable). The only way pass and record reach loopback or this machine's addresses (never stubd's own ports).")
     var resolve: [String] = []
 
     /// `--resolve` as `host:port` → address.

@@ -24,6 +24,9 @@ public struct BoundPorts: Sendable, Equatable {
     public var https: Int?
     /// The forward proxy's port (`EngineConfiguration.proxy`).
     public var proxy: Int?
+    /// The loopback ports of the proxy's interception fronts (reached only through its tunnels):
+    /// stubd's own listeners too, which nothing it passes on may reach.
+    public var interception: [Int] = []
 
     /// Ports as bound.
     public init(http: Int? = nil, https: Int? = nil, proxy: Int? = nil) {

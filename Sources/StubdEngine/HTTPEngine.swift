@@ -89,6 +89,7 @@ public final class HTTPEngine: Engine {
                 bound.append(plain)
                 listeners.append((plain.fd, nil, .interception))
                 interception.plainPort = plain.port
+                ports.interception = [front.port, plain.port]
             }
         } catch {
             for listener in bound { listener.close() }

@@ -1,5 +1,6 @@
 import Foundation
 public import StubdHTTP
+public import StubdSystem
 import Synchronization
 
 /// An engine without sockets, for tests (NIOEmbedded and hummingbird's router test mode are the
@@ -208,6 +209,12 @@ public final class InMemoryEngine: Engine, ReplyCarrier, @unchecked Sendable {
         let then = UnsafeSendable(then)
         enqueue { then.value(network.call(upstream, kind: .send, delay: seconds)) }
     }
+
+    func resolve(_ host: String, then: @escaping (AddressLookup) -> Void) {
+        let network = self.network
+        let then = UnsafeSendable(then)
+        enqueue { then.value(NetworkAddress(literal: host).map { .found([$0]) } ?? network.resolve(host)) }
+    }
 }
 
 /// A value the in-memory engine moves between its own calls on one thread.
@@ -241,13 +248,18 @@ public final class InMemoryNetwork: Sendable {
     }
 
     private let upstream: @Sendable (UpstreamRequest) -> UpstreamResponse
+    /// What a host name resolves to in memory (address literals resolve to themselves).
+    let resolve: @Sendable (String) -> AddressLookup
     private let engine = Mutex<InMemoryEngine?>(nil)
     private let made = Mutex<[Call]>([])
 
     /// A network whose upstream answers as `upstream` says (by default: nothing listens, as a
-    /// refused connection).
-    public init(upstream: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse = { _ in .failed("connection refused (in memory)") }) {
+    /// refused connection), where every name resolves as `resolve` says (by default to 192.0.2.1,
+    /// a documentation address that is no machine's).
+    public init(upstream: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse = { _ in .failed("connection refused (in memory)") },
+                resolve: @escaping @Sendable (String) -> AddressLookup = { _ in .found([NetworkAddress(bytes: [192, 0, 2, 1])!]) }) {
         self.upstream = upstream
+        self.resolve = resolve
     }
 
     /// Makes the engine `StubdServer` serves with.

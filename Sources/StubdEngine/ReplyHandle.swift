@@ -47,6 +47,8 @@ protocol ReplyCarrier: AnyObject, Sendable {
     func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void)
     /// Sends a request of stubd's own after `seconds` (on the request's loop).
     func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void)
+    /// Resolves a host name for `handle`'s request (on the request's loop).
+    func resolve(_ host: String, then: @escaping (AddressLookup) -> Void)
 }
 
 /// Where a `ReplyStream`'s writes go once its head is out: the loop's mailbox, or an in-memory
@@ -129,6 +131,11 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
     func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "UpstreamClient.send is called on the request's loop")
         worker.send(upstream, after: seconds, then: then)
+    }
+
+    func resolve(_ host: String, then: @escaping (AddressLookup) -> Void) {
+        precondition(owner.isCurrent, "UpstreamClient.resolve is called on the request's loop")
+        worker.resolve(host, then: then)
     }
 
     fileprivate func drain() {

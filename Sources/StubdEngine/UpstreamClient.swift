@@ -28,4 +28,12 @@ public struct UpstreamClient: @unchecked Sendable {
     public func send(_ upstream: UpstreamRequest, after seconds: Double, then: @escaping (UpstreamResponse) -> Void) {
         handle.carrier.send(upstream, after: seconds, then: then)
     }
+
+    /// Resolves `host` (an address literal in any spelling at once; a name through the hosts
+    /// file and DNS, never blocking the loop) and calls `then` on the request's loop, so a caller
+    /// can decide by the address a connection would reach, then connect to exactly that address
+    /// (`UpstreamRequest.address`, `TunnelTarget.pass`). Call it on the request's loop.
+    public func resolve(_ host: String, then: @escaping (AddressLookup) -> Void) {
+        handle.carrier.resolve(host, then: then)
+    }
 }

@@ -109,7 +109,7 @@ extension StubdServer {
                                               recorder: configuration.unroutedHosts == .record ? configuration.recorder : nil))
         let engine = configuration.makeEngine(engineConfiguration, front)
         let ports = try engine.start()
-        own.listening(on: [ports.http, ports.https, ports.proxy].compactMap { $0 })
+        own.listening(on: [ports.http, ports.https, ports.proxy].compactMap { $0 } + ports.interception)
         dashboardState.measure(engine.loopLag)
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,
                            host: host, admin: admin, dashboard: dashboardState, webhooks: webhooks, engine: engine, feed: feed, own: own,

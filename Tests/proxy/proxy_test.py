@@ -142,11 +142,13 @@ def run(binary, work):
     ca_dir, upstream_ca_dir = os.path.join(work, "ca"), os.path.join(work, "upstream-ca")
     ca = os.path.join(ca_dir, "stubd-ca.pem")
     # The "real" server: its own CA, which the clients trust only for the pass-through checks.
-    upstream = Stubd(binary, os.path.join(work, "upstream"), "--https-port", "0", "--ca-dir", upstream_ca_dir)
+    upstream = Stubd(binary, os.path.join(work, "upstream"), "--https-port", "0", "--ca-dir", upstream_ca_dir, "--cert-host", "real.example")
     stubd = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir)
-    passing = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir, "--proxy-unrouted", "pass")
+    upstream_https = int(next(line for line in upstream.banner if "over HTTPS on" in line).rsplit(":", 1)[1])
+    # The "real" server is on this machine: pass reaches it only where --resolve says so (issue 58).
+    passing = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir, "--proxy-unrouted", "pass",
+                    "--resolve", f"real.example:{upstream_https}:127.0.0.1", "--resolve", f"real.example:{upstream.port}:127.0.0.1")
     try:
-        upstream_https = int(next(line for line in upstream.banner if "over HTTPS on" in line).rsplit(":", 1)[1])
         proxy_port = port_of(stubd)
         proxy = f"http://127.0.0.1:{proxy_port}"
         check(any("answers api.example.com" in line and "other hosts: refuse" in line for line in stubd.banner),
@@ -279,21 +281,23 @@ def run(binary, work):
         # --proxy-unrouted pass: an unrouted host is tunnelled untouched (the real server's own
         # certificate: trusted only with its CA) or forwarded (plain HTTP).
         pass_proxy = f"http://127.0.0.1:{port_of(passing)}"
-        out, code, _ = curl("-x", pass_proxy, "--cacert", os.path.join(upstream_ca_dir, "stubd-ca.pem"), f"https://127.0.0.1:{upstream_https}/zen")
-        check(out == "the real server", f"pass tunnels HTTPS to the real server untouched ({out!r}, exit {code})")
-        _, code, _ = curl("-x", pass_proxy, "--cacert", ca, f"https://127.0.0.1:{upstream_https}/zen")
+        upstream_ca = os.path.join(upstream_ca_dir, "stubd-ca.pem")
+        out, code, err = curl("-x", pass_proxy, "--cacert", upstream_ca, f"https://real.example:{upstream_https}/zen")
+        check(out == "the real server", f"pass tunnels HTTPS to the real server untouched ({out!r}, exit {code} {first_line(err)})")
+        _, code, _ = curl("-x", pass_proxy, "--cacert", ca, f"https://real.example:{upstream_https}/zen")
         check(code == 60, f"…with the real server's certificate, not one of stubd's (exit {code} trusting stubd's CA only)")
-        out, code, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{upstream.port}/zen")
+        out, code, _ = curl("-x", pass_proxy, f"http://real.example:{upstream.port}/zen")
         check(out == "the real server", f"pass forwards plain HTTP ({out!r})")
-        _, code, err = curl("-x", pass_proxy, "--cacert", os.path.join(upstream_ca_dir, "stubd-ca.pem"), "--limit-rate", "8M", "-o", big,
-                            f"https://127.0.0.1:{upstream_https}/big")
+        _, code, err = curl("-x", pass_proxy, "--cacert", upstream_ca, "--limit-rate", "8M", "-o", big, f"https://real.example:{upstream_https}/big")
         with open(big, "rb") as file:
             check(code == 0 and file.read() == BIG, f"6 MiB through a pass tunnel, read at 8 MB/s, arrives whole (exit {code} {first_line(err)})")
         out, code, _ = curl("-x", pass_proxy, "--cacert", ca, "https://api.example.com/v1/me")
         check(out == '{"id":1,"name":"Ada"}', "a routed host is still answered by stubd under pass")
         # …but nothing is passed on to stubd itself (its admin API would be reachable that way).
-        out, _, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{passing.port}/__stubd/health")
+        out, _, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{passing.port}/v1/me")
         check("does not pass requests on to stubd itself" in out, f"pass never reaches stubd's own port ({out[:70]!r})")
+        out, _, _ = curl("-x", pass_proxy, f"http://127.0.0.1:{upstream.port}/zen")
+        check("--resolve 127.0.0.1:%d:127.0.0.1" % upstream.port in out, f"nor another server on this machine unless --resolve names it ({out[:120]!r})")
         _, code, err = curl("-x", pass_proxy, f"https://localhost:{passing.port}/__stubd/health")
         check(code != 0 and "403" in err, f"nor tunnels to it ({first_line(err)[:70]})")
 

@@ -76,13 +76,17 @@ import StubdTestTags
         let (server, link) = server()
         let opened = try toolCall(server, "open_session", #"{"name":"agent-1"}"#)
         #expect(!opened.isError)
-        let stubbed = try toolCall(server, "stub_request", #"{"session":"agent-1","method":"get","path":"/users/1","json":{"id":1}}"#)
+        // Issue 58: the name is a prefix of a fresh id (so no other test's session is opened by name).
+        guard case .string(let id)? = try JSONParser.parse(Array(opened.text.utf8))["session"] else { Issue.record("no session: \(opened.text)"); return }
+        #expect(id.hasPrefix("agent-1-") && id.count == "agent-1-".count + 16, "\(id)")
+        #expect(try toolCall(server, "list_routes", #"{"session":"agent-1"}"#).isError, "the bare name is no session of this server's")
+        let stubbed = try toolCall(server, "stub_request", #"{"session":"\#(id)","method":"get","path":"/users/1","json":{"id":1}}"#)
         #expect(!stubbed.isError && stubbed.text.contains("GET /users/1"), "\(stubbed.text)")
-        _ = try toolCall(server, "read_misses", #"{"session":"agent-1"}"#)
-        _ = try toolCall(server, "end_session", #"{"session":"agent-1"}"#)
+        _ = try toolCall(server, "read_misses", #"{"session":"\#(id)"}"#)
+        _ = try toolCall(server, "end_session", #"{"session":"\#(id)"}"#)
         #expect(link.calls.map { "\($0.method) \($0.path)" } == ["POST routes", "GET requests?matched=false", "POST reset"])
-        #expect(link.calls.allSatisfy { $0.session == "agent-1" })
-        let after = try toolCall(server, "read_snapshot", #"{"session":"agent-1"}"#)
+        #expect(link.calls.allSatisfy { $0.session == id })
+        let after = try toolCall(server, "read_snapshot", #"{"session":"\#(id)"}"#)
         #expect(after.isError, "an ended session is refused")
     }
 
@@ -91,9 +95,10 @@ import StubdTestTags
         let list = try result(server.answer(line: #"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#))
         guard case .array(let tools)? = list["result"]?["tools"] else { Issue.record("no tools"); return }
         #expect(!tools.contains { $0["name"] == .string("save_fixture") })
-        _ = try toolCall(server, "open_session", #"{"name":"s"}"#)
-        #expect(try toolCall(server, "save_fixture", #"{"session":"s","file":"x.json"}"#).text.contains("--allow-write"))
-        #expect(try toolCall(server, "stub_fixture", #"{"session":"s","file":"x.json"}"#).text.contains("--fixtures"))
+        let opened = try toolCall(server, "open_session", #"{"name":"s"}"#)
+        guard case .string(let id)? = try JSONParser.parse(Array(opened.text.utf8))["session"] else { Issue.record("no session: \(opened.text)"); return }
+        #expect(try toolCall(server, "save_fixture", #"{"session":"\#(id)","file":"x.json"}"#).text.contains("--allow-write"))
+        #expect(try toolCall(server, "stub_fixture", #"{"session":"\#(id)","file":"x.json"}"#).text.contains("--fixtures"))
         #expect(try toolCall(server, "verify_drift", "{}").text.contains("--upstream"))
         #expect(try toolCall(server, "open_session", #"{"name":"../x"}"#).isError)
         #expect(link.calls.isEmpty)

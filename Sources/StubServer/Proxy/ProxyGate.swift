@@ -3,6 +3,7 @@ package import Recording
 import StubModel
 package import StubdEngine
 import StubdState
+import StubdSystem
 
 /// What stubd does, as a forward proxy, with a host no route names (`serve --proxy-unrouted`).
 public enum UnroutedHosts: String, Sendable, CaseIterable {
@@ -66,24 +67,31 @@ package final class ProxyGate: EngineHandler {
     package func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
         guard let arrival = request.proxied else { return stubs.handle(request, reply: reply) }
         let routed = admin.store.snapshot.hosts.contains(arrival.host)
-        if !routed, unrouted != .refuse, own.isThisStubd(host: arrival.host, port: arrival.port) {
-            // Passed on, it would reach stubd's own ports (the admin API among them) unasked.
-            let refusal = JSONReply.error("stubd's proxy does not pass requests on to stubd itself", status: 403,
-                                          problems: ["call \(arrival.host):\(arrival.port) directly, not through the proxy"])
-            return answer(request, arrival, .response(refusal), .notForwarded(reason: "\(arrival.host):\(arrival.port) is this stubd"))
-        }
         if arrival.isConnect {
             if routed { return .reply(ReplyPlan(content: .tunnel(.intercept(arrival)))) }
             switch unrouted {
-            case .pass:
-                let address = passage.address(arrival.host, arrival.port) ?? arrival.host
-                return answer(request, arrival, .tunnel(.pass(host: address, port: arrival.port)),
-                              .forwarded(upstream: "\(arrival.host):\(arrival.port) (tunnelled, not intercepted)"))
-            case .record:
-                // Intercepted like a routed host: its requests are forwarded and recorded.
-                return .reply(ReplyPlan(content: .tunnel(.intercept(arrival))))
             case .refuse:
                 return refuse(request, arrival, status: 403)
+            case .pass, .record:
+                // Where the tunnel leads is decided by the address it reaches, before the 200.
+                let exchange = started(request, arrival, reply: reply)
+                let unrouted = self.unrouted
+                passage.destination(arrival.host, arrival.port, own: own, reply: reply) { [self] chosen in
+                    switch chosen {
+                    case .failure(let refusal):
+                        // A refused tunnel ends its connection, as a failed CONNECT does.
+                        finish(exchange, .response(refusal.reply), .notForwarded(reason: refusal.message), reply: reply,
+                               extraHeaders: [NameValue("Connection", "close")])
+                    case .success(let address) where unrouted == .pass:
+                        finish(exchange, .tunnel(.pass(host: address.description, port: arrival.port)),
+                               .forwarded(upstream: "\(arrival.host):\(arrival.port) (tunnelled, not intercepted)"), reply: reply)
+                    case .success:
+                        // Intercepted like a routed host: its requests are forwarded (each checked again) and recorded.
+                        finish(exchange, .tunnel(.intercept(arrival)), .forwarded(upstream: "\(arrival.host):\(arrival.port) (intercepted, recorded)"),
+                               reply: reply)
+                    }
+                }
+                return .later
             }
         }
         if AdminContract.isAdmin(request.rawPath) {
@@ -106,12 +114,28 @@ package final class ProxyGate: EngineHandler {
 
     /// `content` as the answer, journaled with `resolution`.
     private func answer(_ request: IncomingRequest, _ arrival: ProxyArrival, _ content: ReplyContent, _ resolution: Exchange.Resolution) -> HandlerDecision {
-        let exchange = Exchange(request: request, session: SessionID(arrival.session), feed: feed, reply: nil)
-        feed.start(exchange, observers: feed.observers)
+        let exchange = started(request, arrival, reply: nil)
         exchange.resolve(resolution)
         let plan = ReplyPlan(content: content, headOnly: request.method == "HEAD")
         exchange.record(plan)
         return .reply(plan, listener: exchange)
+    }
+
+    /// The exchange of a proxied request, its observers told.
+    private func started(_ request: IncomingRequest, _ arrival: ProxyArrival, reply: ReplyHandle?) -> Exchange {
+        let exchange = Exchange(request: request, session: SessionID(arrival.session), feed: feed, reply: reply)
+        feed.start(exchange, observers: feed.observers)
+        return exchange
+    }
+
+    /// Completes a request answered later with `content`, journaled with `resolution`.
+    private func finish(_ exchange: Exchange, _ content: ReplyContent, _ resolution: Exchange.Resolution, reply: ReplyHandle,
+                        extraHeaders: [NameValue] = []) {
+        exchange.resolve(resolution)
+        var plan = ReplyPlan(content: content, headOnly: exchange.request.method == "HEAD")
+        plan.extraHeaders = extraHeaders
+        exchange.record(plan)
+        reply.complete(plan, listener: exchange)
     }
 
     /// The refusal of an unrouted host: a miss naming it, and what to do.
@@ -125,10 +149,10 @@ package final class ProxyGate: EngineHandler {
     }
 
     /// A request to an unrouted host (plain, or from an intercepted tunnel), forwarded to it as
-    /// the client sent it, and recorded when `recorder` is given.
+    /// the client sent it — to the address `ProxyDestination` chose — and recorded when
+    /// `recorder` is given.
     private func pass(_ request: IncomingRequest, _ arrival: ProxyArrival, reply: ReplyHandle, recorder: Recorder?) -> HandlerDecision {
-        let exchange = Exchange(request: request, session: SessionID(arrival.session), feed: feed, reply: reply)
-        feed.start(exchange, observers: feed.observers)
+        let exchange = started(request, arrival, reply: reply)
         let shownHost = arrival.host.contains(":") ? "[\(arrival.host)]" : arrival.host
         let tls = passage.tls
         guard let origin = try? ProxyUpstream(url: "\(arrival.scheme)://\(shownHost):\(arrival.port)", caFile: tls.caFile, insecure: !tls.verify) else {
@@ -137,18 +161,27 @@ package final class ProxyGate: EngineHandler {
             exchange.record(plan)
             return .reply(plan, listener: exchange)
         }
-        var upstream = UpstreamRequest(host: arrival.host, port: arrival.port, method: request.method,
-                                       target: request.rawPath + (request.rawQuery.map { "?\($0)" } ?? ""),
-                                       headers: Self.forwardedHeaders(request.headers, origin: origin, recording: recorder != nil),
-                                       body: request.body, timeoutSeconds: origin.timeoutSeconds)
-        upstream.tls = origin.tls
-        upstream.address = passage.address(arrival.host, arrival.port)
-        exchange.resolve(.forwarded(upstream: origin.description))
-        reply.upstream.fetch(upstream) { response in
-            let plan = ReplyPlan(content: .response(origin.reply(for: response, head: request.method == "HEAD")), headOnly: request.method == "HEAD")
-            exchange.record(plan)
-            if let recorder { exchange.recorded(by: recorder, upstream: response) }
-            reply.complete(plan, listener: exchange)
+        let head = request.method == "HEAD"
+        passage.destination(arrival.host, arrival.port, own: own, reply: reply) { [self] chosen in
+            let address: NetworkAddress
+            switch chosen {
+            case .failure(let refusal): return finish(exchange, .response(refusal.reply), .notForwarded(reason: refusal.message), reply: reply)
+            case .success(let chosen): address = chosen
+            }
+            // Marked as stubd's own (RFC 9110 §7.6.3): should it ever come back, the admin API refuses it.
+            var upstream = UpstreamRequest(host: arrival.host, port: arrival.port, method: request.method,
+                                           target: request.rawPath + (request.rawQuery.map { "?\($0)" } ?? ""),
+                                           headers: Self.forwardedHeaders(request.headers, origin: origin, recording: recorder != nil) + [NameValue("Via", own.via)],
+                                           body: request.body, timeoutSeconds: origin.timeoutSeconds)
+            upstream.tls = origin.tls
+            upstream.address = address.description
+            exchange.resolve(.forwarded(upstream: origin.description))
+            reply.upstream.fetch(upstream) { response in
+                let plan = ReplyPlan(content: .response(origin.reply(for: response, head: head)), headOnly: head)
+                exchange.record(plan)
+                if let recorder { exchange.recorded(by: recorder, upstream: response) }
+                reply.complete(plan, listener: exchange)
+            }
         }
         return .later
     }

@@ -1,7 +1,7 @@
 import AdminContract
 package import StubModel
 package import StubdEngine
-import StubdSystem
+package import StubdSystem
 import Synchronization
 import Foundation
 
@@ -83,9 +83,11 @@ package final class OwnTraffic: Sendable {
 
     // MARK: Destinations
 
-    /// Whether `host:port` is one of this stubd's listeners (any spelling of this machine).
-    package func isThisStubd(host: String, port: Int) -> Bool {
-        ports.withLock { $0.contains(port) } && System.isThisMachine(host)
+    /// Whether a connection to `address:port` reaches one of this stubd's listeners (its HTTP,
+    /// HTTPS and proxy ports and the proxy's interception fronts): decided by the address, so
+    /// every name and spelling that leads there is the same.
+    package func isListener(_ address: NetworkAddress, port: Int) -> Bool {
+        ports.withLock { $0.contains(port) } && address.isThisMachine
     }
 
     /// Why a webhook to `destination` is not sent, or nil when it may be: never to stubd's admin
