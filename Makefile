@@ -130,6 +130,8 @@ endif
 	python3 Tests/mcp/mcp_test.py .build/debug/stubd
 	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
 	python3 Tests/hostile/connections_test.py .build/debug/stubd
+	@# Issue 58's margins: off-loop rendering, bounded recording and MCP reads, SIGTERM drain, link loops, framing at its edges.
+	python3 Tests/hostile/margins_test.py .build/debug/stubd
 	@# The short fuzz pass: every reader of remote input under libFuzzer + AddressSanitizer, 3 s each (make fuzz: the long one).
 	FUZZ_CONFIGURATION=debug FUZZ_SCRATCH=.build-fuzz FUZZ_SECONDS=3 FUZZ_STRICT=1 bash Fuzz/run.sh
 	@# WireMock's Handlebars: the same templates served by real WireMock 2.35.1 and by stubd, compared.

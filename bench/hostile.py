@@ -25,6 +25,8 @@ Rows:
   held       250 held WebSockets, then 250 held event-stream readers, under ulimit -n 256: normal GETs and admin calls
   streams    40 clients that never read a 16 MB stream: RSS
   wsmessage  a WebSocket message of 50,000 JSON keys (1 MB) matched by a JSON path
+  loading    `stubd check` of 1k/2k/4k/8k routes on one method and path, told apart by host, header, JSON body or GraphQL
+             operation: seconds each, so the growth is visible (linear: about twice per doubling)
   (each survivor row: alive, answer, time, a normal GET's wait on the same loop, peak RSS)
 
 Usage: bench/hostile.py path/to/stubd [path/to/baseline-stubd] [row …]
@@ -552,13 +554,40 @@ def streams(binary):
         server.stop()
 
 
+def loading(binary):
+    """`stubd check` of N routes sharing one method and path, by what tells them apart."""
+    shapes = {
+        "hosts": lambda i: {"method": "GET", "path": "/v1/config", "host": f"h{i}.example.com"},
+        "headers": lambda i: {"method": "GET", "path": "/v1/config", "headers": {"X-Variant": f"v{i}"}},
+        "bodies": lambda i: {"method": "POST", "path": "/v1/search", "body": {"json": {"q": f"q{i}", "page": 1}}},
+        "graphql": lambda i: {"method": "POST", "path": "/graphql", "graphql": {"operationName": f"Op{i}"}},
+    }
+    rows = []
+    work = tempfile.mkdtemp(prefix="stubd-loading-")
+    try:
+        for name, request in shapes.items():
+            times = []
+            for count in [1000, 2000, 4000, 8000]:
+                folder = os.path.join(work, f"{name}{count}")
+                os.makedirs(folder)
+                with open(os.path.join(folder, "routes.json"), "w") as file:
+                    json.dump({"routes": [{"name": f"r{i}", "request": request(i), "response": {"json": {"i": i}}} for i in range(count)]}, file)
+                started = time.monotonic()
+                run = subprocess.run([binary, "check", folder], capture_output=True, text=True, timeout=600)
+                times.append(f"{count // 1000}k {time.monotonic() - started:.2f} s" + ("" if run.returncode == 0 else " (exit %d)" % run.returncode))
+            rows.append(f"{name}: " + ", ".join(times))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return "routes on one path, stubd check: " + "; ".join(rows)
+
+
 def supports(binary, flag):
     return flag in subprocess.run([binary, "serve", "--help"], capture_output=True, text=True).stdout
 
 
 ROWS = {"bodies": bodies, "miss": miss, "flood": flood, "tls-idle": tls_idle, "admin": admin, "saved": saved,
         "sessions": sessions, "items": items, "template": template, "webhooks": webhooks, "numbers": numbers, "nesting": nesting,
-        "helpers": helpers, "held": held, "streams": streams, "wsmessage": wsmessage}
+        "helpers": helpers, "held": held, "streams": streams, "wsmessage": wsmessage, "loading": loading}
 
 
 if __name__ == "__main__":

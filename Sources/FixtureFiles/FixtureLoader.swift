@@ -79,12 +79,21 @@ public enum FixtureLoader {
     /// an empty one.
     public static func fixtureFiles(under root: String, unreadable: inout [FixtureError]) -> [String] {
         var files: [String] = []
-        walk(root.hasSuffix("/") ? String(root.dropLast()) : root, isRoot: true, into: &files, unreadable: &unreadable)
+        var enclosing: Set<FolderIdentity> = []
+        walk(root.hasSuffix("/") ? String(root.dropLast()) : root, isRoot: true, into: &files, unreadable: &unreadable, enclosing: &enclosing)
         return files.sorted()
     }
 
+    /// Walks `folder`; `enclosing` holds the folders on the way down (links followed), so a link
+    /// back to one of them — a loop — is named once and not followed.
     private static func walk(_ folder: String, isRoot: Bool, into files: inout [String], unreadable: inout [FixtureError],
-                             unread: UnsafeMutablePointer<[String]>? = nil) {
+                             enclosing: inout Set<FolderIdentity>, unread: UnsafeMutablePointer<[String]>? = nil) {
+        let identity = System.folderIdentity(folder)
+        if let identity, !enclosing.insert(identity).inserted {
+            unreadable.append(FixtureError(file: folder, field: "", problem: "a symbolic link back to a folder that holds it (a loop); it is not followed — remove the link or point it elsewhere"))
+            return
+        }
+        defer { if let identity { enclosing.remove(identity) } }
         let entries: [DirectoryEntry]
         do throws(SystemError) {
             entries = try System.listDirectoryOrFail(folder)
@@ -96,13 +105,32 @@ public enum FixtureLoader {
             if entry.name.hasPrefix(".") || (isRoot && entry.name == bodyFolder) { continue }
             let path = folder + "/" + entry.name
             if entry.isDirectory {
-                walk(path, isRoot: false, into: &files, unreadable: &unreadable, unread: unread)
+                walk(path, isRoot: false, into: &files, unreadable: &unreadable, enclosing: &enclosing, unread: unread)
             } else if entry.name.hasSuffix(".json") {
                 files.append(path)
             } else if let unread, looksLikeAFixture(entry.name) {
                 unread.pointee.append(path)
             }
         }
+    }
+
+    /// Every file under `root` (body files and hidden ones included), each folder once: a link
+    /// back to a folder that holds it is listed itself, not followed. For a watcher's signature
+    /// of the folder (a loop made later changes it, and the reload names the loop).
+    public static func allFiles(under root: String) -> [String] {
+        var files: [String] = []
+        var enclosing: Set<FolderIdentity> = []
+        func visit(_ folder: String) {
+            guard let identity = System.folderIdentity(folder) else { return }
+            guard enclosing.insert(identity).inserted else { return files.append(folder) }
+            defer { enclosing.remove(identity) }
+            for entry in System.listDirectory(folder) ?? [] {
+                let path = folder + "/" + entry.name
+                if entry.isDirectory { visit(path) } else { files.append(path) }
+            }
+        }
+        visit(root.hasSuffix("/") ? String(root.dropLast()) : root)
+        return files
     }
 
     /// Extensions of files someone may have meant as fixtures (`b.JSON`, `c.yaml`).
@@ -122,7 +150,8 @@ public enum FixtureLoader {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             var files: [String] = []
             var unreadable: [FixtureError] = []
-            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, isRoot: true, into: &files, unreadable: &unreadable, unread: &unread)
+            var enclosing: Set<FolderIdentity> = []
+            walk(path.hasSuffix("/") ? String(path.dropLast()) : path, isRoot: true, into: &files, unreadable: &unreadable, enclosing: &enclosing, unread: &unread)
         }
         let empty = paths.filter { path in
             var isDirectory: ObjCBool = false

@@ -382,6 +382,10 @@ public struct FixtureReader {
             guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ":") }) else {
                 throw fail(join(field, "host"), "\"\(host)\" is not a host name; give the server's name only, e.g. \"api.example.com\" (no scheme, port or path)")
             }
+            guard !host.contains("*") else {
+                throw fail(join(field, "host"), "\"\(host)\": host wildcards are not matched; give each server's name in a route of its own, "
+                           + "or leave \"host\" out so the route answers any host")
+            }
             return host.lowercased()
         }
         let headers = problems.check { () throws(FixtureError) in try readMatchedPairs(request["headers"], at: join(field, "headers")) }
@@ -452,6 +456,10 @@ public struct FixtureReader {
         }
         guard path.hasPrefix("/") else {
             throw fail(join(field, key), "\"\(path)\" must start with \"/\"")
+        }
+        // A request line cannot carry a control character (CR LF would end it): no request could reach the route.
+        if let control = path.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw fail(join(field, key), "contains the control character U+\(String(format: "%04X", control.value)), which no request line can carry; percent-encode it (a CR is %0D, a LF %0A)")
         }
         if path.contains("?") {
             throw fail(join(field, key), "\"\(path)\" contains '?'; put query parameters in \"query\" (a literal '?' in a Moya path is written %3F)")

@@ -111,7 +111,7 @@ public final class Recorder: Sendable {
             (status, headers, body, arrivals) = (answeredStatus, answeredHeaders, answeredBody, pieces)
         case .incomplete(let limit):
             let display = RecordedRequest(request, redactor: redactor, known: knownSecrets).display
-            let problem = "\(display): not recorded, its body was over \(limit >> 20) MiB or did not arrive whole"
+            let problem = "\(display): not recorded, its body was over --record-max-body (\(limit) bytes) or did not arrive whole"
             state.withLock { $0.summary.requests += 1; $0.summary.problems.append(problem) }
             log(problem)
             return

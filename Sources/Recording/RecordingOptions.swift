@@ -17,6 +17,9 @@ public struct RecordingOptions: Sendable {
     /// set), scrubbed wherever they appear in any entry — a cookie set by one answer and sent in a
     /// later request's path or query included.
     public var knownSecrets: [String] = []
+    /// The largest body recorded (`--record-max-body`): a longer answer is relayed to the client as
+    /// it arrives, never held whole, and not recorded (the summary, the log and the journal say so).
+    public var maxBodyBytes = 64 << 20
 
     /// Options writing to `out`, redacting every secret, keeping first answers.
     public init(out: String = "fixtures/recorded", keep: [String] = [], sequences: Bool = false, overwrite: Bool = false,

@@ -36,6 +36,9 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("hang-cap"), help: "Seconds a 'hang' fault holds a connection before closing it.")
     var hangCap: Double = 75
 
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds SIGTERM or Ctrl-C lets answers in flight (delays, streams, forwarded calls) finish after accepting stops; WebSockets get close 1001 at once. 0 stops at once.")
+    var shutdownGrace: Double = 5
+
     @Option(name: .customLong("replay-speed"), help: "How fast streams play: 1 as written or recorded, 2 twice as fast, 0.5 half as fast, max every event at once.")
     var replaySpeed: String = "1"
 
@@ -115,6 +118,7 @@ struct ServeCommand: ParsableCommand {
         }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be positive, got \(idleTimeout)") }
         guard hangCap > 0 else { throw ValidationError("--hang-cap must be positive, got \(hangCap)") }
+        guard shutdownGrace >= 0, shutdownGrace <= 3600 else { throw ValidationError("--shutdown-grace must be from 0 to 3600 seconds, got \(shutdownGrace)") }
         guard replaySpeedFactor != nil else {
             throw ValidationError("--replay-speed must be a number above 0 (2 plays streams twice as fast) or max (every event at once), got \(replaySpeed)")
         }
@@ -237,8 +241,10 @@ struct ServeCommand: ParsableCommand {
                                              logger: logger) : nil
         let signal = termination.wait()
         watcher?.stop()
-        server.stop()
+        // Not ready any more from the first moment: no new connections are taken.
         readiness.withdraw()
+        if shutdownGrace > 0 { printOut("stubd: \(signal) received; no new connections, finishing answers in flight (at most \(JSONWriter.format(shutdownGrace)) s; a second signal stops at once)") }
+        server.stop(grace: shutdownGrace)
         if let recorder { for line in recorder.finish().lines { printOut("stubd: \(line)") } }
         printOut("stubd: \(signal) received, stopped")
     }

@@ -35,6 +35,13 @@ struct RecordingArguments: ParsableArguments {
     @Flag(help: "Replace hand-written fixture files of the same name in the output folder (default: never).")
     var overwrite = false
 
+    @Option(name: .customLong("record-max-body"), help: ArgumentHelp("The largest answer body recorded, in bytes (default 67108864, 64 MiB); a longer one is passed to the client as it arrives and not recorded.", valueName: "BYTES"))
+    var maxBody: Int = 64 << 20
+
+    func validate() throws {
+        guard maxBody > 0 else { throw ValidationError("--record-max-body must be a positive number of bytes, got \(maxBody)") }
+    }
+
     /// Options writing to `out`; in a targets package, requests a target covers are named after it.
     func options(out: String) throws -> RecordingOptions {
         var targets: RouteTable?
@@ -42,7 +49,9 @@ struct RecordingArguments: ParsableArguments {
             let compiled = try catalog.compile(omitNever: false, match: .shape)
             targets = try RouteTable(fixtures: compiled.fixtures)
         }
-        return RecordingOptions(out: out, keep: keep, sequences: sequences, overwrite: overwrite, targets: targets)
+        var options = RecordingOptions(out: out, keep: keep, sequences: sequences, overwrite: overwrite, targets: targets)
+        options.maxBodyBytes = maxBody
+        return options
     }
 
     /// The recorder, or the start-up error (an output folder that cannot be written) as exit 1.

@@ -359,8 +359,17 @@ final class ConnectionTracker {
     fileprivate func yieldEnded() {
         guard yielding else { return }
         yielding = false
-        if let listener, !paused { evconnlistener_enable(listener) }
+        if let listener, !paused, !stopped { evconnlistener_enable(listener) }
     }
+
+    /// Stops accepting for good (the server is draining): nothing turns it on again.
+    func stopAccepting() {
+        stopped = true
+        if let listener { evconnlistener_disable(listener) }
+    }
+
+    /// Set by `stopAccepting`.
+    private var stopped = false
 
     /// Stops accepting (the budget is spent, or accept fails).
     func pause() {
@@ -378,7 +387,7 @@ final class ConnectionTracker {
         guard let listener, paused else { return }
         paused = false
         // A yield under way turns accepting on itself at the next turn.
-        if !yielding { evconnlistener_enable(listener) }
+        if !yielding, !stopped { evconnlistener_enable(listener) }
     }
 
     /// accept failed (out of descriptors, most likely): stop accepting instead of spinning on the

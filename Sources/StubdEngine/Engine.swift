@@ -9,8 +9,16 @@ public protocol Engine: AnyObject, Sendable {
     func start() throws(EngineError) -> BoundPorts
     /// Stops serving and waits until no loop runs; requests not yet answered are dropped. Idempotent.
     func stop()
+    /// Stops accepting, lets what is in flight finish for up to `grace` seconds (WebSockets are
+    /// sent close 1001 at once), then stops as `stop()` does. Returns once no loop runs.
+    func drain(grace: Double)
     /// How late its loops run (for metrics); nil when it does not measure.
     var loopLag: LoopLag? { get }
+}
+
+extension Engine {
+    /// An engine with nothing to finish (in memory) stops at once.
+    public func drain(grace: Double) { stop() }
 }
 
 /// Makes an engine for its configuration and the handler every request is given to.

@@ -16,6 +16,9 @@ import Foundation
 ///   connection still wait, as before.) A length past `Int.max` is over any limit; one that is
 ///   not `1*DIGIT` (`+5`, `0x10`) is answered 400 at once — evhttp would read it as a number and
 ///   send `100 Continue` before `ProtocolChecks` refuses it.
+/// - **A `Content-Length` no number can hold** (2^63 − 1 or more) without `Expect` (with it,
+///   the 413 above): evhttp's lingering close would wait for a body nobody can send until the
+///   head timeout (10 s); stubd answers 400 at once with `Connection: close`.
 /// Public for `make fuzz` (Fuzz/FuzzHTTPHead reads any bytes with it); only the engine acts on it.
 public enum FirstBytes: Equatable, Sendable {
     /// `PRI * HTTP/2.0`: answered SETTINGS then GOAWAY.
@@ -24,6 +27,8 @@ public enum FirstBytes: Equatable, Sendable {
     case expectTooLarge(length: Int)
     /// `Expect: 100-continue` with a `Content-Length` that is not digits.
     case expectBadLength
+    /// A `Content-Length` of 2^63 − 1 or more (no client can send such a body).
+    case unreadableLength
     /// Anything else: evhttp reads it.
     case ordinary
 
@@ -33,10 +38,15 @@ public enum FirstBytes: Equatable, Sendable {
     /// What `bytes`, a connection's first, call for under a body limit of `bodyLimit` bytes.
     public static func classify(_ bytes: [UInt8], bodyLimit: Int) -> FirstBytes {
         if bytes.starts(with: preface) { return .http2Preface }
-        // Most connections: no "…ontinue" anywhere in the head, so nothing is parsed.
-        guard contains(bytes, Self.continueTail), let end = headEnd(bytes) else { return .ordinary }
+        // Most connections: no "…ontinue" anywhere in the head, so nothing is parsed for Expect.
+        if contains(bytes, Self.continueTail), let end = headEnd(bytes), let early = expectation(bytes[..<end], bodyLimit: bodyLimit) { return early }
+        return hasHugeLength(bytes) ? .unreadableLength : .ordinary
+    }
+
+    /// What an `Expect: 100-continue` head calls for, or nil when it is answered as usual.
+    private static func expectation(_ head: ArraySlice<UInt8>, bodyLimit: Int) -> FirstBytes? {
         var expectsContinue = false, length: Int?, badLength = false, chunked = false
-        for line in String(decoding: bytes[..<end], as: UTF8.self).split(separator: "\r\n").dropFirst() {
+        for line in String(decoding: head, as: UTF8.self).split(separator: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces).lowercased()
@@ -49,13 +59,31 @@ public enum FirstBytes: Equatable, Sendable {
             default: break
             }
         }
-        guard expectsContinue, !chunked else { return .ordinary }
+        guard expectsContinue, !chunked else { return nil }
         if badLength { return .expectBadLength }
-        guard let length, length > bodyLimit else { return .ordinary }
+        guard let length, length > bodyLimit else { return nil }
         return .expectTooLarge(length: length)
     }
 
     private static let continueTail = Array("ontinue".utf8)
+    private static let lengthTail = Array("ength".utf8)
+
+    /// Whether a `…length:` header carries 19 or more significant digits whose value is at least
+    /// `Int.max`. One pass that stops only at colons (rare in a head), so it costs little.
+    static func hasHugeLength(_ bytes: [UInt8]) -> Bool {
+        var index = 5
+        while index < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: ":"), (0..<5).allSatisfy({ bytes[index - 5 + $0] | 0x20 == lengthTail[$0] }) else { continue }
+            var digit = index + 1
+            while digit < bytes.count, bytes[digit] == 0x20 || bytes[digit] == 0x09 { digit += 1 }
+            while digit < bytes.count, bytes[digit] == UInt8(ascii: "0") { digit += 1 }
+            let start = digit
+            while digit < bytes.count, bytes[digit] >= UInt8(ascii: "0"), bytes[digit] <= UInt8(ascii: "9") { digit += 1 }
+            if digit - start >= 19, CheckedNumber.decimalDigits(String(decoding: bytes[start..<digit], as: UTF8.self)) == Int.max { return true }
+        }
+        return false
+    }
 
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
@@ -87,6 +115,10 @@ public enum FirstBytes: Equatable, Sendable {
             let goaway: [UInt8] = [UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF), 0x7, 0, 0, 0, 0, 0,
                                    0, 0, 0, 0, 0, 0, 0, 0x0D] + debug
             return settings + goaway
+        case .unreadableLength:
+            let body = #"{"error":"Content-Length is 2^63 - 1 or more, a body no client can send; send the body's real length"}"#
+            return Array(("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                          + "Content-Length: \(body.utf8.count)\r\n\r\n" + body).utf8)
         case .expectBadLength:
             // stubd's JSON error shape, written out: the text has nothing to escape.
             let body = #"{"error":"Content-Length is not a decimal number of bytes (RFC 9110 §8.6: digits only); fix the client"}"#
@@ -107,6 +139,7 @@ public enum FirstBytes: Equatable, Sendable {
         case .http2Preface: return "a client spoke HTTP/2 with prior knowledge: answered GOAWAY HTTP_1_1_REQUIRED (stubd speaks HTTP/1.1)"
         case .expectTooLarge(let length): return "a request announced a \(length)-byte body with Expect: 100-continue: answered 413 at once"
         case .expectBadLength: return "a request announced a Content-Length that is not digits with Expect: 100-continue: answered 400 at once"
+        case .unreadableLength: return "a request announced a Content-Length of 2^63 - 1 or more: answered 400 at once"
         }
     }
 }

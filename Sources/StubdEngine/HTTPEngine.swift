@@ -12,6 +12,8 @@ public final class HTTPEngine: Engine {
     private struct LoopHandle: @unchecked Sendable {
         /// The worker's stop event; `event_active` on it is safe from any thread.
         let stopEvent: OpaquePointer
+        /// The worker's mailbox, for a drain (safe from any thread).
+        let mailbox: LoopMailbox
     }
 
     private struct State {
@@ -112,7 +114,7 @@ public final class HTTPEngine: Engine {
                     let worker = try Worker(listeners: sockets.value, configuration: configuration, handler: handler, numbers: numbers,
                                             interception: sockets.interception)
                     if let lag { worker.measureLag(lag, loop: index) }
-                    outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!)) }
+                    outcome.withLock { $0 = .success(LoopHandle(stopEvent: worker.stopEvent!, mailbox: worker.mailbox)) }
                     ready.signal()
                     worker.run()
                 } catch let error as EngineError {
@@ -162,6 +164,24 @@ public final class HTTPEngine: Engine {
             return current
         }
         for loop in current.loops { event_active(loop.stopEvent, EV_READ, 0) }
+        for done in current.finished { done.wait() }
+        for listener in current.listeners { listener.close() }
+    }
+
+    /// Every loop stops accepting and finishes what it has in flight, for up to `grace` seconds
+    /// each (its own timer ends it then), and this waits for their threads. Idempotent, like `stop`.
+    public func drain(grace: Double) {
+        let current = state.withLock { state -> State in
+            let current = state
+            state = State()
+            return current
+        }
+        let stoppedAccepting = DispatchSemaphore(value: 0)
+        for loop in current.loops { loop.mailbox.drain(grace: grace, then: stoppedAccepting) }
+        // Once no loop accepts, new connections are refused outright instead of waiting in the backlog.
+        var all = true
+        for _ in current.loops where stoppedAccepting.wait(timeout: .now() + 2) == .timedOut { all = false }
+        if all { for listener in current.listeners { listener.stopListening() } }
         for done in current.finished { done.wait() }
         for listener in current.listeners { listener.close() }
     }

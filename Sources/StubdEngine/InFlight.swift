@@ -9,6 +9,13 @@ protocol InFlight: AnyObject {
     /// The server is stopping: free what it holds (timers, upstream connections) and end what it
     /// plays, without calling back into the loop.
     func serverStopped()
+    /// The server is draining (it stops accepting and waits for work in flight): work that would
+    /// last indefinitely says goodbye now (a WebSocket's close 1001); the rest finishes as usual.
+    func serverDraining()
+}
+
+extension InFlight {
+    func serverDraining() {}
 }
 
 /// The order work is stopped in at shutdown: what still writes to a client's connection before
@@ -37,6 +44,12 @@ struct InFlightRegistry {
     mutating func letGo(_ item: AnyObject) {
         items[ObjectIdentifier(item)] = nil
     }
+
+    /// Whether nothing is in flight.
+    var isEmpty: Bool { items.isEmpty }
+
+    /// Everything in flight now (a drain tells each).
+    var all: [any InFlight] { Array(items.values) }
 
     /// Keeps a streamed reply, findable by its stream and its connection.
     mutating func hold(_ writer: StreamWriter) {

@@ -19,10 +19,13 @@ extension IncomingRequest {
         headers.reserveCapacity(count)
         var sentRange = false
         var sentUpgrade = false
+        var headBytes = target.utf8.count
         node = first
         while let header = node {
             if let key = header.pointee.key, let value = header.pointee.value {
-                headers.append(NameValue(String(cString: key), String(cString: value)))
+                let pair = NameValue(String(cString: key), String(cString: value))
+                headBytes &+= pair.name.utf8.count &+ pair.value.utf8.count
+                headers.append(pair)
                 // `Range`, noted on the C string: a first-byte test for every other header.
                 if key[0] | 0x20 == 0x72, evutil_ascii_strcasecmp(key, "range") == 0 { sentRange = true }
                 // `Upgrade` (a WebSocket's), the same way.
@@ -40,6 +43,6 @@ extension IncomingRequest {
             }
         }
         self.init(method: method, target: target, headers: headers, body: body)
-        noteCopiedHeaders(sentRange: sentRange, sentUpgrade: sentUpgrade)
+        noteCopiedHeaders(sentRange: sentRange, sentUpgrade: sentUpgrade, headBytes: headBytes)
     }
 }

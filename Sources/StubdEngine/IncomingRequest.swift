@@ -27,6 +27,8 @@ public struct IncomingRequest: Sendable {
         @usableFromInline @exclusivity(unchecked) var sentRange: Bool?
         /// Whether an `Upgrade` header came, the same way.
         @usableFromInline @exclusivity(unchecked) var sentUpgrade: Bool?
+        /// Bytes of the request target and headers, counted by the engine as it copies them.
+        @usableFromInline @exclusivity(unchecked) var headBytes: Int?
 
         init(method: String, rawPath: String, rawQuery: String?, headers: [NameValue], body: [UInt8]) {
             self.method = method
@@ -116,11 +118,18 @@ public struct IncomingRequest: Sendable {
         storage.sentUpgrade ?? (header("Upgrade") != nil)
     }
 
+    /// How many bytes the request target and the headers hold: what a template reading the
+    /// request may have to go through (the off-loop rule looks at it beside the body's size).
+    public var headBytes: Int {
+        storage.headBytes ?? (rawPath.utf8.count + (rawQuery?.utf8.count ?? 0) + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+    }
+
     /// The engine's note, made while it copied the headers out, on a request it has just made
     /// (its box is its own: no uniqueness check).
-    mutating func noteCopiedHeaders(sentRange: Bool, sentUpgrade: Bool = false) {
+    mutating func noteCopiedHeaders(sentRange: Bool, sentUpgrade: Bool = false, headBytes: Int? = nil) {
         storage.sentRange = sentRange
         storage.sentUpgrade = sentUpgrade
+        storage.headBytes = headBytes
     }
 
     /// Creates a request.

@@ -37,4 +37,7 @@ struct Listener {
     }
 
     func close() { System.close(fd) }
+
+    /// Refuses new connections on it (see `System.stopListening`), before the loops stop.
+    func stopListening() { System.stopListening(fd) }
 }

@@ -1,4 +1,5 @@
 import CLibevent
+import Dispatch
 import StubdSystem
 import Synchronization
 
@@ -65,6 +66,7 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
         case completion(ReplyHandle, ReplyPlan, (any ReplyListener)?)
         case flush(ReplyStream)
         case work(@Sendable () -> Void)
+        case drain(Double, DispatchSemaphore)
     }
 
     private struct Queue {
@@ -108,6 +110,19 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
 
     func onLoop(_ work: @escaping @Sendable () -> Void) { post(work) }
 
+    /// Asks the loop to stop accepting and finish what it has in flight within `grace` seconds
+    /// (`Worker.beginDrain`), from any thread; `accepting` is signalled once it accepts no more.
+    func drain(grace: Double, then accepting: DispatchSemaphore) {
+        queue.withLock { queue in
+            guard !queue.closed else {
+                _ = accepting.signal()
+                return
+            }
+            queue.items.append(.drain(grace, accepting))
+            event_active(event, EV_READ, 0)
+        }
+    }
+
     /// Runs `work` on the loop at its next turn (a WebSocket send from another thread).
     func post(_ work: @escaping @Sendable () -> Void) {
         queue.withLock { queue in
@@ -148,6 +163,9 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
             case .completion(let handle, let plan, let listener): worker.complete(handle, plan: plan, listener: listener)
             case .flush(let stream): worker.flush(stream)
             case .work(let work): work()
+            case .drain(let grace, let accepting):
+                worker.beginDrain(grace: grace)
+                _ = accepting.signal()
             }
         }
     }

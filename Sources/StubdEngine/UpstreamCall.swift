@@ -119,9 +119,14 @@ final class UpstreamCall {
         }
     }
 
+    /// Why the upstream's answer is not relayed although it came (its framing cannot be trusted).
+    private var refusal: String?
+
     /// The upstream's status line and headers arrived: read them, and start relaying when the
-    /// policy says so (not for HEAD, nor for statuses without a body).
-    fileprivate func head(_ response: OpaquePointer) {
+    /// policy says so (not for HEAD, nor for statuses without a body). False refuses the answer:
+    /// two different `Content-Length` values (RFC 9112 §6.3: an unrecoverable framing error; a
+    /// proxy must not relay it), and the call ends with a 502 saying so.
+    fileprivate func head(_ response: OpaquePointer) -> Bool {
         status = Int(evhttp_request_get_response_code(response))
         var node = evhttp_request_get_input_headers(response)?.pointee.tqh_first
         while let header = node {
@@ -130,10 +135,16 @@ final class UpstreamCall {
             }
             node = header.pointee.next.tqe_next
         }
+        let lengths = Set(headers.filter { $0.name.equalsIgnoringCase("Content-Length") }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
+        if lengths.count > 1 {
+            refusal = "the upstream's answer has two different Content-Length values (\(lengths.sorted().joined(separator: ", "))); RFC 9112 §6.3 forbids relaying it"
+            return false
+        }
         headAt = DispatchTime.now().uptimeNanoseconds
-        guard let relay, let client, !isHead, status >= 200, status != 204, status != 304 else { return }
+        guard let relay, let client, !isHead, status >= 200, status != 204, status != 304 else { return true }
         let length = headers.first { $0.name.lowercased() == "content-length" }.flatMap { CheckedNumber.decimalDigits($0.value.trimmingCharacters(in: .whitespaces)) }
-        if let length, length <= relay.above { return }
+        if let length, length <= relay.above { return true }
         // The stream's callbacks run on this loop (the writer's), where the call lives; the
         // stream may outlive the call (its last pieces go after the upstream has finished).
         let call = LoopBound(self)
@@ -143,6 +154,7 @@ final class UpstreamCall {
                                  onDrained: { call.value?.resume() })
         self.stream = stream
         StreamWriter.start(stream, extraHeaders: [], headOnly: false, on: client, worker: worker)
+        return true
     }
 
     /// A piece of the body arrived (libevent drains the buffer after this returns).
@@ -198,6 +210,7 @@ final class UpstreamCall {
 
     fileprivate func done(_ response: OpaquePointer?) {
         guard !finished else { return }
+        if let refusal { return finish(.failed(refusal)) }
         if let stream {
             // The client has the head and is taking the pieces: the stream ends its reply once
             // the last piece has gone.
@@ -210,7 +223,7 @@ final class UpstreamCall {
             finish(.failed(reason(response)))
             return
         }
-        if headers.isEmpty && status == 0 { head(response) }
+        if headers.isEmpty && status == 0, !head(response) { return finish(.failed(refusal ?? "an unreadable answer")) }
         if let input = evhttp_request_get_input_buffer(response), evbuffer_get_length(input) > 0 {
             piece(response)
         }
@@ -283,8 +296,8 @@ private func onUpstreamDone(_ response: OpaquePointer?, _ arg: UnsafeMutableRawP
 
 private func onUpstreamHead(_ response: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let response, let arg else { return 0 }
-    Unmanaged<UpstreamCall>.fromOpaque(arg).takeUnretainedValue().head(response)
-    return 0
+    // -1 makes libevent fail the request (the done callback then says why, from `refusal`).
+    return Unmanaged<UpstreamCall>.fromOpaque(arg).takeUnretainedValue().head(response) ? 0 : -1
 }
 
 private func onUpstreamPiece(_ response: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {

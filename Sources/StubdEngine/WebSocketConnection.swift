@@ -113,6 +113,13 @@ public final class WebSocketConnection: @unchecked Sendable {
         channel.finishAfterWrite(code: 1001, reason: reason, by: .server)
     }
 
+    /// The server is draining: a close frame 1001 (going away) now, the connection freed once the
+    /// client answers it or within a second.
+    func serverDraining() {
+        guard open, channel.closing == nil, channel.endingAfterWrite == nil else { return }
+        channel.startClosing(code: 1001, reason: "stubd is shutting down", saying: "going away: stubd is shutting down", seconds: 1)
+    }
+
     /// Bytes still waiting to be sent under which a conversation made to give way gets its close frame.
     private static let roomFrameSlack = 64 << 10
 

@@ -28,6 +28,9 @@ final class Worker {
     /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
     @exclusivity(unchecked) private var awaiting: [UInt64: OpaquePointer] = [:]
     @exclusivity(unchecked) private var lastToken: UInt64 = 0
+    /// The drain's timer and deadline, once the server drains (`beginDrain`).
+    private var drainTimer: OpaquePointer?
+    private var drainDeadline: UInt64 = 0
     /// Asynchronous DNS for upstream calls, made on first use (`UpstreamCall`).
     private(set) lazy var dns: OpaquePointer? = {
         let dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
@@ -155,10 +158,34 @@ final class Worker {
         for front in fronts { evhttp_free(front.http) }
         fronts.removeAll()
         lagTimer?.free()
+        if let drainTimer { event_free(drainTimer) }
         if dnsStarted, let dns { evdns_base_free(dns, 0) }
         for context in tlsContexts.values { SSL_CTX_free(context) }
         if let stopEvent { event_free(stopEvent) }
         event_base_free(base)
+    }
+
+    /// Stops accepting on every front, says goodbye to what would last indefinitely (WebSockets:
+    /// close 1001), and checks every 20 ms whether anything is still in flight — a delayed reply,
+    /// a stream, a script, an upstream call, a request answered later — stopping the loop when
+    /// nothing is, or once `grace` seconds have passed (then as `stop` does: what is left is cut).
+    func beginDrain(grace: Double) {
+        guard drainTimer == nil else { return }
+        for front in fronts { front.connections.stopAccepting() }
+        for item in inFlight.all { item.serverDraining() }
+        drainDeadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, grace) * 1e9)
+        drainTimer = event_new(base, -1, Int16(EV_PERSIST), onDrainTick, Unmanaged.passUnretained(self).toOpaque())
+        var tick = System.timeValue(seconds: 0.02)
+        if let drainTimer { event_add(drainTimer, &tick) }
+        drainTick()
+    }
+
+    /// The drain's check (see `beginDrain`).
+    fileprivate func drainTick() {
+        guard inFlight.isEmpty && awaiting.isEmpty || DispatchTime.now().uptimeNanoseconds >= drainDeadline else { return }
+        if let drainTimer { event_free(drainTimer) }
+        drainTimer = nil
+        event_base_loopbreak(base)
     }
 
     /// Starts the lag timer of loop number `loop`.
@@ -417,6 +444,11 @@ private func onTimer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointe
     guard let arg else { return }
     let exchange = Unmanaged<PendingExchange>.fromOpaque(arg).takeUnretainedValue()
     exchange.worker?.fire(exchange)
+}
+
+private func onDrainTick(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<Worker>.fromOpaque(arg).takeUnretainedValue().drainTick()
 }
 
 private func onStop(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {

@@ -94,9 +94,8 @@ public final class FixtureWatcher: @unchecked Sendable {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { lines.append("missing \(path)"); continue }
-            let files = isDirectory.boolValue
-                ? (manager.enumerator(atPath: path)?.allObjects as? [String] ?? []).map { (path as NSString).appendingPathComponent($0) }
-                : [path]
+            // Each folder once: a symbolic-link loop is walked around, not into (the loader names it).
+            let files = isDirectory.boolValue ? FixtureLoader.allFiles(under: path) : [path]
             for file in files {
                 guard let attributes = try? manager.attributesOfItem(atPath: file) else { continue }
                 let size = (attributes[.size] as? NSNumber)?.intValue ?? -1

@@ -176,4 +176,12 @@ public final class StubdServer: Sendable {
     public func stop() {
         engine.stop()
     }
+
+    /// Stops accepting, lets answers in flight finish for up to `grace` seconds — delayed
+    /// replies, streams, scripts, forwarded calls; WebSockets get close 1001 at once — then stops
+    /// as `stop()` does (what is still going is cut). `serve`'s SIGTERM and SIGINT do this with
+    /// `--shutdown-grace`.
+    public func stop(grace: Double) {
+        grace > 0 ? engine.drain(grace: grace) : engine.stop()
+    }
 }

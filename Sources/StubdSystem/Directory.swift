@@ -45,3 +45,19 @@ extension System {
         return entries
     }
 }
+
+/// Which folder a path leads to (device and inode, links followed): two paths to one folder have
+/// the same identity, so a walk can tell a symbolic-link loop from a deep tree.
+public struct FolderIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+}
+
+extension System {
+    /// The identity of the folder at `path` (links followed), or nil when it is no folder.
+    public static func folderIdentity(_ path: String) -> FolderIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+}

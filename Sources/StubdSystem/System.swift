@@ -227,6 +227,26 @@ public enum System {
         shutdown(fd, how: SHUT_WR)
     }
 
+    /// Up to `count` bytes from `fd` as soon as any are there (one `read`, `EINTR` retried);
+    /// empty at the end of the input or on an error.
+    public static func readSome(_ fd: Int32, upTo count: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, filled in
+            while true {
+                let got = read(fd, buffer.baseAddress, count)
+                if got < 0 && errno == EINTR { continue }
+                filled = max(0, got)
+                return
+            }
+        }
+    }
+
+    /// Stops a listening socket (every descriptor of it, dups included) from taking connections:
+    /// on Linux new ones are refused at once, as if nothing listened (a drain's "no new
+    /// connections"); elsewhere it may do nothing, and accepting is only turned off.
+    public static func stopListening(_ fd: Int32) {
+        shutdown(fd, how: SHUT_RD)
+    }
+
     private static func shutdown(_ fd: Int32, how: some BinaryInteger) {
         #if canImport(Darwin)
         _ = Darwin.shutdown(fd, Int32(how))

@@ -9,11 +9,13 @@ import Glibc
 /// Waits for SIGINT or SIGTERM without running Swift code in a signal handler.
 ///
 /// Create it before the server announces itself, so a signal sent as soon as the banner appears is
-/// never lost (between `SIG_IGN` and the dispatch source's `resume()` it would be).
+/// never lost (between `SIG_IGN` and the dispatch source's `resume()` it would be). A second
+/// signal, while the server drains after the first, ends the process at once (exit 130).
 public final class TerminationSignal: @unchecked Sendable {
     private let received = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var name = "signal"
+    private var count = 0
     private var sources: [any DispatchSourceSignal] = []
     private var watch: (any DispatchSourceTimer)?
 
@@ -24,8 +26,11 @@ public final class TerminationSignal: @unchecked Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
                 lock.lock()
-                name = label
+                let again = count > 0
+                count += 1
+                if !again { name = label }
                 lock.unlock()
+                if again { _exit(130) }
                 received.signal()
             }
             source.resume()
@@ -55,7 +60,6 @@ public final class TerminationSignal: @unchecked Sendable {
     /// Blocks until a signal arrives; returns its name (`SIGTERM`).
     public func wait() -> String {
         received.wait()
-        sources.forEach { $0.cancel() }
         lock.lock()
         watch?.cancel()
         lock.unlock()

@@ -63,7 +63,7 @@ import StubdTestTags
         let summary = recorder.finish()
         #expect(summary.files.isEmpty)
         #expect(summary.upstreamFailures == 1)
-        #expect(summary.problems == ["GET /huge: not recorded, its body was over 64 MiB or did not arrive whole"])
+        #expect(summary.problems == ["GET /huge: not recorded, its body was over --record-max-body (67108864 bytes) or did not arrive whole"])
     }
 }
 

@@ -107,4 +107,23 @@ import StubdTestTags
         guard case .array(let writerTools)? = writerList["result"]?["tools"] else { Issue.record("no tools"); return }
         #expect(writerTools.contains { $0["name"] == .string("save_fixture") })
     }
+
+    /// Issue 58: standard input is read a piece at a time, and a line over the limit is dropped as
+    /// it arrives (never held whole), reported once, and the next line is read as usual.
+    @Test func aLineOverTheLimitIsDroppedAsItArrivesAndTheNextIsRead() {
+        var pieces: [[UInt8]] = Array(repeating: Array(repeating: UInt8(ascii: "x"), count: 64 << 10), count: 40)  // 2.5 MiB, no newline yet
+        pieces.append(Array("xx\n{\"id\":1}\r\n".utf8))
+        pieces.append(Array("last".utf8))
+        var largest = 0
+        var lines = MCPLines(limit: 1 << 20) {
+            guard !pieces.isEmpty else { return [] }
+            largest = max(largest, pieces[0].count)
+            return pieces.removeFirst()
+        }
+        #expect(lines.next() == .tooLong)
+        #expect(lines.next() == .line(#"{"id":1}"#))
+        #expect(lines.next() == .line("last"))
+        #expect(lines.next() == nil)
+        #expect(largest == 64 << 10)
+    }
 }

@@ -206,7 +206,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
 
     /// A forwarded miss that is being recorded: what the recorder observer will store.
     func recorded(by recorder: Recorder, upstream: UpstreamResponse) {
-        recording = (recorder, CapturedResponse(upstream))
+        recording = (recorder, CapturedResponse(upstream, limit: recorder.options.maxBodyBytes))
     }
 
     /// A relayed WebSocket conversation that is being recorded, whole once it has ended.

@@ -15,7 +15,10 @@ struct GraphQLBatch {
     /// Operations one batch may hold (Apollo's BatchHttpLink sends at most 10 by default).
     static let maxOperations = 32
 
+    /// The operations (empty when there are more than `maxOperations`).
     let operations: [JSONValue]
+    /// How many the array holds.
+    let count: Int
 
     /// Whether `request` may be a batch, from its method and its body's first byte: such requests
     /// are decided off the loop (a batch runs a lookup per operation).
@@ -28,22 +31,24 @@ struct GraphQLBatch {
     /// A batch when `request` is one: a `POST` whose body is a JSON array of GraphQL requests —
     /// each a `query` that reads as a GraphQL document, or a persisted query's hash; nil otherwise
     /// (a REST API's array of objects with a `query` field is not one). Asked only when no route
-    /// takes the request whole, so a route written for the array body answers it.
+    /// takes the request whole, so a route written for the array body answers it. An array longer
+    /// than `maxOperations` is judged by its first `maxOperations + 1` items (each read costs a
+    /// document parse) and, if they are GraphQL requests, is a batch too large (400).
     init?(_ request: IncomingRequest) {
         guard Self.mayBe(request), case .array(let items)? = try? JSONParser.parse(request.body), !items.isEmpty,
-              items.count <= Self.maxOperations * 4,
-              items.allSatisfy({ item in
+              items.prefix(Self.maxOperations + 1).allSatisfy({ item in
                   guard case .object = item, let read = GraphQLRequest.read(method: "POST", query: [], body: item) else { return false }
                   return read.documentProblem == nil || read.persistedQueryHash != nil
               }) else { return nil }
-        operations = items
+        count = items.count
+        operations = items.count <= Self.maxOperations ? items : []
     }
 
     /// The batch's answer: each operation decided by `one` (the stub lookup) as a request alone.
     func decide(_ exchange: Exchange, one: (Exchange) -> Decision) -> Decision {
-        guard operations.count <= Self.maxOperations else {
-            exchange.resolve(.miss(closest: "a GraphQL batch of \(operations.count) operations"))
-            return .reply(ReplyPlan(content: .response(JSONReply.error("a GraphQL batch of \(operations.count) operations; stubd answers at most \(Self.maxOperations)",
+        guard count <= Self.maxOperations else {
+            exchange.resolve(.miss(closest: "a GraphQL batch of \(count) operations"))
+            return .reply(ReplyPlan(content: .response(JSONReply.error("a GraphQL batch of \(count) operations; stubd answers at most \(Self.maxOperations)",
                                                                          status: 400, problems: ["send fewer operations per request (BatchHttpLink's batchMax)"]))))
         }
         var answers: [JSONValue] = []

@@ -175,9 +175,19 @@ package final class ProxyGate: EngineHandler {
                                            body: request.body, timeoutSeconds: origin.timeoutSeconds)
             upstream.tls = origin.tls
             upstream.address = address.description
+            // A large answer goes to the client as it arrives; a recording keeps at most --record-max-body of it.
+            upstream.relay = UpstreamRelay(above: ProxyUpstream.relayAbove, keepLimit: recorder?.options.maxBodyBytes ?? 0) { _, headers in
+                ProxyUpstream.clientHeaders(headers)
+            }
             exchange.resolve(.forwarded(upstream: origin.description))
             reply.upstream.fetch(upstream) { response in
-                let plan = ReplyPlan(content: .response(origin.reply(for: response, head: head)), headOnly: head)
+                var plan = ReplyPlan(content: .response(origin.reply(for: response, head: head)), headOnly: head)
+                if case .relayed(_, _, let body, _) = response {
+                    plan.alreadySent = true
+                    if let recorder, body == nil {
+                        exchange.resolve(.forwarded(upstream: "\(origin.description) (not recorded: the body is over --record-max-body, \(recorder.options.maxBodyBytes) bytes)"))
+                    }
+                }
                 exchange.record(plan)
                 if let recorder { exchange.recorded(by: recorder, upstream: response) }
                 reply.complete(plan, listener: exchange)

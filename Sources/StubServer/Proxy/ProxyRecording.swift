@@ -24,8 +24,9 @@ extension CapturedRequest {
 }
 
 extension CapturedResponse {
-    /// The upstream's answer as recording sees it: a relayed body kept whole counts as answered.
-    init(_ response: UpstreamResponse) {
+    /// The upstream's answer as recording sees it: a relayed body kept whole counts as answered;
+    /// one longer than `limit` bytes (the recorder's `--record-max-body`) is incomplete.
+    init(_ response: UpstreamResponse, limit: Int) {
         switch response {
         case .answered(let status, let headers, let body):
             self = .answered(status: status, headers: headers, body: body)
@@ -33,7 +34,7 @@ extension CapturedResponse {
             self = arrivals.isEmpty ? .answered(status: status, headers: headers, body: body)
                                     : .streamed(status: status, headers: headers, body: body, arrivals: arrivals)
         case .relayed:
-            self = .incomplete(limit: ProxyUpstream.recordLimit)
+            self = .incomplete(limit: limit)
         case .failed:
             self = .unanswered
         }

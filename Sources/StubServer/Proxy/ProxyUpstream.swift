@@ -112,8 +112,6 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
     /// Answers with bodies above this many bytes (or of unknown length) are relayed to the client
     /// as they arrive rather than held whole.
     public static let relayAbove = 1 << 20
-    /// Body bytes of a relayed answer kept for recording; a longer body is not recorded.
-    public static let recordLimit = 64 << 20
 
     /// The upstream's headers as the client gets them: without hop-by-hop and length headers
     /// (the engine frames the body itself) or its `Date` (stubd sends its own).

@@ -39,7 +39,8 @@ package final class StubHandler: EngineHandler {
         let observers = feed.observers
         let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: feed, reply: reply)
         feed.start(exchange, observers: observers)
-        if request.body.count >= OffLoop.bytes || GraphQLBatch.mayBe(request), !AdminContract.isAdmin(request.rawPath) {
+        // Large inputs (a body, or a head a template may read: a 60 KB query) and batches are decided off the loop.
+        if request.body.count >= OffLoop.bytes || request.headBytes >= OffLoop.headBytes || GraphQLBatch.mayBe(request), !AdminContract.isAdmin(request.rawPath) {
             decideOffTheLoop(exchange, reply: reply)
             return .later
         }
@@ -87,7 +88,7 @@ package final class StubHandler: EngineHandler {
         upstream.headers.append(NameValue("Via", own.via))
         // A recorder must read what it stores: ask only for codings it can undo.
         if target.recorder != nil { upstream.headers = ProxyUpstream.decodableAcceptEncoding(upstream.headers) }
-        upstream.relay = UpstreamRelay(above: ProxyUpstream.relayAbove, keepLimit: ProxyUpstream.recordLimit) { status, headers in
+        upstream.relay = UpstreamRelay(above: ProxyUpstream.relayAbove, keepLimit: target.recorder?.options.maxBodyBytes ?? 0) { status, headers in
             let head = PreparedReply(status: status, headers: ProxyUpstream.clientHeaders(headers), body: [])
             return head.headers + (cors.enabled ? cors.headers(for: request, exposing: head) : [])
         }

@@ -52,11 +52,14 @@ struct MCPCommand: ParsableCommand {
                              verify: Self.runVerify)
         let protocolServer = MCPServer(tools: tools, version: StubdVersion.current)
         printError("stubd mcp: tools for \(url) on stdin/stdout (Ctrl-D ends)")
-        while let line = readLine(strippingNewline: true) {
-            if line.allSatisfy(\.isWhitespace) { continue }
-            if let answer = protocolServer.answer(line: line) {
-                FileHandle.standardOutput.write(Data((answer + "\n").utf8))
+        for item in MCPLines.standardInput() {
+            let answer: String?
+            switch item {
+            case .tooLong: answer = MCPServer.tooLong
+            case .line(let line) where line.allSatisfy(\.isWhitespace): continue
+            case .line(let line): answer = protocolServer.answer(line: line)
             }
+            if let answer { FileHandle.standardOutput.write(Data((answer + "\n").utf8)) }
         }
     }
 

@@ -20,7 +20,7 @@ final class MCPServer {
 
     /// The answer to one line (nil for a notification or an answer from the client).
     func answer(line: String) -> String? {
-        guard line.utf8.count <= Self.maxLine else { return Self.error(id: .null, code: -32600, "a message longer than 1 MiB") }
+        guard line.utf8.count <= Self.maxLine else { return Self.tooLong }
         guard let message = try? JSONParser.parse(Array(line.utf8)) else { return Self.error(id: .null, code: -32700, "not JSON") }
         guard case .object = message, case .string(let method)? = message["method"] else {
             // A response to a request of ours (we send none) or a batch: nothing to do, but say so for a batch.
@@ -59,6 +59,9 @@ final class MCPServer {
             return Self.error(id: id, code: -32601, "no method \(method); this server offers initialize, ping, tools/list and tools/call")
         }
     }
+
+    /// The answer to a line over `maxLine` (read no further than the limit: `MCPLines`).
+    static let tooLong = error(id: .null, code: -32600, "a message longer than 1 MiB; send one JSON-RPC message per line, each at most 1 MiB")
 
     private static func result(id: JSONValue, _ result: JSONValue) -> String {
         JSONWriter.write(.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]), pretty: false)

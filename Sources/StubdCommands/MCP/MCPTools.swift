@@ -145,6 +145,9 @@ final class MCPTools {
     private func stubRequest(_ session: String, _ arguments: JSONValue) throws(MCPToolError) -> String {
         guard case .string(let method)? = arguments["method"], !method.isEmpty else { throw MCPToolError("method: expected GET, POST, …") }
         guard case .string(let path)? = arguments["path"], path.hasPrefix("/") else { throw MCPToolError("path: expected a path starting with /") }
+        guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw MCPToolError("path: contains a control character (CR, LF, …), which no request line carries; percent-encode it")
+        }
         var request: [(key: String, value: JSONValue)] = [("method", .string(method.uppercased())), ("path", .string(path))]
         if let query = arguments["query"] { request.append(("query", query)) }
         var response: [(key: String, value: JSONValue)] = [("status", arguments["status"] ?? .number(200))]
@@ -159,6 +162,11 @@ final class MCPTools {
 
     private func stubFixture(_ session: String, _ arguments: JSONValue) throws(MCPToolError) -> String {
         let file = try fixtureFile(arguments, mustExist: true)
+        // Sized before it is read: stubd's admin API takes at most 32 MiB in one call (--max-body's default).
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int ?? 0
+        guard size <= Self.fixtureLimit else {
+            throw MCPToolError("\(file.lastPathComponent): \(size) bytes, over the \(Self.fixtureLimit >> 20) MiB one call may carry; split it into smaller fixture files")
+        }
         guard let data = FileManager.default.contents(atPath: file.path), let document = try? JSONParser.parse([UInt8](data)) else {
             throw MCPToolError("\(file.path): not a readable JSON fixture file")
         }
@@ -222,6 +230,9 @@ final class MCPTools {
     }
 
     // MARK: Checks
+
+    /// The largest fixture file `stub_fixture` reads (the admin API's default body limit).
+    static let fixtureLimit = 32 << 20
 
     /// The session argument, refused unless this server opened it.
     private func session(_ arguments: JSONValue) throws(MCPToolError) -> String {

@@ -17,6 +17,20 @@ import Foundation
         #expect(String(decoding: answer[26...], as: UTF8.self).contains("stubd speaks HTTP/1.1"))
     }
 
+    /// Issue 58: a length no number can hold is answered 400 at once without `Expect` (evhttp
+    /// would wait for its body until the head timeout; with `Expect` it is the 413 below); a long
+    /// but readable one is not.
+    @Test func aContentLengthOfTwoToTheSixtyThreeIsAnswered400AtOnce() {
+        for value in ["9223372036854775807", "9223372036854775808", " 000099999999999999999999"] {
+            let head = "POST /up HTTP/1.1\r\nHost: x\r\ncontent-LENGTH:\(value)\r\n\r\n"
+            #expect(FirstBytes.classify(Self.bytes(head), bodyLimit: 1000) == .unreadableLength, "\(value)")
+        }
+        #expect(FirstBytes.classify(Self.bytes("POST /up HTTP/1.1\r\nContent-Length: 922337203685477580\r\n\r\n"), bodyLimit: 1) == .ordinary)
+        #expect(FirstBytes.classify(Self.bytes("POST /up HTTP/1.1\r\nX-Length: 1\r\nContent-Length: 00000000000000000000012\r\n\r\n"), bodyLimit: 1) == .ordinary)
+        let answer = String(decoding: FirstBytes.unreadableLength.answer(bodyLimit: 1000), as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n") && answer.contains("Connection: close\r\n") && answer.contains("2^63"))
+    }
+
     @Test func onlyAnOverLimitExpectIsAnsweredEarly() {
         let head = "POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nExpect: 100-Continue\r\n\r\n"
         #expect(FirstBytes.classify(Self.bytes(head), bodyLimit: 1000) == .expectTooLarge(length: 5000))
