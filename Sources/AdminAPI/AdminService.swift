@@ -104,9 +104,9 @@ public struct AdminService: AdminResponder {
             try StateAdmin(state: call.state).setScenario(call.parameters[0], change, session: call.session)
         },
         AdminEndpoint(AdminContract.resetScenarios) { call, _ in StateAdmin(state: call.state).resetScenarios(session: call.session) },
-        AdminEndpoint(AdminContract.startRecording) { call, start throws(AdminRefusal) in try RecordingAdmin(state: call.state).start(start) },
+        AdminEndpoint(AdminContract.startRecording) { call, start throws(AdminRefusal) in try RecordingAdmin(state: call.state).start(start, session: call.session) },
         // Answered when the recording's files are written, from the recorder's queue.
-        AdminEndpoint(AdminContract.stopRecording, later: { call, _, answer in RecordingAdmin(state: call.state).stop(answer: answer) }),
+        AdminEndpoint(AdminContract.stopRecording, later: { call, _, answer in RecordingAdmin(state: call.state).stop(session: call.session, answer: answer) }),
         AdminEndpoint(AdminContract.setClock) { call, setting throws(AdminRefusal) in try ClockAdmin(state: call.state).set(setting, session: call.session) },
         AdminEndpoint(AdminContract.clearClock) { call, _ in ClockAdmin(state: call.state).clear(session: call.session) },
         AdminEndpoint(AdminContract.setSeed) { call, setting throws(AdminRefusal) in try ClockAdmin(state: call.state).seed(setting, session: call.session) },

@@ -6,12 +6,13 @@ import StubdEngine
 
 /// `POST /__stubd/recording/start` and `POST /__stubd/recording/stop`: a test records one
 /// scenario from a real API — misses are forwarded to the upstream and written as fixtures
-/// until it stops, and the stop answers with the summary.
+/// until it stops, and the stop answers with the summary. With `X-Stubd-Session`, only that
+/// session's misses (each session records on its own, so parallel tests can).
 struct RecordingAdmin {
     let state: SessionStore
 
     /// Starts recording misses through the upstream `start` names, into its folder.
-    func start(_ start: RecordingStart) throws(AdminRefusal) -> RecordingStarted {
+    func start(_ start: RecordingStart, session: SessionID?) throws(AdminRefusal) -> RecordingStarted {
         let forwarding = state.forwarding
         let upstream: ProxyUpstream
         do {
@@ -26,7 +27,7 @@ struct RecordingAdmin {
         options.keep = start.keep
         do {
             let recorder = try Recorder(upstream: upstream.description, options: options, log: forwarding.log)
-            try forwarding.startRecording(Forwarding.Target(upstream: upstream, recorder: recorder))
+            try forwarding.startRecording(Forwarding.Target(upstream: upstream, recorder: recorder), session: session)
             return RecordingStarted(upstream: upstream.description, out: options.out, warnings: recorder.warnings)
         } catch {
             if case .alreadyRecording = error { throw AdminRefusal(error.description, status: 409) }
@@ -36,9 +37,9 @@ struct RecordingAdmin {
 
     /// Stops the recording the admin API started; answers with its summary once its last file is
     /// written, from the recorder's queue — no thread waits meanwhile, and the loops keep serving.
-    func stop(answer: @escaping @Sendable (Result<JSONBody, AdminRefusal>) -> Void) {
+    func stop(session: SessionID?, answer: @escaping @Sendable (Result<JSONBody, AdminRefusal>) -> Void) {
         do {
-            let recorder = try state.forwarding.stopRecording()
+            let recorder = try state.forwarding.stopRecording(session: session)
             recorder.finish { summary in answer(.success(JSONBody(summary.json))) }
         } catch {
             answer(.failure(AdminRefusal(error.description, status: 409)))

@@ -45,7 +45,7 @@ enum Reply {
             evhttp_add_header(headers, header.name, header.value)
         }
         if let date, !reply.setsDate {
-            date.withUnsafeBufferPointer { evhttp_add_header(headers, "Date", $0.baseAddress) }
+            _ = date.withUnsafeBufferPointer { evhttp_add_header(headers, "Date", $0.baseAddress) }
         }
         reply.contentLengthBlock.add(to: headers)
         if !headOnly && !reply.body.isEmpty {

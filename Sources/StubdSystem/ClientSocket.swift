@@ -22,7 +22,7 @@ extension System {
         guard let address = try? resolve(host: "127.0.0.1", port: port).first,
               let fd = try? streamSocket(for: address) else { return nil }
         do {
-            try address.withSockaddr { pointer, length throws(SystemError) in
+            _ = try address.withSockaddr { pointer, length throws(SystemError) in
                 try call("connect") { sysConnect(fd, pointer, length) }
             }
         } catch {

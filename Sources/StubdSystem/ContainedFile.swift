@@ -45,7 +45,7 @@ extension System {
         }
         var directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw .system(folder: folder, name: name, SystemError(operation: "open(\(folder))", errno: lastError)) }
-        defer { _ = close(directory) }
+        defer { close(directory) }
         var walked = ""
         for component in components.dropLast() {
             walked += walked.isEmpty ? component : "/" + component
@@ -59,7 +59,7 @@ extension System {
                 if code == .tooManySymbolicLinkLevels || isLink(directory, component) { throw .throughLink(folder: folder, name: name, link: walked) }
                 throw .system(folder: folder, name: name, SystemError(operation: "open \(walked)", errno: code))
             }
-            _ = close(directory)
+            close(directory)
             directory = next
         }
         let file = components[components.count - 1]
@@ -78,7 +78,7 @@ extension System {
             }
             return fsync(descriptor) == 0 ? nil : lastError
         }
-        _ = close(descriptor)
+        close(descriptor)
         if let written {
             _ = unlinkat(directory, temporary, 0)
             throw .system(folder: folder, name: name, SystemError(operation: "write", errno: written))

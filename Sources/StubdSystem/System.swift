@@ -149,7 +149,7 @@ public enum System {
 
     /// Binds `fd` to `address`.
     public static func bind(_ fd: Int32, to address: SocketAddress) throws(SystemError) {
-        try address.withSockaddr { pointer, length throws(SystemError) in
+        _ = try address.withSockaddr { pointer, length throws(SystemError) in
             try call("bind") { sysBind(fd, pointer, length) }
         }
     }
@@ -163,7 +163,7 @@ public enum System {
     public static func boundPort(_ fd: Int32) throws(SystemError) -> Int {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        try withUnsafeMutablePointer(to: &storage) { pointer throws(SystemError) in
+        _ = try withUnsafeMutablePointer(to: &storage) { pointer throws(SystemError) in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemError) in
                 try call("getsockname") { sysGetsockname(fd, address, &length) }
             }

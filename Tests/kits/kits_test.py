@@ -38,6 +38,29 @@ def run(command, env, what):
     print(f"ok   {what}")
 
 
+def block(page, before, language):
+    """The code block of `language` that follows the line `before` on docs/`page`."""
+    text = open(os.path.join(ROOT, "docs", page)).read()
+    return text.split(before, 1)[1].split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def pasted_java(server):
+    """Issue 59: TESTING.md's Java block pasted into ProfileTest.java of a folder of its own, compiled
+    and run with KITS.md's commands without Gradle, as a user who copies both would."""
+    folder = tempfile.mkdtemp(prefix="stubd-pasted-java-")
+    with open(os.path.join(folder, "ProfileTest.java"), "w") as handle:
+        handle.write(block("TESTING.md", "<!-- snippet: copy of kits/jvm/src/test/java/com/example/shop/ProfileTest.java -->", "java"))
+    commands = block("KITS.md", "**Without Gradle.**", "sh")
+    print(f"---- TESTING.md's Java block, pasted, with KITS.md's commands in {folder}", flush=True)
+    result = subprocess.run(["bash", "-e", "-c", commands], cwd=folder, timeout=600, capture_output=True, text=True,
+                            env={**os.environ, "STUBD_KIT": os.path.join(ROOT, "kits", "jvm", "build"), "STUBD_BASE_URL": server.base})
+    if result.returncode != 0 or "1 tests successful" not in result.stdout:
+        print(result.stdout[-2000:], result.stderr[-2000:])
+        print(f"FAIL TESTING.md's Java block, pasted, compiled and run without Gradle (exit {result.returncode})")
+        sys.exit(1)
+    print("ok   TESTING.md's Java block, pasted as it is, compiles and passes with KITS.md's commands (no Gradle)")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     server = Stubd(binary, fixtures([{"name": "profile", "request": {"method": "GET", "path": "/profile"},
@@ -48,6 +71,7 @@ def main():
         if os.environ.get("KITS_JVM", "yes") == "yes":
             run(["bash", "kits/jvm/build.sh", "test"], {"STUBD_BASE_URL": server.base, "STUBD_TEST_UPSTREAM": upstream.base},
                 "the JVM kit's JUnit 5 tests (docs/TESTING.md's Java example among them)")
+            pasted_java(server)
         else:
             print("---- the JVM kit's JUnit 5 tests are not run here (KITS_JVM=no: Debian's junit5 and OkHttp jars are Linux make test's)")
         # session.test.js starts its own servers (STUBD_BIN); profile.test.js, docs/TESTING.md's example, uses STUBD_BASE_URL.

@@ -59,6 +59,7 @@ import StubdTestTags
         #expect(stopped.status == 0)
         #expect(stopped.stdout == "stubd: admin API at /__stubd/ for this machine only (Host localhost, 127.0.0.1 or [::1])\n"
                 + "stubd: dashboard: \(stubd.baseURL)/__stubd/ui\n"
+                + "stubd: SIGTERM received; no new connections, finishing answers in flight (at most 5 s; a second signal stops at once)\n"
                 + "stubd: SIGTERM received, stopped\n")
         #expect(stopped.stderr.contains("GET /zen 200 zen "))
         #expect(stopped.stderr.contains("GET /nope 404 MISS closest: "))

@@ -23,9 +23,10 @@ echo "kits/jvm: built $OUT/stubd-kit.jar ($(stat -c %s "$OUT/stubd-kit.jar") byt
 [ "${1:-}" = test ] || exit 0
 KIT="$OUT/stubd-kit.jar:$OUT/stubd-kit-junit5.jar:$OUT/stubd-kit-okhttp.jar"
 javac --release 17 -d "$OUT/classes/test" -cp "$KIT:$JARS/junit-platform-console-standalone.jar:$OKHTTP" $(find src/test -name '*.java')
+# In parallel exactly as docs/KITS.md tells users: src/test/resources/junit-platform.properties (enabled
+# and mode.default=concurrent); only the number of threads is this run's own.
 java -jar "$JARS/junit-platform-console-standalone.jar" \
-  --class-path "$OUT/classes/test:$KIT:$OKHTTP" --select-package dev.stubd.kit \
-  --config junit.jupiter.execution.parallel.enabled=true \
+  --class-path "$OUT/classes/test:src/test/resources:$KIT:$OKHTTP" --select-package dev.stubd.kit --select-package com.example.shop \
   --config junit.jupiter.execution.parallel.config.strategy=fixed \
   --config junit.jupiter.execution.parallel.config.fixed.parallelism=20 \
   --disable-banner --disable-ansi-colors --details=tree --fail-if-no-tests

@@ -180,13 +180,13 @@ package final class StubHandler: EngineHandler {
         }
         for _ in 0..<16 {
             // The proxy answers misses first: no near-miss report is built for one it will forward.
-            let forwarding = admin.forwarding.isForwarding
-            switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: !forwarding) {
+            let target = admin.forwarding.isForwarding ? admin.forwarding.current(for: session) : nil
+            switch snapshot.lookup(request, session: session, accept: accept, redactor: redactor, explainMisses: target == nil) {
             case .hit(let route):
                 if let answer = answer(exchange, from: route, headOnly: headOnly) { return answer }
             case .miss(let nearMisses):
-                if forwarding {
-                    if let target = admin.forwarding.current { return forwardOrRefuse(exchange, to: target, headOnly: headOnly) }
+                if target != nil {
+                    if let target = admin.forwarding.current(for: session) { return forwardOrRefuse(exchange, to: target, headOnly: headOnly) }
                     // Forwarding stopped since the lookup (a recording ended): look up again, explaining.
                     continue
                 }

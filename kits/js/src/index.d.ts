@@ -104,10 +104,13 @@ export class StubdSession {
   end(): Promise<void>;
 }
 
-/** A session per test for Vitest, Jest or node:test; returns the running test's session. */
+/**
+ * A session per test for Vitest, Jest or node:test; returns the running test's session. Tests that
+ * run at once pass their context (`session(t)`): each session belongs to its test's context.
+ */
 export function sessionPerTest(stubd: { session(): StubdSession },
-                               hooks: { beforeEach: (fn: () => unknown) => unknown; afterEach: (fn: () => unknown) => unknown },
-                               options?: { strict?: boolean }): () => StubdSession;
+                               hooks: { beforeEach: (fn: (...args: any[]) => unknown) => unknown; afterEach: (fn: (...args: any[]) => unknown) => unknown },
+                               options?: { strict?: boolean }): (context?: object) => StubdSession;
 
 /** Puts every request of a Playwright browser context in `session` (its header on the context). */
 export function useSessionInContext(context: { setExtraHTTPHeaders(headers: Record<string, string>): Promise<void> },

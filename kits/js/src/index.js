@@ -255,24 +255,41 @@ export class StubdSession {
 /**
  * A session per test for Vitest, Jest or node:test: pass the runner's `beforeEach` and `afterEach`;
  * returns a function giving the running test's session. `strict`: each test ends with `verifyStrict()`.
+ *
+ * Each session belongs to its test's context (node:test and Vitest hand the same context to the
+ * hooks and to the test function), never to a module-wide "current" one, so tests that run at once
+ * (`describe(…, { concurrency: 10 })`, `test.concurrent`) each get their own: call `session(t)` with
+ * the test's context. `session()` without it works while one test runs, and says how to fix it
+ * when several do.
  */
 export function sessionPerTest(stubd, { beforeEach, afterEach }, { strict = false } = {}) {
-  let current;
-  beforeEach(() => {
-    current = stubd.session();
+  const sessions = new Map();
+  const alone = Symbol("the running test");
+  // Rest parameters: a hook of length 0, which Jest calls without a `done` callback.
+  beforeEach((...args) => {
+    sessions.set(args[0] ?? alone, stubd.session());
   });
-  afterEach(async () => {
-    const session = current;
-    current = undefined;
+  afterEach(async (...args) => {
+    const key = args[0] ?? alone;
+    const session = sessions.get(key);
+    sessions.delete(key);
+    if (!session) return;
     try {
       if (strict) await session.verifyStrict();
     } finally {
       await session.end();
     }
   });
-  return () => {
-    if (!current) throw new Error("sessionPerTest: no test is running (call the returned function inside a test)");
-    return current;
+  return (context) => {
+    if (context !== undefined) {
+      const session = sessions.get(context);
+      if (!session) throw new Error("sessionPerTest: no session for this test context (pass the context the test function was given)");
+      return session;
+    }
+    if (sessions.size === 1) return sessions.values().next().value;
+    if (sessions.size === 0) throw new Error("sessionPerTest: no test is running (call the returned function inside a test)");
+    throw new Error(`sessionPerTest: ${sessions.size} tests are running at once; pass the test's context: ` +
+                    "test(\"…\", async (t) => { const s = session(t); … })");
   };
 }
 

@@ -185,6 +185,24 @@ describe("sessionPerTest gives each test its own session", () => {
   });
 });
 
+// Issue 59: tests run at once each get their own session, bound to their context (a module-wide
+// "current" gave every test the last one's, and the teardown threw).
+describe("sessionPerTest under concurrent tests", { concurrency: 10 }, () => {
+  const session = sessionPerTest(stubd0(), { beforeEach, afterEach });
+  let started = 0;
+  let allStarted;
+  const everyTestRuns = new Promise((resolve) => { allStarted = resolve; });
+  for (let index = 0; index < 10; index++) {
+    test(`concurrent ${index}`, async (t) => {
+      await session(t).stub("GET", "/mine", { json: { id: index } });
+      if (++started === 10) allStarted();
+      await everyTestRuns;
+      assert.throws(() => session(), /10 tests are running at once; pass the test's context/);
+      assert.deepEqual(await (await session(t).fetch("/mine")).json(), { id: index });
+    });
+  }
+});
+
 // sessionPerTest is called while tests are declared, before `before` runs: a Stubd whose address
 // is read when the test runs.
 function stubd0() {

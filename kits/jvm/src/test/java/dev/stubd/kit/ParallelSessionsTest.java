@@ -9,13 +9,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Twenty tests at once on one stubd, each stubbing GET /profile its own way in a session of its own. */
-@Execution(ExecutionMode.CONCURRENT)
+/**
+ * Twenty tests at once on one stubd, each stubbing GET /profile its own way in a session of its own —
+ * in parallel by docs/KITS.md's recipe alone (src/test/resources/junit-platform.properties), no
+ * annotation: with `parallel.enabled` only, JUnit ran them one at a time and `together` timed out.
+ */
 class ParallelSessionsTest {
     @RegisterExtension
     static StubdExtension stubd = StubdExtension.fromEnvironment().strict();

@@ -1,9 +1,13 @@
-package dev.stubd.kit;
+package com.example.shop;
 
-// docs/TESTING.md's Java example, as the page shows it (Tests/docs/snippets_test.py checks each of
-// its lines is here): run by kits/jvm/build.sh test against STUBD_BASE_URL.
+// docs/TESTING.md's Java example as a user's own test, in a package of its own: the page shows this
+// file from its imports on, so the block compiles as pasted (Tests/docs/snippets_test.py checks each
+// of its lines is here; Tests/kits/kits_test.py also compiles the page's block alone, without Gradle,
+// as docs/KITS.md says). Run by kits/jvm/build.sh test against STUBD_BASE_URL.
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.stubd.kit.StubResponse;
+import dev.stubd.kit.StubdSession;
 import dev.stubd.kit.junit.StubdExtension;
 import dev.stubd.kit.okhttp.StubdInterceptor;
 import java.io.IOException;
