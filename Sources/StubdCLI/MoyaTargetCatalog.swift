@@ -30,7 +30,7 @@ public struct MoyaTargetCatalog: SwiftTargetCatalog, @unchecked Sendable {
         var found: [SwiftTargetKey: (type: any Decodable.Type, decoder: JSONDecoder)] = [:]
         for target in targets {
             guard let decoding = target as? any ResponseDecoding, let type = decoding.responseType else { continue }
-            found[SwiftTargetKey(name: String(describing: target), source: "swift \(Swift.type(of: target))")] = (type, decoding.responseDecoder)
+            found[SwiftTargetKey(name: TargetValues.name(of: target), source: "swift \(Swift.type(of: target))")] = (type, decoding.responseDecoder)
         }
         return found
     }

@@ -29,10 +29,11 @@ public struct StubdSession: Sendable {
         self.options = options
     }
 
-    /// Merge into `XCUIApplication.launchEnvironment`: where the app finds stubd and which
-    /// session its requests belong to.
+    /// Merge into `XCUIApplication.launchEnvironment`: where the app finds stubd, which session
+    /// its requests belong to, and the request timeout a test build should use (`STUBD_TIMEOUT`,
+    /// seconds: docs/UI-TESTS.md's lines read it, so a timed-out stub shows in 2 s, not 60).
     public var launchEnvironment: [String: String] {
-        ["STUBD_BASE_URL": baseURL.absoluteString, "STUBD_SESSION": id]
+        ["STUBD_BASE_URL": baseURL.absoluteString, "STUBD_SESSION": id, "STUBD_TIMEOUT": String(Int(Self.requestTimeout))]
     }
 
     /// Makes `target` answer `answer` for this session only (beating fixtures and global routes);
@@ -149,22 +150,32 @@ public struct StubdSession: Sendable {
 }
 
 extension StubdSession {
+    /// How long a test's request waits without a byte before it fails with
+    /// `NSURLErrorTimedOut` (URLSession's default is 60 s): a `.networkError(NSURLErrorTimedOut)`
+    /// stub — stubd holds the connection (`hang`) — fails a unit test in 2 s, with the same error.
+    /// A stub delayed longer than this needs `makeURLSession(timeout:)` with more.
+    public static let requestTimeout: TimeInterval = 2
+
     /// A `URLSessionConfiguration` whose requests belong to this session (`X-Stubd-Session` in
     /// `httpAdditionalHeaders`) — per test, no global state, so tests using their own sessions run
-    /// in parallel. Requests must still be addressed to stubd: `request(for:)` does it for a target,
-    /// or build URLs on `baseURL`.
+    /// in parallel — and time out after `requestTimeout` without a byte. Requests must still be
+    /// addressed to stubd: `request(for:)` does it for a target, or build URLs on `baseURL`.
     public var configuration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         var headers = configuration.httpAdditionalHeaders ?? [:]
         headers[SessionID.header] = id
         configuration.httpAdditionalHeaders = headers
+        configuration.timeoutIntervalForRequest = Self.requestTimeout
         return configuration
     }
 
-    /// A `URLSession` of this session (`configuration`); finish it with
+    /// A `URLSession` of this session (`configuration`), its requests timing out after `timeout`
+    /// seconds without a byte (2 by default, so a timed-out stub costs 2 s, not 60); finish it with
     /// `finishTasksAndInvalidate()` when the test ends.
-    public func makeURLSession() -> URLSession {
-        URLSession(configuration: configuration)
+    public func makeURLSession(timeout: TimeInterval = StubdSession.requestTimeout) -> URLSession {
+        let configuration = self.configuration
+        configuration.timeoutIntervalForRequest = timeout
+        return URLSession(configuration: configuration)
     }
 
     /// What a `MoyaProvider`'s `endpointClosure` changes so a unit test's provider reaches this

@@ -19,7 +19,7 @@ extension Fixture {
     /// and the target's `sampleResponse` (or `sampleStream`) and `stubBehavior`. `.never` targets are answered at
     /// once, or nil when `options` omit them.
     public init?<T: TargetType>(target: T, options: TargetCompileOptions = TargetCompileOptions()) throws(TargetCompileError) {
-        let name = String(describing: target)
+        let name = TargetValues.name(of: target)
         let delay: Double?
         switch target.stubBehavior {
         case .never:

@@ -46,12 +46,14 @@ public struct CompiledTargets {
         for target in targets {
             do {
                 guard let fixture = try Fixture(target: target, options: options) else {
-                    compiled.omitted.append(String(describing: target))
+                    compiled.omitted.append(TargetValues.name(of: target))
                     continue
                 }
                 let policy = target.matchPolicy ?? options.match
-                exact.append((fixture, policy == .shape ? fixture.request.shape(requiredHeaders: target.requiredHeaders) : nil,
-                              target.baseURL.host?.lowercased(), target.requiredHeaders))
+                var shape = policy == .shape ? fixture.request.shape(requiredHeaders: target.requiredHeaders) : nil
+                // A shape is any client's request for the endpoint: path segments that are the case's values become {label}.
+                if let path = shape?.path, let templated = TargetValues.pathTemplate(for: target, path: path) { shape?.path = templated }
+                exact.append((fixture, shape, target.baseURL.host?.lowercased(), target.requiredHeaders))
             } catch {
                 errors.append(error)
             }

@@ -38,7 +38,7 @@ import TargetModel
         #expect(Stubd.baseURL(environment: ["STUBD_BASE_URL": "http://10.0.2.2:9000"]).absoluteString == "http://10.0.2.2:9000")
         #expect(Stubd.baseURL(environment: ["STUBD_BASE_URL": "not a url"]).absoluteString == "http://127.0.0.1:8080")
         let session = StubdSession(id: "ui-7", baseURL: URL(string: "http://127.0.0.1:8080")!)
-        #expect(session.launchEnvironment == ["STUBD_BASE_URL": "http://127.0.0.1:8080", "STUBD_SESSION": "ui-7"])
+        #expect(session.launchEnvironment == ["STUBD_BASE_URL": "http://127.0.0.1:8080", "STUBD_SESSION": "ui-7", "STUBD_TIMEOUT": "2"])
     }
 
     /// Each health check is bounded by what is left of the wait (a port that accepts and never

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import FixtureFiles
-import TargetModel
+@testable import TargetModel
 import TargetServing
 @testable import StubServer
 @testable import StubdRuntime
@@ -81,5 +81,47 @@ import StubdTestTags
         #expect(throws: FixtureErrors.self) {
             try FixtureReader(file: "t") { path throws(FixtureReader.FixtureProblem) in throw .init(path) }.read(Array(json.utf8))
         }
+    }
+
+    struct NewOrder: Encodable { let itemID: Int; let quantity: Int }
+    enum ShopAPI: TargetType {
+        case item(id: Int)
+        case review(item: Int, id: String)
+        case placeOrder(NewOrder)
+        var baseURL: URL { URL(string: "https://api.example.com/v2")! }
+        var path: String {
+            switch self {
+            case .item(let id): return "items/\(id)"
+            case .review(let item, let id): return "items/\(item)/reviews/\(id)"
+            case .placeOrder: return "orders"
+            }
+        }
+        var method: TargetModel.Method {
+            if case .placeOrder = self { return .post }
+            return .get
+        }
+        var task: Task {
+            if case .placeOrder(let order) = self { return .requestJSONEncodable(order) }
+            return .requestPlain
+        }
+        var headers: [String: String]? { nil }
+        var sampleData: Data { Data("{}".utf8) }
+    }
+
+    /// Issue 59: under the shape policy (what `export` writes) path segments that are the case's
+    /// values become `{label}`, so another platform's request for another id reaches the route;
+    /// route names carry the case, not the app's module name.
+    @Test func shapesTemplateThePathValuesOfACaseAndNameItWithoutModules() throws {
+        let compiled = try CompiledTargets.compile([ShopAPI.item(id: 1), ShopAPI.review(item: 2, id: "r9"), ShopAPI.placeOrder(NewOrder(itemID: 1, quantity: 2))],
+                                                   options: TargetCompileOptions(match: .shape))
+        #expect(compiled.fixtures.map(\.request.path.description) == ["/v2/items/{id}", "/v2/items/{item}/reviews/{id}", "/v2/orders"])
+        #expect(compiled.fixtures.map(\.name) == ["item(id: 1)", #"review(item: 2, id: "r9")"#, "placeOrder(NewOrder(itemID: 1, quantity: 2))"])
+        let table = try RouteTable(fixtures: compiled.fixtures)
+        #expect(Self.answer(table, "/v2/items/7", headers: []) == "{}")
+        #expect(Self.answer(table, "/v2/items/3/reviews/abc", headers: []) == "{}")
+        // Exact (the app's own requests, byte for byte) stays literal.
+        let exact = try CompiledTargets.compile([ShopAPI.item(id: 1)], options: TargetCompileOptions(match: .exact))
+        #expect(exact.fixtures.map(\.request.path.description) == ["/v2/items/1"])
+        #expect(TargetValues.unqualified(#"placeOrder(stubd_targets.NewOrder(itemID: 1, note: "a.B"))"#) == #"placeOrder(NewOrder(itemID: 1, note: "a.B"))"#)
     }
 }

@@ -29,4 +29,22 @@ struct ShopTests {
         try await session.expect(ShopAPI.product(id: 9), count: 1)
         try await session.end()
     }
+
+    /// A timeout stubbed as Moya's `.networkError` fails the request with `NSURLErrorTimedOut`
+    /// within the kit's 2 s (URLSession's own default would wait 60).
+    @Test func aTimeoutStubFailsWithinTwoSeconds() async throws {
+        let session = try await Stubd.session()
+        try await session.stub(ShopAPI.products(page: 1), .networkError(NSError(domain: NSURLErrorDomain, code: NSURLErrorTimedOut)))
+        let urlSession = session.makeURLSession()
+        defer { urlSession.finishTasksAndInvalidate() }
+        let started = Date()
+        do {
+            _ = try await urlSession.data(for: try session.request(for: ShopAPI.products(page: 1)))
+            Issue.record("the request succeeded")
+        } catch {
+            #expect((error as NSError).code == NSURLErrorTimedOut, "\(error)")
+        }
+        #expect(Date().timeIntervalSince(started) < 3, "waited \(Date().timeIntervalSince(started)) s")
+        try await session.end()
+    }
 }
