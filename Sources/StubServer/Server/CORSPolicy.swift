@@ -33,8 +33,11 @@ public struct CORSPolicy: Sendable {
     }
 
     /// The same, for a reply whose head is `sent` (a stream's).
+    /// An answer that sets its own `Access-Control-Allow-Origin` (a fixture's, an upstream's)
+    /// keeps its CORS to itself: stubd adds none, so a browser never sees two values (Chromium
+    /// refuses such an answer: "contains multiple values").
     package func headers(for request: IncomingRequest, exposingHeadersOf sent: [NameValue]) -> [NameValue] {
-        guard let origin = allowed(request) else { return [] }
+        guard let origin = allowed(request), !sent.contains(where: { $0.name.equalsIgnoringCase("Access-Control-Allow-Origin") }) else { return [] }
         var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
                        NameValue("Vary", "Origin")]
         if !sent.isEmpty {

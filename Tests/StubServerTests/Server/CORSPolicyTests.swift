@@ -31,6 +31,14 @@ struct CORSPolicyTests {
         #expect(policy.headers(for: Self.request([]), exposing: reply).isEmpty)
     }
 
+    /// Issue 59: a fixture that sets its own `Access-Control-Allow-Origin` gets no second one
+    /// (Chromium refused `*, http://localhost:3000` with "Failed to fetch").
+    @Test func anAnswerWithItsOwnAllowOriginGetsNoneAdded() {
+        let policy = CORSPolicy(enabled: true)
+        let own = PreparedReply(status: 200, headers: [NameValue("access-control-allow-origin", "*")], body: [])
+        #expect(policy.headers(for: Self.request([("Origin", "http://localhost:3000")]), exposing: own).isEmpty)
+    }
+
     @Test func listedOriginsOnlyAndNoneWhenDisabled() {
         let listed = CORSPolicy(enabled: true, allowedOrigins: ["https://ok.test"])
         #expect(listed.headers(for: Self.request([("Origin", "https://evil.test")]), exposing: nil).isEmpty)
