@@ -55,109 +55,29 @@ check: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter "$$(python3 packaging/check-test-depth.py --filter)"
 
-## test: every unit and end-to-end test (the real-client ones need Python's requests: installed when missing), the
-## stream clients (curl, requests, httpx, Node, the openai and anthropic SDKs: installed when missing), the admin API's
-## OpenAPI document, the JVM and JavaScript kits, Maestro's scripts and stubd mcp (JDK, junit5, OkHttp, chromium, mcp) —
-## stubd-openapi's first, since stubd's import tests run it — then the UI-test kit built alone, the CI workflow
-## and Homebrew formula checks, and the dist archive's check on the test build (unpacked, no Swift on PATH, it
-## serves the demo fixtures and imports a spec), packed from a debug build in a folder of its own.
-test: deps
-	@python3 -c 'import requests' 2>/dev/null || { echo "make: installing Python requests"; \
-		python3 -m pip install -q requests 2>/dev/null || python3 -m pip install -q --break-system-packages requests 2>/dev/null || \
-		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq python3 python3-requests; }; }
-	@# The fault-step clients of ConformanceTests (conformance/run.py): httpx, aiohttp, Node.
-	@python3 -c 'import httpx, aiohttp' 2>/dev/null || { echo "make: installing Python httpx aiohttp"; \
-		python3 -m pip install -q httpx aiohttp 2>/dev/null || python3 -m pip install -q --break-system-packages httpx aiohttp; }
-	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
-	bash bench/wiremock-jar.sh
-	@# SwiftPM keeps a path dependency's old file list in an existing build folder (a source added to
-	@# stubd then "cannot be found"): a failed build is tried once more in a fresh one.
-	$(SWIFT) test --package-path $(OPENAPI) || { echo "make: retrying stubd-openapi in a fresh build folder"; \
-		rm -rf $(OPENAPI)/.build; $(SWIFT) test --package-path $(OPENAPI); }
-	SWIFT=$(SWIFT) STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi bash packaging/swift-tests.sh
-	@# Streams as the official SDKs and other real clients read them (Tests/streams/clients_test.py).
-	@python3 -c 'import openai, anthropic, httpx' 2>/dev/null || { echo "make: installing Python openai anthropic httpx"; \
-		python3 -m pip install -q openai anthropic httpx 2>/dev/null || python3 -m pip install -q --break-system-packages openai anthropic httpx; }
-	@command -v node >/dev/null || { echo "make: installing nodejs"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs; }
-	python3 Tests/streams/clients_test.py .build/debug/stubd
-	python3 Tests/clients/round3_test.py .build/debug/stubd
-	python3 Tests/clients/node_fetch_test.py .build/debug/stubd
-	python3 Tests/clients/tls_fault_steps_test.py .build/debug/stubd
-	@# WebSockets with Python websockets, websocket-client and Node's WebSocket, ws:// and wss://.
-	@python3 -c 'import websockets, websocket' 2>/dev/null || { echo "make: installing Python websockets websocket-client"; \
-		python3 -m pip install -q websockets websocket-client 2>/dev/null || python3 -m pip install -q --break-system-packages websockets websocket-client; }
-	python3 Tests/websockets/clients_test.py .build/debug/stubd
-	python3 Tests/websockets/record_test.py .build/debug/stubd
-	@# GraphQL subscriptions over graphql-transport-ws with gql's WebsocketsTransport (docs/WEBSOCKETS.md's fixture).
-	@python3 -c 'import gql' 2>/dev/null || { echo "make: installing Python gql[websockets]"; \
-		python3 -m pip install -q 'gql[websockets]' 2>/dev/null || python3 -m pip install -q --break-system-packages 'gql[websockets]'; }
-	python3 Tests/websockets/graphql_ws_test.py .build/debug/stubd
-	@# docs/ANDROID.md's OkHttp session lines with Java 17 and Debian's OkHttp 3 against a real stubd.
+## test: every unit and end-to-end test, as timed steps (packaging/test-steps.py: each step's seconds and a table of them
+## at the end; the real clients' suites run side by side): stubd-openapi's tests first (stubd's import tests run it), the
+## Swift suites, the stream, WebSocket, proxy and fault clients (curl, requests, httpx, aiohttp, Node, the openai and
+## anthropic SDKs, Java 17, OkHttp), the admin API's OpenAPI document, the JVM and JavaScript kits, Maestro's scripts,
+## stubd mcp, hostile clients, the short fuzz pass, the UI-test kit built alone, the packaging checks, the dist archive's
+## check, three instances behind nginx and the container image. test-deps installs what they need when missing.
+test: deps test-deps
+	SWIFT=$(SWIFT) UNAME=$(UNAME) CONTAINER_TESTS=$(CONTAINER_TESTS) python3 packaging/test-steps.py
+
+## test-deps: the Python packages, Node, the JDK and Debian's jars, Chromium and nginx make test's clients use (each installed when missing).
+test-deps: deps
+	@python3 -c 'import requests, httpx, aiohttp, openai, anthropic, websockets, websocket, gql, openapi_spec_validator, jsonschema, mcp, graphql, kubernetes_validate' 2>/dev/null || \
+		{ echo "make: installing Python requests httpx aiohttp openai anthropic websockets websocket-client gql[websockets] openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate"; \
+		python3 -m pip install -q requests httpx aiohttp openai anthropic websockets websocket-client 'gql[websockets]' openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate 2>/dev/null || \
+		python3 -m pip install -q --break-system-packages requests httpx aiohttp openai anthropic websockets websocket-client 'gql[websockets]' openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate; }
 ifeq ($(UNAME),Darwin)
-	@echo "make: docs/ANDROID.md's OkHttp test is not run on macOS (it uses Debian's libokhttp-java): Linux make test runs it"
+	@command -v node >/dev/null || { echo "make: installing node with Homebrew"; brew install node; }
+	@command -v nginx >/dev/null || { echo "make: installing nginx with Homebrew"; brew install nginx; }
 else
-	@{ command -v javac >/dev/null && [ -r /usr/share/java/okhttp.jar ]; } || { echo "make: installing default-jdk-headless libokhttp-java"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jdk-headless libokhttp-java >/dev/null; }
-	python3 Tests/android/session_test.py .build/debug/stubd
-endif
-	@# stubd as a forward proxy (serve --proxy-port): curl -x, requests, httpx, websocket-client, Java's HttpClient and OkHttp.
-	python3 Tests/proxy/proxy_test.py .build/debug/stubd
-	@# Where the proxy may connect, by address: aliases in a private hosts file, the LAN setup in a network namespace (issue 58).
-ifeq ($(UNAME),Darwin)
-	@echo "make: the proxy's destination test is not run on macOS (it needs Linux mount and network namespaces): Linux make test runs it"
-else
-	python3 Tests/proxy/destinations_test.py .build/debug/stubd
-endif
-	@# The admin API's OpenAPI document against stubd's answers and the kits' calls; the JVM kit (JUnit 5 in parallel,
-	@# OkHttp) and the JavaScript kit (node --test; its page helper in headless Chromium); Maestro's runScript files;
-	@# stubd mcp with PyPI's MCP client (issue 48).
-	@python3 -c 'import openapi_spec_validator, jsonschema, mcp' 2>/dev/null || { echo "make: installing Python openapi-spec-validator jsonschema mcp"; \
-		python3 -m pip install -q openapi-spec-validator jsonschema mcp 2>/dev/null || \
-		python3 -m pip install -q --break-system-packages openapi-spec-validator jsonschema mcp; }
-	python3 Tests/admin/spec_test.py .build/debug/stubd
-ifeq ($(UNAME),Darwin)
-	@echo "make: the JVM kit's tests and the Chromium page check are not run on macOS (Debian's junit5, OkHttp and chromium): Linux make test runs them"
-	KITS_JVM=no python3 Tests/kits/kits_test.py .build/debug/stubd
-else
-	@{ command -v javac >/dev/null && [ -r /usr/share/java/junit-platform-console-standalone.jar ] && [ -r /usr/share/java/okhttp.jar ]; } || \
-		{ echo "make: installing default-jdk-headless junit5 libokhttp-java"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jdk-headless junit5 libokhttp-java >/dev/null; }
-	python3 Tests/kits/kits_test.py .build/debug/stubd
-	@command -v chromium >/dev/null || { echo "make: installing chromium"; $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
-	python3 Tests/kits/page_session_test.py .build/debug/stubd
-endif
-	python3 Tests/kits/maestro_test.py .build/debug/stubd
-	python3 Tests/mcp/mcp_test.py .build/debug/stubd
-	@# Hostile clients: held WebSockets and streams in the connection budget, numbers at their edges (issue 43).
-	python3 Tests/hostile/connections_test.py .build/debug/stubd
-	@# Issue 58's margins: off-loop rendering, bounded recording and MCP reads, SIGTERM drain, link loops, framing at its edges.
-	python3 Tests/hostile/margins_test.py .build/debug/stubd
-	@# The short fuzz pass: every reader of remote input under libFuzzer + AddressSanitizer, 3 s each (make fuzz: the long one).
-	FUZZ_CONFIGURATION=debug FUZZ_SCRATCH=.build-fuzz FUZZ_SECONDS=3 FUZZ_STRICT=1 bash Fuzz/run.sh
-	@# WireMock's Handlebars: the same templates served by real WireMock 2.35.1 and by stubd, compared.
-	python3 Tests/wiremock/templating_test.py .build/debug/stubd
-	@# GraphQL documents read as graphql-core (the oracle) reads them.
-	@python3 -c 'import graphql' 2>/dev/null || { echo "make: installing Python graphql-core"; \
-		python3 -m pip install -q graphql-core 2>/dev/null || python3 -m pip install -q --break-system-packages graphql-core; }
-	python3 Tests/graphql/oracle_test.py .build/debug/stubd
-	@# GraphQL as gql and httpx send it: a query, a batch, application/graphql, a persisted-query GET (issue 49).
-	python3 Tests/graphql/clients_test.py .build/debug/stubd
-	@# OpenAPI bodies made from schemas, validated with jsonschema; the OpenAI spec's quirks.
-	@python3 -c 'import jsonschema' 2>/dev/null || { echo "make: installing Python jsonschema"; \
-		python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema; }
-	STUBD_OPENAPI=$(CURDIR)/$(OPENAPI)/.build/debug/stubd-openapi python3 Tests/openapi/schema_bodies_test.py .build/debug/stubd
-	bash packaging/check-kit.sh
-	python3 packaging/check-docs.py
-	@# Every code block of README.md and docs/: Swift compiled (Tests/DocsSnippets, built above), transcripts run, fixtures checked.
-	python3 Tests/docs/snippets_test.py .build/debug/stubd
-	python3 packaging/check-imports.py
-	bash packaging/check-packaging.sh .build/debug/stubd
-	DIST_CONFIGURATION=debug bash packaging/dist.sh
-	$(MAKE) test-cluster
-ifeq ($(CONTAINER_TESTS),yes)
-	$(MAKE) test-containers
-else
-	@echo "make: the container image's tests are not run here (CONTAINER_TESTS=$(CONTAINER_TESTS)): make test-containers runs them on Linux"
+	@{ command -v node >/dev/null && command -v javac >/dev/null && command -v chromium >/dev/null && { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } && \
+		[ -r /usr/share/java/junit-platform-console-standalone.jar ] && [ -r /usr/share/java/okhttp.jar ]; } || \
+		{ echo "make: installing nodejs default-jdk-headless junit5 libokhttp-java chromium nginx"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs default-jdk-headless junit5 libokhttp-java chromium nginx >/dev/null; }
 endif
 
 ## test-cluster: three stubd --sessions-only behind Debian's nginx hashing on X-Stubd-Session (50 parallel sessions,
