@@ -67,13 +67,16 @@ let package = Package(
         // OpenSSL calls Swift cannot make (macros, a variadic key maker, the certificate build) as
         // plain C functions in a .c file; its header names OpenSSL's types without defining them.
         .target(name: "CStubdTLS", dependencies: ["COpenSSL"]),
+        // libevent calls that need its request struct (http_struct.h), in C so Swift keeps seeing
+        // evhttp_request as opaque (engine only).
+        .target(name: "CStubdEvent", dependencies: ["CLibevent"]),
         // The machine's local CA and the certificates it issues (`stubd cert`, `--https-port`).
         .target(name: "StubdCertificates", dependencies: ["COpenSSL", "CStubdTLS", "StubdSystem"], swiftSettings: swiftSettings),
         // The HTTP engine: libevent loops, TLS serving, replies, faults, dribbles, upstream calls.
         // The only module that imports libevent; it knows nothing of routes, stubs or the admin API.
         .target(
             name: "StubdEngine",
-            dependencies: ["StubdHTTP", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS",
+            dependencies: ["StubdHTTP", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS", "CStubdEvent",
                            .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: swiftSettings
         ),

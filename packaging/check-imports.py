@@ -20,7 +20,8 @@ CLibevent`). So this check, run by `make test`, holds every Swift file to Packag
 import json, os, re, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-C_HOMES = {"CLibevent": {"StubdEngine"}, "CLibeventTLS": {"StubdEngine"}, "CStubdTLS": {"StubdEngine", "StubdCertificates"},
+C_HOMES = {"CLibevent": {"StubdEngine", "CStubdEvent"}, "CLibeventTLS": {"StubdEngine"}, "CStubdTLS": {"StubdEngine", "StubdCertificates"},
+           "CStubdEvent": {"StubdEngine"},
            "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}}
 KINDS = ["StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets"]
 ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "TargetServing", "StubdCommands", "StubdCLI", "stubd"}

@@ -1,5 +1,6 @@
 import CLibevent
 import CLibeventTLS
+import CStubdEvent
 import CStubdTLS
 import Dispatch
 import StubdHTTP
@@ -245,6 +246,9 @@ final class Worker {
                                      body: Array("stubd's proxy needs its password: use http://SESSION:PASSWORD@host:port as the proxy\n".utf8))
             }
             request.proxied = arrival
+            // Kept alive as HTTP/1.1 says (libevent closed an absolute-form request's connection after its answer);
+            // a client's `Proxy-Connection: close` still closes it.
+            if request.header("Proxy-Connection")?.lowercased() != "close" { stubd_request_keep_alive_as_http11(req) }
             request.headers.removeAll { $0.name.equalsIgnoringCase("Proxy-Authorization") || $0.name.equalsIgnoringCase("Proxy-Connection") }
             return nil
         case .interception:

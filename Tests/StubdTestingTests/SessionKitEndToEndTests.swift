@@ -139,7 +139,7 @@ import StubdTestTags
         let seen = try await AppClient.send(UserAPI.profile, stubd: Self.shared.url, session: session.id)
         #expect(seen.status == 418)
         try await session.expect(UserAPI.profile, count: 1)
-        #expect(session.launchEnvironment == ["STUBD_BASE_URL": Self.shared.url.absoluteString, "STUBD_SESSION": session.id])
+        #expect(session.launchEnvironment == ["STUBD_BASE_URL": Self.shared.url.absoluteString, "STUBD_SESSION": session.id, "STUBD_TIMEOUT": "2"])
     }
 
     /// A strict session whose stubs were all used and whose requests all matched ends green.

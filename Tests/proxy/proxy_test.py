@@ -178,6 +178,28 @@ def run(binary, work):
         out, code, _ = curl("-x", proxy, "--cacert", ca, "-T", big, "-w", "%{http_code}", "https://api.example.com/upload")
         check(out == "204", f"a 6 MiB upload through it is answered ({out!r}, exit {code})")
 
+        # Issue 59: the absolute form keeps its connection (libevent closed it after every answer,
+        # without Connection: close): node:http's keep-alive agent gets all ten, two pipelined get two.
+        script = ("const http = require('http'); const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });"
+                  "const port = Number(process.argv[1]); let ok = 0, sockets = new Set();"
+                  "(async () => { for (let i = 0; i < 10; i++) { await new Promise((resolve, reject) => {"
+                  "  const req = http.get({ host: '127.0.0.1', port, path: 'http://api.example.com/v1/me', agent,"
+                  "    headers: { Host: 'api.example.com' } }, (res) => { sockets.add(res.socket); res.resume();"
+                  "    res.on('end', () => { ok += res.statusCode === 200 ? 1 : 0; resolve(); }); });"
+                  "  req.on('error', reject); }); } console.log(ok + ' ' + sockets.size); agent.destroy(); })()"
+                  ".catch((error) => { console.log('error ' + error.code); agent.destroy(); });")
+        node = subprocess.run(["node", "-e", script, str(proxy_port)], capture_output=True, text=True, timeout=60)
+        check(node.stdout.strip() == "10 1", f"node:http with a keep-alive agent through the proxy: 10 of 10 answered on one connection ({node.stdout.strip()} {node.stderr.strip()[:120]})")
+        with socket_module.create_connection(("127.0.0.1", proxy_port), timeout=5) as sock:
+            sock.sendall(b"GET http://api.example.com/v1/me HTTP/1.1\r\nHost: api.example.com\r\n\r\n" * 2)
+            data, deadline = b"", time.monotonic() + 5
+            while data.count(b'{"id":1,"name":"Ada"}') < 2 and time.monotonic() < deadline:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+        check(data.count(b"HTTP/1.1 200") == 2, f"two pipelined absolute-form requests get two answers, in order ({data.count(b'HTTP/1.1 200')})")
+
         # Python clients.
         proxies = {"http": proxy, "https": proxy}
         answer = requests.get("https://api.example.com/v1/me", proxies=proxies, verify=ca, timeout=10)
