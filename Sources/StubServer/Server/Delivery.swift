@@ -48,14 +48,13 @@ struct Delivery {
     }
 
     /// A no-byte fault of a route with steps goes cut short; one of a plain route goes as
-    /// authored, noted when the client is one that re-sends it, so the journal marks the re-send.
+    /// authored, and is noted, so the same request right after it is journaled as its re-send —
+    /// for every client alike (which ones re-send is measured, not assumed: docs/FAULTS.md).
     private func placeFault(_ plan: inout ReplyPlan, of route: Route, for exchange: Exchange) {
         guard case .fault(let fault, _) = plan.content, fault.sendsNoResponse else { return }
         if route.hasSteps {
             plan.content = .fault(fault, as: .cutShort)
-        } else if exchange.client.resendsAfterNoByteFailure {
-            // Noted only for a client that will re-send it: an app's own retry (requests,
-            // Node, a new curl process) is never marked a re-send.
+        } else {
             scenarios.noteNoByteFault(route: route.id, session: exchange.session, signature: exchange.resendSignature)
         }
     }

@@ -109,8 +109,9 @@ final class ScenarioBook: Sendable {
     }
 
     /// How long after a no-byte fault the same request counts as the client's re-send of it
-    /// (clients re-send at once; measured well under 100 ms).
-    static let resendWindow: UInt64 = 2_000_000_000
+    /// (clients re-send at once: measured well under 100 ms; the second allows a loaded machine).
+    /// An app's own retry of the same bytes that fast counts as a re-send too.
+    static let resendWindow: UInt64 = 1_000_000_000
 
     /// Remembered no-byte faults, read without the lock on the hit path (0: nothing to check).
     private let noByteFaultCount = Atomic<Int>(0)
@@ -128,9 +129,10 @@ final class ScenarioBook: Sendable {
     }
 
     /// Whether a request (`signature`) that `route` is about to answer is the client's re-send of
-    /// the last one that got a no-byte fault in `session`: the same route and bytes, soon after.
-    /// A fault is re-sent once: matched, it is forgotten, so the request after the re-send (an
-    /// app's own retry) is not marked.
+    /// the last one that got a no-byte fault in `session`: the same route and bytes, soon after,
+    /// whoever the client is. Matched, the fault is forgotten; a re-send that meets the fault again
+    /// is noted again, so each of a client's re-sends (Chromium's up to three attempts, urllib3's
+    /// retries) is marked, and one app call counts once.
     func isResend(route: RouteID, session: SessionID?, signature: () -> Int) -> Bool {
         guard noByteFaultCount.load(ordering: .relaxed) > 0 else { return false }
         let now = DispatchTime.now().uptimeNanoseconds

@@ -7,10 +7,10 @@ import FixtureFiles
 import StubdTestTags
 import StubdRuntime
 
-/// A client's silent re-send of a request that got a no-byte fault from a plain fault route (curl,
-/// URLSession, OkHttp on a reused connection, Java's and aiohttp's GET on any) is journaled marked,
-/// so counts can leave it out; an app's own retry — from a client that does not re-send, or after
-/// the re-send — is not. (A fault step is never re-sent: it goes cut short.)
+/// A client's silent re-send of a request that got a no-byte fault from a plain fault route is
+/// journaled marked, so counts can leave it out — told by what arrives (the same bytes within a
+/// second), never by the User-Agent: every re-send of the chain is marked, whoever sends it; other
+/// bytes are not. (A fault step is never re-sent: it goes cut short.)
 @Suite(.tags(.process)) struct ResendJournalTests {
     static let fixtures = #"""
     {"routes": [
@@ -23,22 +23,21 @@ import StubdRuntime
         let stubd = try InMemoryStubd(Self.fixtures)
         defer { stubd.stop() }
         let session = [("X-Stubd-Session", "s1")], order = #"{"item":1}"#
-        // curl on a reused connection: its re-send on a fresh connection is marked; the app's
-        // next request is its own.
+        // Three sends of the same bytes: the second and third are re-sends (of the one before,
+        // which met the fault again), on any connection.
         for connectionRequest in [2, 1, 1] {
             #expect(stubd.send("POST", "/orders", headers: session, body: order, connectionRequest: connectionRequest)?.fault == .reset)
         }
         // Another body: not a re-send.
         _ = stubd.send("POST", "/orders", headers: session, body: #"{"item":2}"#)
-        // Java re-sends a GET on any connection; Python requests never does (its retry is the app's).
-        let java = [("X-Stubd-Session", "s2"), ("User-Agent", "Java-http-client/17.0.9")]
-        _ = stubd.send("GET", "/down", headers: java, connectionRequest: 1)
-        _ = stubd.send("GET", "/down", headers: java, connectionRequest: 1)
-        let requests = [("X-Stubd-Session", "s3"), ("User-Agent", "python-requests/2.28.1")]
-        _ = stubd.send("GET", "/down", headers: requests, connectionRequest: 2)
-        _ = stubd.send("GET", "/down", headers: requests, connectionRequest: 1)
+        // The User-Agent changes nothing: Java's and Python requests' second identical GET alike.
+        for agent in ["Java-http-client/17.0.9", "python-requests/2.28.1"] {
+            let headers = [("X-Stubd-Session", "s-" + agent), ("User-Agent", agent)]
+            _ = stubd.send("GET", "/down", headers: headers, connectionRequest: 2)
+            _ = stubd.send("GET", "/down", headers: headers, connectionRequest: 1)
+        }
         let entries = stubd.server.requests()
-        #expect(entries.map(\.isResend) == [false, true, false, false, false, true, false, false], "\(entries.map(\.isResend))")
+        #expect(entries.map(\.isResend) == [false, true, true, false, false, true, false, true], "\(entries.map(\.isResend))")
         let listed = try #require(stubd.get("/__stubd/requests", headers: session))
         #expect(listed.text.contains(#""resend": true"#) || listed.text.contains(#""resend":true"#), "\(listed.text)")
     }
