@@ -103,13 +103,21 @@ public struct FixtureReader {
     /// throughout this reader: they are built only when there is an error to report.
     func object(_ value: JSONValue, at field: @autoclosure () -> String, allowed: [String]) throws(FixtureError) -> [String: JSONValue] {
         guard case .object(let members) = value else {
+            if field().isEmpty, case .array = value {
+                throw fail("", "the file is an array; a fixture file is an object with the routes in it: {\"routes\": [ … ]}")
+            }
             throw fail(field(), "expected an object, found \(value.kindName)")
         }
         var result: [String: JSONValue] = [:]
         result.reserveCapacity(members.count)
         for member in members {
             guard allowed.contains(member.key) else {
-                throw fail(join(field(), member.key), "unknown field; allowed here: \(allowed.joined(separator: ", "))")
+                let path = field()
+                // A route's own field written inside its answer (`response.delay`): say where it goes.
+                if !allowed.contains("request"), FixtureField.keys(of: .route).contains(member.key), ["response", "fault", "stream"].contains(path.split(separator: ".").last.map(String.init) ?? "") {
+                    throw fail(join(path, member.key), "\"\(member.key)\" belongs on the route, beside \"\(path.split(separator: ".").last!)\" (e.g. {\"request\": {…}, \"response\": {…}, \"\(member.key)\": …})")
+                }
+                throw fail(join(path, member.key), "unknown field; allowed here: \(allowed.joined(separator: ", "))")
             }
             result[member.key] = member.value
         }

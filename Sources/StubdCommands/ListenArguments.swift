@@ -13,7 +13,7 @@ struct ListenArguments: ParsableArguments {
 
     @OptionGroup var https: HTTPSArguments
 
-    @Option(help: "Event-loop threads sharing the port (default: one per core).")
+    @Option(help: "Event-loop threads sharing the port (one per core unless given).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

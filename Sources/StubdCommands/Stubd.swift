@@ -32,7 +32,11 @@ public struct Stubd: ParsableCommand {
     /// returns: exits with the command's status.
     public static func main(catalog: (any SwiftTargetCatalog)?, arguments: [String]? = nil) -> Never {
         SwiftTargets.catalog = catalog
-        main(arguments)
+        var given = arguments ?? Array(CommandLine.arguments.dropFirst())
+        // `stubd version` and `stubd -v` are what other tools take; both are `--version` here
+        // (`serve` is the default subcommand, so `version` was read as a fixture folder).
+        if given == ["version"] || given == ["-v"] { given = ["--version"] }
+        main(given)
         exit(withError: nil)
     }
 }

@@ -86,6 +86,20 @@ struct FixtureFieldTests {
             #expect(bodyRow.contains("\"\(field.key)\""), "request.body's \(field.key) is not in docs/FIXTURES.md's request.body row")
         }
     }
+
+    /// Issue 59: a route's field written inside its answer says where it belongs; a file that is
+    /// an array names the object it should be; a path with CR LF and a host wildcard are refused.
+    @Test func misplacedFieldsAndShapesNameTheFix() {
+        func problem(_ text: String) -> String {
+            do { _ = try Self.read(text); return "" } catch { return error.errors.map(\.description).joined(separator: "\n") }
+        }
+        #expect(problem(#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"text": "x", "delay": 1}}]}"#)
+                    .contains(#"routes[0].response.delay: "delay" belongs on the route, beside "response""#))
+        #expect(problem(#"[{"request": {"method": "GET", "path": "/a"}}]"#).contains(#"{"routes": [ … ]}"#))
+        #expect(problem(#"{"routes": [{"request": {"method": "GET", "path": "/a\r\nb"}, "response": {"text": "x"}}]}"#).contains("control character U+000D"))
+        #expect(problem(#"{"routes": [{"request": {"method": "GET", "path": "/a", "host": "*.x.test"}, "response": {"text": "x"}}]}"#)
+                    .contains("host wildcards are not matched"))
+    }
 }
 
 extension FixtureField: CustomTestStringConvertible {

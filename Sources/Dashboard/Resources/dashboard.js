@@ -163,6 +163,11 @@ function renderRequests() {
   }
   rows.push(spacer((shownEntries.length - last) * ROW));
   body.replaceChildren(...rows);
+  // A selected request the filter now hides is no longer shown beside the list.
+  if (state.selected !== null && !shownEntries.some((e) => e.sequence === state.selected)) {
+    state.selected = null;
+    $('detail').hidden = true;
+  }
   const hidden = state.entries.length - shownEntries.length;
   // Older rows leave the page past LIMIT: said, with where they still are, never silently.
   const notes = [];
