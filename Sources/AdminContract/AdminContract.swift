@@ -124,13 +124,23 @@ public enum AdminContract {
     /// `POST /__stubd/websockets/close`: close them.
     public static let closeWebSockets = AdminCall<WebSocketCloseRequest, WebSocketReach>("POST", "websockets/close", "close the session's open WebSocket conversations")
 
+    // MARK: Proxy
+
+    /// `POST /__stubd/proxy/ports`: a proxy port whose requests all belong to the caller's session.
+    public static let openProxyPort = AdminCall<NoBody, ProxyPort>("POST", "proxy/ports", "a forward-proxy port of the session's own (no credentials needed)",
+                                                                    status: 201)
+    /// `GET /__stubd/proxy/ports`: the session's proxy ports.
+    public static let proxyPorts = AdminCall<NoBody, ProxyPortList>("GET", "proxy/ports", "the session's proxy ports")
+    /// `DELETE /__stubd/proxy/ports/{port}`: close one.
+    public static let closeProxyPort = AdminCall<NoBody, ClosedProxyPort>("DELETE", "proxy/ports/{port}", "close one of the session's proxy ports")
+
     /// Every endpoint, in the order docs/ADMIN-API.md lists them.
     public static let all: [AdminEndpointSpec] = [
         health.spec, ready.spec, routes.spec, addRoutes.spec, removeRoutes.spec, replaceRoute.spec, removeRoute.spec,
         disableRoute.spec, enableRoute.spec, requests.spec, countRequests.spec, requestSnapshot.spec, clearRequests.spec, reset.spec, scenarios.spec, setScenario.spec, resetScenarios.spec,
         startRecording.spec, stopRecording.spec, setClock.spec, clearClock.spec, setSeed.spec,
         collections.spec, collectionItems.spec, replaceCollection.spec, webhooks.spec, clearWebhooks.spec,
-        webSockets.spec, sendWebSocket.spec, closeWebSockets.spec,
+        webSockets.spec, sendWebSocket.spec, closeWebSockets.spec, openProxyPort.spec, proxyPorts.spec, closeProxyPort.spec,
         dashboard.spec, dashboardScript.spec, dashboardStyles.spec, writeFixture.spec, events.spec, metrics.spec,
     ]
 }

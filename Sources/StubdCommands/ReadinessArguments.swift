@@ -7,7 +7,7 @@ import StubdSystem
 /// the background waits on (an Xcode scheme pre-action, `ci_pre_xcodebuild.sh`, a GitHub Actions
 /// step), instead of sleeping or parsing the banner.
 struct ReadinessArguments: ParsableArguments {
-    @Option(name: .customLong("ready-file"), help: "Written once stubd listens: the base URL on the first line (HTTPS on the second when served). Removed at exit.")
+    @Option(name: .customLong("ready-file"), help: "Written once stubd listens: the base URL on the first line (HTTPS on the second when served; then 'proxy http://HOST:PORT' with --proxy-port). Removed at exit.")
     var readyFile: String?
 
     @Option(name: .customLong("pid-file"), help: "Written once stubd listens: its process id. Removed at exit.")
@@ -40,7 +40,7 @@ struct ReadinessArguments: ParsableArguments {
             throw ExitCode(1)
         }
         do {
-            try announce(server)
+            try announce(server, proxyHost: settings.engine.proxy?.host)
         } catch {
             server.stop()
             throw error
@@ -48,11 +48,14 @@ struct ReadinessArguments: ParsableArguments {
         return server
     }
 
-    func announce(_ server: StubdServer) throws {
+    /// The ready file: the base URL, the HTTPS one when served, then `proxy http://HOST:PORT`
+    /// when the forward proxy is (its port as bound, for `--proxy-port 0`).
+    func announce(_ server: StubdServer, proxyHost: String? = nil) throws {
         if let pidFile { try write("\(ProcessInfo.processInfo.processIdentifier)\n", to: pidFile, flag: "--pid-file") }
         if let readyFile {
-            let urls = [server.servesHTTP ? server.baseURL : nil, server.httpsBaseURL].compactMap { $0 }
-            try write(urls.joined(separator: "\n") + "\n", to: readyFile, flag: "--ready-file")
+            var lines = [server.servesHTTP ? server.baseURL : nil, server.httpsBaseURL].compactMap { $0 }
+            if let port = server.proxyPort, let host = proxyHost { lines.append("proxy http://\(host.contains(":") ? "[\(host)]" : host):\(port)") }
+            try write(lines.joined(separator: "\n") + "\n", to: readyFile, flag: "--ready-file")
         }
     }
 

@@ -21,7 +21,7 @@ struct ServeCommand: ParsableCommand {
 
     @OptionGroup(title: "Where it listens") var listen: ListenArguments
 
-    @OptionGroup(title: "Forward proxy (docs/PROXY.md)") var proxy: ProxyArguments
+    @OptionGroup(title: "Forward proxy") var proxy: ProxyArguments
 
     @OptionGroup(title: "Scripts and supervisors") var readiness: ReadinessArguments
 

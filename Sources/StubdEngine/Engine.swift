@@ -21,6 +21,17 @@ extension Engine {
     public func drain(grace: Double) { stop() }
 }
 
+/// An engine that can give a session a forward-proxy port of its own (`HTTPEngine`): every
+/// request through it belongs to the session, for devices that cannot send proxy credentials.
+public protocol SessionProxyPorts: AnyObject, Sendable {
+    /// Opens a port for `session`; the port number.
+    func openProxyPort(session: String) throws(EngineError) -> Int
+    /// Closes it and its connections; false when no such port is open.
+    @discardableResult func closeProxyPort(_ port: Int) -> Bool
+    /// The open ones: port and session.
+    var sessionProxyPorts: [(port: Int, session: String)] { get }
+}
+
 /// Makes an engine for its configuration and the handler every request is given to.
 public typealias EngineFactory = @Sendable (EngineConfiguration, any EngineHandler) -> any Engine
 

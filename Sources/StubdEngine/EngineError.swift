@@ -13,6 +13,8 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
     case libevent(operation: String)
     /// The forward proxy would listen beyond loopback with no password: an open relay.
     case proxyWithoutPassword(host: String)
+    /// A session's proxy port cannot be opened; the sentence says why and what to do.
+    case proxyPortRefused(String)
 
     /// A sentence that says what went wrong and what to do.
     public var description: String {
@@ -34,6 +36,8 @@ public enum EngineError: Error, CustomStringConvertible, Equatable {
             return "\(flag): \(problem)"
         case .libevent(let operation):
             return "libevent could not \(operation); check free memory and the open-file limit (ulimit -n)"
+        case .proxyPortRefused(let why):
+            return why
         case .proxyWithoutPassword(let host):
             return "--proxy-host \(host): a proxy on an address other devices reach needs --proxy-password SECRET (clients then use "
                 + "http://SESSION:SECRET@HOST:PORT as their proxy); without one anyone on the network could use this machine as a relay"

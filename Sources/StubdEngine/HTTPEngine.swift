@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// `start()` returns once every loop is accepting, so a caller can connect immediately; `stop()`
 /// breaks every loop, waits for the threads and frees all libevent state. Thread-safe.
-public final class HTTPEngine: Engine {
+public final class HTTPEngine: Engine, SessionProxyPorts {
     private struct LoopHandle: @unchecked Sendable {
         /// The worker's stop event; `event_active` on it is safe from any thread.
         let stopEvent: OpaquePointer
@@ -20,6 +20,8 @@ public final class HTTPEngine: Engine {
         var listeners: [Listener] = []
         var loops: [LoopHandle] = []
         var finished: [DispatchSemaphore] = []
+        /// Sessions' own proxy ports (`openProxyPort`), by port.
+        var sessionPorts: [Int: (listener: Listener, session: String)] = [:]
     }
 
     private let configuration: EngineConfiguration
@@ -80,7 +82,7 @@ public final class HTTPEngine: Engine {
                     throw .proxyWithoutPassword(host: proxy.host)
                 }
                 let listener = try Listener.bind(host: proxy.host, port: proxy.port, flag: "--proxy-port", noDelay: true)
-                serve(listener, tls: nil, kind: .proxy, host: proxy.host)
+                serve(listener, tls: nil, kind: .proxy(session: nil), host: proxy.host)
                 ports.proxy = listener.port
                 // The interception fronts, TLS and plain, on loopback: reached only through tunnels.
                 let front = try Listener.bind(host: "127.0.0.1", port: 0, flag: "--proxy-port", noDelay: true)
@@ -165,7 +167,45 @@ public final class HTTPEngine: Engine {
         }
         for loop in current.loops { event_active(loop.stopEvent, EV_READ, 0) }
         for done in current.finished { done.wait() }
-        for listener in current.listeners { listener.close() }
+        for listener in current.listeners + current.sessionPorts.values.map(\.listener) { listener.close() }
+    }
+
+    /// Sessions' own proxy ports open at once, at most.
+    public static let sessionPortLimit = 64
+
+    /// Opens a forward-proxy port on the proxy's address whose every request belongs to
+    /// `session` (the credentials' user is not read; a `--proxy-password` still is): every loop
+    /// accepts from it before this returns.
+    public func openProxyPort(session: String) throws(EngineError) -> Int {
+        guard let proxy = configuration.proxy else { throw .proxyPortRefused("stubd serves no proxy: start it with --proxy-port PORT") }
+        let current = state.withLock { $0 }
+        guard !current.loops.isEmpty else { throw .proxyPortRefused("stubd is not serving") }
+        guard current.sessionPorts.count < Self.sessionPortLimit else {
+            throw .proxyPortRefused("\(Self.sessionPortLimit) session proxy ports are open; close some (DELETE /__stubd/proxy/ports/PORT, or end their sessions)")
+        }
+        let listener = try Listener.bind(host: proxy.host, port: 0, flag: "--proxy-port", noDelay: true)
+        let added = DispatchSemaphore(value: 0)
+        for loop in current.loops { loop.mailbox.change(.addProxy(fd: listener.fd, session: session), then: added) }
+        for _ in current.loops { _ = added.wait(timeout: .now() + 5) }
+        state.withLock { $0.sessionPorts[listener.port] = (listener, session) }
+        return listener.port
+    }
+
+    /// Closes a session's proxy port and its connections; false when no such port is open.
+    @discardableResult
+    public func closeProxyPort(_ port: Int) -> Bool {
+        let (found, loops) = state.withLock { state in (state.sessionPorts.removeValue(forKey: port), state.loops) }
+        guard let found else { return false }
+        let removed = DispatchSemaphore(value: 0)
+        for loop in loops { loop.mailbox.change(.remove(fd: found.listener.fd), then: removed) }
+        for _ in loops { _ = removed.wait(timeout: .now() + 5) }
+        found.listener.close()
+        return true
+    }
+
+    /// The sessions' own proxy ports open now: port and session.
+    public var sessionProxyPorts: [(port: Int, session: String)] {
+        state.withLock { $0.sessionPorts.map { ($0.key, $0.value.session) } }.sorted { $0.port < $1.port }
     }
 
     /// Every loop stops accepting and finishes what it has in flight, for up to `grace` seconds
@@ -183,7 +223,7 @@ public final class HTTPEngine: Engine {
         for _ in current.loops where stoppedAccepting.wait(timeout: .now() + 2) == .timedOut { all = false }
         if all { for listener in current.listeners { listener.stopListening() } }
         for done in current.finished { done.wait() }
-        for listener in current.listeners { listener.close() }
+        for listener in current.listeners + current.sessionPorts.values.map(\.listener) { listener.close() }
     }
 
     /// The listening sockets handed to the loop threads (a TLS context is shared by all loops).

@@ -67,6 +67,7 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
         case flush(ReplyStream)
         case work(@Sendable () -> Void)
         case drain(Double, DispatchSemaphore)
+        case front(FrontChange, DispatchSemaphore)
     }
 
     private struct Queue {
@@ -109,6 +110,19 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
     }
 
     func onLoop(_ work: @escaping @Sendable () -> Void) { post(work) }
+
+    /// A front added to or removed from the loop (a session's proxy port), from any thread;
+    /// `done` is signalled once the loop has made the change.
+    func change(_ change: FrontChange, then done: DispatchSemaphore) {
+        queue.withLock { queue in
+            guard !queue.closed else {
+                _ = done.signal()
+                return
+            }
+            queue.items.append(.front(change, done))
+            event_active(event, EV_READ, 0)
+        }
+    }
 
     /// Asks the loop to stop accepting and finish what it has in flight within `grace` seconds
     /// (`Worker.beginDrain`), from any thread; `accepting` is signalled once it accepts no more.
@@ -166,6 +180,12 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
             case .drain(let grace, let accepting):
                 worker.beginDrain(grace: grace)
                 _ = accepting.signal()
+            case .front(let change, let done):
+                switch change {
+                case .addProxy(let fd, let session): try? worker.addFront(fd: fd, tls: nil, kind: .proxy(session: session))
+                case .remove(let fd): worker.removeFront(fd: fd)
+                }
+                _ = done.signal()
             }
         }
     }
@@ -184,4 +204,12 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
 private func onMailbox(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     Unmanaged<LoopMailbox>.fromOpaque(arg).takeUnretainedValue().drain()
+}
+
+/// A change to a loop's fronts, made on the loop (`LoopMailbox.change`).
+enum FrontChange: Sendable {
+    /// Accept from the listening socket `fd` as a proxy port of `session`.
+    case addProxy(fd: Int32, session: String)
+    /// Stop accepting from `fd` and close that front's connections.
+    case remove(fd: Int32)
 }

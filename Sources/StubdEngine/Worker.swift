@@ -66,35 +66,55 @@ final class Worker {
         self.handler = handler
         self.configuration = configuration
         self.budget = ConnectionBudget(cap: configuration.connectionsPerWorker)
+        self.numbers = numbers
         stopEvent = event_new(base, -1, 0, onStop, Unmanaged.passUnretained(self).toOpaque())
         mailbox = LoopMailbox(worker: self, base: base)
         for (fd, tls, kind) in listeners {
-            guard let http = evhttp_new(base) else {
+            do throws(EngineError) {
+                try addFront(fd: fd, tls: tls, kind: kind)
+            } catch {
                 freeFronts()
-                throw .libevent(operation: "create an HTTP server")
+                throw error
             }
-            var timeout = System.timeValue(seconds: configuration.idleTimeoutSeconds)
-            evhttp_set_timeout_tv(http, &timeout)
-            evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
-            evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
-            // An oversized body is read and thrown away as it arrives (never kept), so the client
-            // sees the 413 after uploading and memory stays flat (without it libevent buffered it).
-            evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
-            evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
-            evhttp_set_default_content_type(http, nil)
-            evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
-            guard let copy = try? System.duplicate(fd), let bound = evhttp_accept_socket_with_handle(http, copy),
-                  let listener = evhttp_bound_socket_get_listener(bound) else {
-                evhttp_free(http)
-                freeFronts()
-                throw .libevent(operation: "accept on the listening socket")
-            }
-            let tracker = ConnectionTracker(worker: self, http: http, tls: tls, budget: budget,
-                                            headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
-            tracker.attach(to: listener)
-            fronts.append(Front(http: http, connections: tracker, kind: kind))
-            if tls != nil { servesTLS = true }
         }
+    }
+
+    /// The connection numbering its fronts share with the other loops'.
+    private let numbers: ConnectionNumbers
+
+    /// Accepts from a dup of the listening socket `fd` (plain HTTP, or HTTPS with `tls`) as a
+    /// front of `kind`: at start for every listener, and later for a session's proxy port.
+    func addFront(fd: Int32, tls: TLSServerContext?, kind: FrontKind) throws(EngineError) {
+        guard let http = evhttp_new(base) else { throw .libevent(operation: "create an HTTP server") }
+        var timeout = System.timeValue(seconds: configuration.idleTimeoutSeconds)
+        evhttp_set_timeout_tv(http, &timeout)
+        evhttp_set_max_headers_size(http, Int(configuration.maxHeaderBytes))
+        evhttp_set_max_body_size(http, Int(configuration.maxBodyBytes))
+        // An oversized body is read and thrown away as it arrives (never kept), so the client
+        // sees the 413 after uploading and memory stays flat (without it libevent buffered it).
+        evhttp_set_flags(http, Int32(EVHTTP_SERVER_LINGERING_CLOSE))
+        evhttp_set_allowed_methods(http, HTTPMethods.allowedMask)
+        evhttp_set_default_content_type(http, nil)
+        evhttp_set_gencb(http, onRequest, Unmanaged.passUnretained(self).toOpaque())
+        guard let copy = try? System.duplicate(fd), let bound = evhttp_accept_socket_with_handle(http, copy),
+              let listener = evhttp_bound_socket_get_listener(bound) else {
+            evhttp_free(http)
+            throw .libevent(operation: "accept on the listening socket")
+        }
+        let tracker = ConnectionTracker(worker: self, http: http, tls: tls, budget: budget,
+                                        headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
+        tracker.attach(to: listener)
+        fronts.append(Front(http: http, connections: tracker, kind: kind, source: fd))
+        if tls != nil { servesTLS = true }
+    }
+
+    /// Stops the front accepting from the listening socket `fd` and closes its connections (a
+    /// session's proxy port closed).
+    func removeFront(fd: Int32) {
+        guard let index = fronts.firstIndex(where: { $0.source == fd }) else { return }
+        let front = fronts.remove(at: index)
+        front.connections.shutdown()
+        evhttp_free(front.http)
     }
 
     /// One accepting `evhttp` (plain or TLS) and its connections.
@@ -102,16 +122,25 @@ final class Worker {
         let http: OpaquePointer
         let connections: ConnectionTracker
         let kind: FrontKind
+        /// The listening socket it accepts from (its own is a dup).
+        let source: Int32
     }
 
     /// What a front is for.
     enum FrontKind {
         /// The direct HTTP or HTTPS port.
         case direct
-        /// The forward proxy's port: absolute-form requests and `CONNECT`.
-        case proxy
+        /// The forward proxy's port: absolute-form requests and `CONNECT`; a session's own port
+        /// (`HTTPEngine.openProxyPort`) puts every request through it in `session`.
+        case proxy(session: String?)
         /// The stubd side of intercepted tunnels, TLS or plain (loopback, reached only through `Tunnel`).
         case interception
+
+        /// Whether it is the direct port (no proxy arrival to read).
+        var isDirect: Bool {
+            if case .direct = self { return true }
+            return false
+        }
     }
 
     /// The interception front's shared state, when the engine is a proxy.
@@ -202,7 +231,7 @@ final class Worker {
         request.connection = arrival?.use
         request.peer = arrival?.peer ?? ""
         request.isTLS = tracker?.isTLS ?? false
-        if let kind = front?.kind, kind != .direct {
+        if let kind = front?.kind, !kind.isDirect {
             if let answer = proxyArrival(for: &request, kind: kind, req: req) {
                 Reply.send(answer, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: request.method == "HEAD")
                 return
@@ -230,12 +259,12 @@ final class Worker {
         switch kind {
         case .direct:
             return nil
-        case .proxy:
+        case .proxy(let portSession):
             let target = evhttp_request_get_uri(req).map { String(cString: $0) } ?? "/"
             if ["GET", "HEAD"].contains(request.method), let document = configuration.proxy?.caDocuments[request.rawPath] {
                 return PreparedReply(status: 200, headers: [NameValue("Content-Type", document.contentType)], body: document.body)
             }
-            guard let arrival = ProxyArrival.parse(method: request.method, target: target, headers: request.headers) else {
+            guard var arrival = ProxyArrival.parse(method: request.method, target: target, headers: request.headers) else {
                 return Self.proxyRefusal(status: 400, "stubd's proxy port takes requests sent through a proxy (absolute-form "
                     + "GET http://host/path, or CONNECT host:port); \(request.method) \(target) names no server. Point the client's "
                     + "proxy setting here, or send direct requests to stubd's own port")
@@ -245,6 +274,8 @@ final class Worker {
                                                             NameValue("Content-Type", "text/plain; charset=utf-8")],
                                      body: Array("stubd's proxy needs its password: use http://SESSION:PASSWORD@host:port as the proxy\n".utf8))
             }
+            // A session's own port: its session, whatever the credentials' user says.
+            if let portSession { arrival.session = portSession }
             request.proxied = arrival
             // Kept alive as HTTP/1.1 says (libevent closed an absolute-form request's connection after its answer);
             // a client's `Proxy-Connection: close` still closes it.

@@ -81,7 +81,8 @@ extension StubdServer {
                                     upstreamTLS: configuration.upstreamTLS ?? proxy?.tls ?? UpstreamTLS(), log: { line in logger?.info("\(line)") })
         let webhooks = WebhookLog(log: { line in logger?.info("\(line)") })
         let dashboardState = DashboardState(writeDirectory: configuration.uiWriteDirectory)
-        let admin = SessionStore(fixtures: table, journal: journal, forwarding: forwarding, otherStores: [webhooks],
+        let proxyPorts = ProxyPortsAdmin(proxyHost: configuration.engine.proxy?.host)
+        let admin = SessionStore(fixtures: table, journal: journal, forwarding: forwarding, otherStores: [webhooks, proxyPorts],
                               limits: configuration.stateLimits, templateOutputLimit: configuration.templateOutputLimit,
                               streamSpeed: configuration.replaySpeed)
         let own = OwnTraffic(allowedDestinations: configuration.webhookAllowed)
@@ -99,7 +100,7 @@ extension StubdServer {
         let feed = ExchangeFeed(observers: subscribers + configuration.observers)
         // The admin API, with the dashboard's endpoints beside the standard ones.
         let dashboard = Dashboard(state: dashboardState)
-        let service = AdminService(state: admin, access: configuration.access ?? AdminAccess(host: host), extra: dashboard.endpoints + WebhooksAdmin.endpoints(webhooks),
+        let service = AdminService(state: admin, access: configuration.access ?? AdminAccess(host: host), extra: dashboard.endpoints + WebhooksAdmin.endpoints(webhooks) + proxyPorts.endpoints,
                                    pageKey: dashboardState.uiKey)
         let handler = StubHandler(admin: admin, responder: service, cors: configuration.cors ?? .default(host: host),
                                   redactor: redactor, feed: feed, own: own)
@@ -109,6 +110,7 @@ extension StubdServer {
                                               recorder: configuration.unroutedHosts == .record ? configuration.recorder : nil))
         let engine = configuration.makeEngine(engineConfiguration, front)
         let ports = try engine.start()
+        if let sessionPorts = engine as? any SessionProxyPorts, configuration.engine.proxy != nil { proxyPorts.attach(sessionPorts) }
         own.listening(on: [ports.http, ports.https, ports.proxy].compactMap { $0 } + ports.interception)
         dashboardState.measure(engine.loopLag)
         return StubdServer(port: ports.http ?? ports.https ?? 0, httpsPort: ports.https, servesHTTP: ports.http != nil,

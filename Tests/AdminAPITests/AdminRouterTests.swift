@@ -27,10 +27,11 @@ import StubdTestTags
         })
     }
 
-    /// The table a server builds: the standard endpoints, the dashboard's and the webhooks'.
+    /// The table a server builds: the standard endpoints, the dashboard's, the webhooks' and the proxy ports'.
     static func router() -> AdminRouter {
         AdminRouter(state: SessionStore(fixtures: .empty),
-                    endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints + WebhooksAdmin.endpoints(WebhookLog()))
+                    endpoints: AdminService.standard + Dashboard(state: DashboardState()).endpoints + WebhooksAdmin.endpoints(WebhookLog())
+                        + ProxyPortsAdmin(proxyHost: nil).endpoints)
     }
 
     @Test func everyDeclaredEndpointIsServedAndDocumentedAndNothingElse() {

@@ -67,7 +67,7 @@ def check_answers(binary, document):
             {"name": "cart", "scenario": "cart", "requiredState": "Started", "request": {"method": "GET", "path": "/cart"},
              "response": {"status": 200, "json": []}, "newState": "Paid"},
         ], "collections": [{"name": "todos", "path": "/todos", "seed": [{"id": 1, "title": "milk"}]}]}, handle)
-    server = Stubd(binary, folder)
+    server = Stubd(binary, folder, "--proxy-port", "0", "--ca-dir", tempfile.mkdtemp(prefix="stubd-spec-ca-"))
     base = server.base
     session = "spec-1"
     checked = set()
@@ -143,6 +143,9 @@ def check_answers(binary, document):
         call("GET", "websockets")
         call("POST", "websockets/send", {"text": "hi"})
         call("POST", "websockets/close", {"code": 1000})
+        opened = call("POST", "proxy/ports")
+        call("GET", "proxy/ports")
+        call("DELETE", "proxy/ports/{port}", params=[str(opened["port"])])
         call("DELETE", "requests")
         call("POST", "reset")
         call("PUT", "clock", {"when": "noon"}, expect="refused")

@@ -66,31 +66,41 @@ def write_fixtures(folder, routes):
 
 
 def chromium(binary, work):
-    """`make test-ui`'s part: Chromium through the proxy."""
+    """`make test-ui`'s part: Chromium through the proxy, set up with docs/PROXY.md's lines."""
     write_fixtures(os.path.join(work, "fixtures"), ROUTES)
     ca_dir = os.path.join(work, "ca")
     stubd = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir)
     try:
-        chromium_through_the_proxy(f"http://127.0.0.1:{port_of(stubd)}", os.path.join(ca_dir, "stubd-ca.pem"), work)
+        chromium_through_the_proxy(stubd, os.path.join(ca_dir, "stubd-ca.pem"), work)
     finally:
         stubd.stop()
 
 
-def chromium_through_the_proxy(proxy, ca, work):
-    """Headless Chromium with --proxy-server, the CA trusted in the NSS store of its HOME (as a
-    developer's `certutil` would), opening the stub over https and fetching it from the page."""
+def chromium_through_the_proxy(stubd, ca, work):
+    """Headless Chromium set up as docs/PROXY.md's Chromium block says — its certutil lines run
+    as written (a HOME of its own with no NSS store yet: the lines make it), its --proxy-server a
+    session's own proxy port (Chromium takes no credentials there) — opening the session's stub
+    over https, fetching it from the page, and an unrouted HTTPS host showing stubd's reason."""
     home = os.path.join(work, "chromium-home")
-    store = "sql:" + os.path.join(home, ".pki", "nssdb")
-    os.makedirs(os.path.join(home, ".pki", "nssdb"))
-    subprocess.run(["certutil", "-d", store, "-N", "--empty-password"], check=True, capture_output=True)
-    subprocess.run(["certutil", "-d", store, "-A", "-t", "C,,", "-n", "stubd local CA", "-i", ca], check=True, capture_output=True)
-    browser = cdp.Browser(flags=[f"--proxy-server={proxy}"], env={**os.environ, "HOME": home})
+    os.makedirs(home)
+    page = open(os.path.join(HERE, "..", "..", "docs", "PROXY.md")).read()
+    block = page.split("<!-- snippet: tested by Tests/proxy/proxy_test.py -->\n```sh\n", 1)[1].split("```", 1)[0]
+    setup = "\n".join(line for line in block.splitlines() if line.startswith(("mkdir", "[", "certutil"))).replace("~/.stubd/ca/stubd-ca.pem", ca)
+    run = subprocess.run(["bash", "-e", "-c", setup], capture_output=True, text=True, env={**os.environ, "HOME": home})
+    check(run.returncode == 0, f"docs/PROXY.md's certutil lines, run as written in a HOME without an NSS store (exit {run.returncode} {run.stderr.strip()[:120]})")
+    opened = admin(stubd.base, "POST", "proxy/ports", session="chromium-1")
+    admin(stubd.base, "POST", "routes", {"request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"},
+                                         "response": {"json": {"name": "Chromium's session"}}}, session="chromium-1")
+    browser = cdp.Browser(flags=[f"--proxy-server={opened['proxy']}"], env={**os.environ, "HOME": home})
     try:
         browser.open("https://api.example.com/v1/me")
         text = browser.evaluate("document.body.innerText")
-        check(text == '{"id":1,"name":"Ada"}', f"Chromium --proxy-server opens the stub over https, the CA in its NSS store ({text!r})")
+        check(text == '{"name":"Chromium\'s session"}', f"Chromium --proxy-server=<the session's port> opens the session's stub over https ({text!r})")
         fetched = browser.evaluate("fetch('/v1/me').then(r => r.status + ' ' + r.headers.get('content-type'))")
         check(fetched == "200 application/json", f"…and the page's fetch() through the tunnel ({fetched!r})")
+        browser.open("https://sdk.unrouted.example/track")
+        text = browser.evaluate("document.body.innerText")
+        check("sdk.unrouted.example has no routes" in text, f"an unrouted HTTPS host shows stubd's reason and fix, not ERR_TUNNEL_CONNECTION_FAILED ({text[:90]!r})")
     finally:
         browser.close()
 
@@ -268,9 +278,41 @@ def run(binary, work):
         answer = requests.get("https://api.example.com/v1/me", proxies={"https": f"http://device-b:any@127.0.0.1:{proxy_port}"}, verify=ca, timeout=10)
         check(answer.json() == {"name": "Bob"}, f"requests with credentials in its proxy URL gets its session stub ({answer.text})")
 
-        # Unrouted hosts, refused: fast, a miss naming the host in the session's journal.
+        # Issue 59: a session's own proxy port — for a device that cannot send credentials (the iOS
+        # Simulator's system proxy, Chromium's --proxy-server): every request through it is the session's.
+        opened = admin(stubd.base, "POST", "proxy/ports", session="port-a")
+        port_a = opened["port"]
+        check(opened["proxy"] == f"http://127.0.0.1:{port_a}" and opened["session"] == "port-a", f"POST /__stubd/proxy/ports opens one ({opened})")
+        admin(stubd.base, "POST", "routes", {"request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"},
+                                             "response": {"json": {"name": "Port A"}}}, session="port-a")
+        out, code, _ = curl("-x", opened["proxy"], "--cacert", ca, "https://api.example.com/v1/me")
+        check(out == '{"name":"Port A"}', f"curl through the session's port, no credentials, over https gets its stub ({out!r}, exit {code})")
+        out, _, _ = curl("-x", f"http://someone-else:x@127.0.0.1:{port_a}", "http://api.example.com/v1/me")
+        check(out == '{"name":"Port A"}', f"…over http, whatever user the credentials name ({out!r})")
+        listed = admin(stubd.base, "GET", "proxy/ports", session="port-a")["ports"]
+        check([entry["port"] for entry in listed] == [port_a], f"GET /__stubd/proxy/ports lists it ({listed})")
+        try:
+            admin(stubd.base, "POST", "proxy/ports")
+            check(False, "a proxy port without a session is refused")
+        except RuntimeError as error:
+            check("400" in str(error) and "X-Stubd-Session" in str(error), f"a proxy port without a session is refused, naming the header ({str(error)[:100]})")
+        admin(stubd.base, "POST", "reset", session="port-a")
+        closed, deadline = False, time.monotonic() + 5
+        while not closed and time.monotonic() < deadline:
+            try:
+                socket_module.create_connection(("127.0.0.1", port_a), timeout=1).close()
+            except OSError:
+                closed = True
+        check(closed, "ending the session (POST /__stubd/reset with its header) closes its port")
+
+        # Unrouted hosts, refused: fast, a miss naming the host in the session's journal. Over HTTPS
+        # the tunnel is intercepted and the request answered 502 with the fix inside TLS (issue 59:
+        # a browser showed only ERR_TUNNEL_CONNECTION_FAILED); a client without the CA fails its handshake.
         _, code, err = curl("-x", f"http://device-a@127.0.0.1:{proxy_port}", "https://sdk.analytics.example/v2/track")
-        check(code != 0 and "403" in err, f"CONNECT to an unrouted host is refused (exit {code}: {first_line(err)[:90]})")
+        check(code == 60, f"an unrouted HTTPS host without stubd's CA: the handshake fails (exit {code}: {first_line(err)[:90]})")
+        out, code, _ = curl("-x", f"http://device-c@127.0.0.1:{proxy_port}", "--cacert", ca, "-w", " %{http_code}", "https://sdk.analytics.example/v2/track")
+        check(out.endswith(" 502") and "sdk.analytics.example has no routes" in out and "--proxy-unrouted pass" in out,
+              f"…with it, a 502 inside the tunnel saying why and what to do ({out[-100:]!r})")
         out, _, _ = curl("-x", f"http://device-a@127.0.0.1:{proxy_port}", "http://sdk.analytics.example/v2/track")
         check("sdk.analytics.example has no routes" in out and "--proxy-unrouted pass" in out, f"a plain request to it gets why ({out[:90]!r})")
         misses = admin(stubd.base, "GET", "requests/count?matched=false", session="device-a")

@@ -71,7 +71,12 @@ package final class ProxyGate: EngineHandler {
             if routed { return .reply(ReplyPlan(content: .tunnel(.intercept(arrival)))) }
             switch unrouted {
             case .refuse:
-                return refuse(request, arrival, status: 403)
+                // Intercepted, then each request refused with 502 and the fix — inside TLS, where a
+                // browser shows it (a refused CONNECT shows only ERR_TUNNEL_CONNECTION_FAILED). The
+                // CONNECT is a miss in the journal too: a client that does not trust stubd's CA
+                // sends nothing in the tunnel, and its strict session must still fail.
+                let why = "\(arrival.host) has no routes, and stubd's proxy refuses unrouted hosts"
+                return answer(request, arrival, .tunnel(.intercept(arrival)), .miss(closest: "proxy: \(why) (answered 502 inside the tunnel)"))
             case .pass, .record:
                 // Where the tunnel leads is decided by the address it reaches, before the 200.
                 let exchange = started(request, arrival, reply: reply)

@@ -99,6 +99,7 @@ export class StubdSession {
   snapshot(filters?: RequestFilters): Promise<string>;
   setClock(now: Date | string | null): Promise<unknown>;
   setScenario(name: string, state: string): Promise<unknown>;
+  proxyPort(): Promise<{ port: number; session: string; proxy: string }>;
   useRecording(folder: string, options?: { upstream?: string; mode?: StubdMode }): Promise<void>;
   finishRecording(options?: { mode?: StubdMode }): Promise<void>;
   end(): Promise<void>;

@@ -204,6 +204,15 @@ export class StubdSession {
     return this.call("PUT", "clock", { body: { now: now instanceof Date ? now.toISOString() : now } });
   }
 
+  /**
+   * A forward-proxy port of this session's own (stubd serving with --proxy-port): `{ port, session,
+   * proxy }`. A browser or device whose proxy is `proxy` sends every request in this session, no
+   * credentials needed (Chromium refuses them in --proxy-server). Closed when the session ends.
+   */
+  async proxyPort() {
+    return this.call("POST", "proxy/ports");
+  }
+
   /** Sets a scenario's state for this session. */
   async setScenario(name, state) {
     return this.call("PUT", "scenarios/{name}", { params: [name], body: { state } });

@@ -171,6 +171,16 @@ public final class StubdSession {
         else call("PUT", "clock", List.of(), Map.of("now", isoTime), Map.of());
     }
 
+    /**
+     * A forward-proxy port of this session's own (stubd serving with --proxy-port): the proxy URL
+     * ({@code http://127.0.0.1:PORT}) a device or emulator is pointed at; every request through it
+     * belongs to this session, no credentials needed. Closed when the session ends.
+     */
+    public String proxyPort() {
+        Map<?, ?> answer = (Map<?, ?>) call("POST", "proxy/ports", List.of(), null, Map.of());
+        return (String) answer.get("proxy");
+    }
+
     /** Sets a scenario's state for this session. */
     public void setScenario(String name, String state) {
         call("PUT", "scenarios/{name}", List.of(name), Map.of("state", state), Map.of());
