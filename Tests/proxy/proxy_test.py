@@ -393,6 +393,16 @@ def run(binary, work):
         finally:
             replay.stop()
 
+        # Issue 59: --ready-file names the proxy as bound (--proxy-port 0).
+        ready = os.path.join(work, "ready")
+        readied = Stubd(binary, os.path.join(work, "fixtures"), "--proxy-port", "0", "--ca-dir", ca_dir, "--ready-file", ready)
+        try:
+            with open(ready) as handle:
+                lines = handle.read().splitlines()
+            check(lines[0] == readied.base and lines[-1] == f"proxy http://127.0.0.1:{port_of(readied)}", f"the ready file: base URL, then the proxy ({lines})")
+        finally:
+            readied.stop()
+
         # Beyond loopback the proxy needs a password (no open relay on a LAN); with one, every
         # client must send it.
         relay = subprocess.run([binary, "serve", os.path.join(work, "fixtures"), "--port", "0", "--proxy-port", "0",
