@@ -211,6 +211,9 @@ struct ServeCommand: ParsableCommand {
         let termination = TerminationSignal()
         readiness.watchParent(termination)
         let server = try readiness.start(table: table, settings)
+        // Watching from before the banner: an edit made as soon as it is read is seen.
+        let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
+                                             logger: logger) : nil
         printOut("stubd: serving \(table.routes.count) routes from \(fixtureArguments.sourceDescription) on \(server.baseURL)")
         ListenArguments.announce(server, notes: httpsNotes)
         if let proxyPort = server.proxyPort {
@@ -237,8 +240,6 @@ struct ServeCommand: ParsableCommand {
             printOut("stubd: warning: --admin-cors-origin \(origin) lets \(origin == "*" ? "every web page" : "sandboxed pages and local files (Origin: null)") change stubd and read its journal; name the page's origin instead")
         }
         if journalSecrets { printOut("stubd: --journal-secrets: the journal and logs keep Authorization, cookies, tokens and keys as sent") }
-        let watcher = watch ? FixtureWatcher(paths: fixtureArguments.paths, server: server, alsoServed: try fixtureArguments.targetFixtures(report: false),
-                                             logger: logger) : nil
         let signal = termination.wait()
         watcher?.stop()
         // Not ready any more from the first moment: no new connections are taken.
