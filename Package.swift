@@ -155,6 +155,13 @@ let package = Package(
         ),
         // Webhooks: an observer above the serving core that sends a route's webhooks once its
         // answer has gone, the log of those sent, and their two admin endpoints.
+        // The forward proxy's front (`serve --proxy-port`) above the serving core: which host a proxied
+        // request reaches, and where pass and record may connect (by address).
+        .target(
+            name: "StubdProxy",
+            dependencies: ["StubServer", "StubdState", "StubModel", "StubdEngine", "StubdSystem", "Recording", "AdminContract"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "StubdWebhooks",
             dependencies: ["StubServer", "AdminAPI", "AdminContract", "StubdTemplates", "StubdState", "StubModel", "StubdEngine"],
@@ -177,7 +184,7 @@ let package = Package(
         // observers (journal, metrics, webhooks, recorder, log line), started from one value.
         .target(
             name: "StubdRuntime",
-            dependencies: ["StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "AdminContract", "Dashboard", "StubModel", "FixtureFiles", "StubdEngine",
+            dependencies: ["StubdProxy", "StubServer", "StubdState", "StubdTemplates", "StubdWebhooks", "AdminAPI", "AdminContract", "Dashboard", "StubModel", "FixtureFiles", "StubdEngine",
                            "Recording", "StubdSystem", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
@@ -194,6 +201,7 @@ let package = Package(
             dependencies: [
                 "StubdRuntime",
                 "StubServer",
+                "StubdProxy",
                 "RouteChecks",
                 "AdminContract",
                 "StubdState",

@@ -127,7 +127,7 @@ public struct AdminAccess: Sendable {
                 return JSONReply.error("the admin API answers this machine only; \(request.peer) is another", status: 403,
                                         problems: ["listen on a non-loopback address with --host and set --admin-token to administer stubd from elsewhere"])
             }
-            let host = System.hostName(ofHeader: request.header("Host"))
+            let host = request.header("Host").flatMap(HostName.normalized)
             guard let host, System.isLoopbackHost(host) || host == "localhost" || allowedHosts.contains(host) else {
                 let shown = request.header("Host").map { "Host: \($0)" } ?? "no Host header"
                 return JSONReply.error("the admin API does not answer \(shown)", status: 403,

@@ -1,4 +1,5 @@
 import Foundation
+import StubdSystem
 public import StubModel
 
 /// Turns the JSON of one fixture file into fixtures, rejecting unknown fields and wrong types
@@ -394,7 +395,8 @@ public struct FixtureReader {
                 throw fail(join(field, "host"), "\"\(host)\": host wildcards are not matched; give each server's name in a route of its own, "
                            + "or leave \"host\" out so the route answers any host")
             }
-            return host.lowercased()
+            // As every request's host is read (`b.example.com.` is `b.example.com`).
+            return HostName.normalized(host) ?? host.lowercased()
         }
         let headers = problems.check { () throws(FixtureError) in try readMatchedPairs(request["headers"], at: join(field, "headers")) }
         let cookies = problems.check { () throws(FixtureError) in try readMatchedPairs(request["cookies"], at: join(field, "cookies")) }

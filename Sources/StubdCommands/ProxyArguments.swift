@@ -2,6 +2,7 @@ public import ArgumentParser
 import StubdCertificates
 import StubdEngine
 public import StubServer
+public import StubdProxy
 
 /// `serve --proxy-port`: stubd as a forward proxy for clients whose code cannot be re-pointed
 /// (third-party SDKs, WebViews, release builds, a phone): requests to hosts with routes are

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import StubModel
+import StubdProxy
 import StubdRuntime
 import StubdSystem
 

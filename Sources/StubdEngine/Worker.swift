@@ -289,6 +289,7 @@ final class Worker {
             }
             var inTunnel = arrival
             inTunnel.isConnect = false
+            inTunnel.inTunnel = true
             request.proxied = inTunnel
             return nil
         }

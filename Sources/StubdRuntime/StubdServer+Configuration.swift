@@ -1,4 +1,5 @@
 public import StubServer
+public import StubdProxy
 public import AdminAPI
 import Dashboard
 public import StubdEngine

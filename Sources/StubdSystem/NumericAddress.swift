@@ -39,9 +39,7 @@ extension System {
     /// (`0.0.0.0`, `::`, which connect to this machine) or one of its interfaces' addresses,
     /// IPv4-mapped forms included. Names served by DNS are not resolved here.
     public static func isThisMachine(_ host: String) -> Bool {
-        var name = host.lowercased()
-        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        while name.hasSuffix(".") { name.removeLast() }
+        guard let name = HostName.normalized(host) else { return false }
         if name == "localhost" || name.hasSuffix(".localhost") { return true }
         if let own = hostName()?.lowercased(), !own.isEmpty, name == own || name.hasPrefix(own + ".") { return true }
         guard var bytes = numericAddress(name) ?? legacyIPv4Address(name) else { return false }
@@ -103,17 +101,6 @@ extension System {
     /// anywhere (DNS rebinding), so it is not loopback.
     public static func isLoopbackHost(_ host: String) -> Bool {
         host.lowercased() == "localhost" || isLoopbackAddress(host)
-    }
-
-    /// The host part of a `Host` header, lower-cased, without port, IPv6 brackets or a final dot.
-    public static func hostName(ofHeader header: String?) -> String? {
-        guard var host = header?.trimmingCharacters(in: .whitespaces).lowercased(), !host.isEmpty else { return nil }
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
-            return String(host[host.index(after: host.startIndex)..<close])
-        }
-        if let colon = host.lastIndex(of: ":") { host = String(host[..<colon]) }
-        return host.hasSuffix(".") ? String(host.dropLast()) : host
     }
 
     /// Compares without stopping at the first difference, so the time taken does not tell how

@@ -20,14 +20,14 @@ import StubdTestTags
     @Test func readyAnswersEvenWhenTheAdminAPIIsOff() throws {
         let state = SessionStore(fixtures: .empty)
         let service = AdminService(state: state, access: AdminAccess(host: "0.0.0.0"))
-        let ready = Exchange(request: IncomingRequest(method: "GET", target: "/__stubd/ready", headers: [NameValue("Host", "10.0.0.5:8080")]), session: nil, feed: nil, reply: nil)
+        let ready = Exchange(request: IncomingRequest(method: "GET", target: "/__stubd/ready", headers: [NameValue("Host", "10.0.0.5:8080")]), feed: nil, reply: nil)
         guard case .reply(let plan) = service.decide(ready), case .response(let reply) = plan.content else {
             Issue.record("ready was not answered at once")
             return
         }
         #expect(reply.status == 200)
         #expect(String(decoding: reply.body, as: UTF8.self).contains("\"ready\""))
-        let health = Exchange(request: IncomingRequest(method: "GET", target: "/__stubd/health", headers: [NameValue("Host", "10.0.0.5:8080")]), session: nil, feed: nil, reply: nil)
+        let health = Exchange(request: IncomingRequest(method: "GET", target: "/__stubd/health", headers: [NameValue("Host", "10.0.0.5:8080")]), feed: nil, reply: nil)
         guard case .reply(let refused) = service.decide(health), case .response(let refusal) = refused.content else {
             Issue.record("health was not answered at once")
             return

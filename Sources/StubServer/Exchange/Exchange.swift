@@ -42,12 +42,14 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         case fault(Fault)
     }
 
-    /// The request as received.
+    /// The request as received (what the client sent: nothing adds headers to it).
     public let request: IncomingRequest
     /// When it arrived (wall clock).
     public let arrival: Date
-    /// Its `X-Stubd-Session`, if any.
-    public let session: SessionID?
+    /// How it came in and whom it is for, read once (`Arrival`).
+    public let arrived: Arrival
+    /// Its session (`Arrival.session`: the proxy credentials' user, else `X-Stubd-Session`).
+    public var session: SessionID? { arrived.session }
     /// Stub, miss, forwarded, admin or preflight.
     @exclusivity(unchecked) public private(set) var resolution: Resolution = .arriving
     /// The response sent; nil for a fault (no response, or not a whole one).
@@ -76,20 +78,21 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     package let reply: ReplyHandle?
     private let feed: ExchangeFeed?
 
-    /// An exchange for `request`, arriving now; `feed` hears it when it ends.
-    package init(request: IncomingRequest, session: SessionID?, feed: ExchangeFeed?, reply: ReplyHandle?) {
+    /// An exchange for `request`, arriving now; `feed` hears it when it ends. The one way an
+    /// exchange is made for a request that came in.
+    package init(request: IncomingRequest, feed: ExchangeFeed?, reply: ReplyHandle?) {
         self.request = request
         self.arrival = Date()
-        self.session = session
+        self.arrived = Arrival(request)
         self.feed = feed
         self.reply = reply
     }
 
     /// A finished exchange made whole, with no engine behind it (tests, a replay of a record).
-    package init(request: IncomingRequest, session: SessionID?, resolution: Resolution, outcome: Ending, latencySeconds: Double) {
+    package init(request: IncomingRequest, resolution: Resolution, outcome: Ending, latencySeconds: Double) {
         self.request = request
         self.arrival = Date()
-        self.session = session
+        self.arrived = Arrival(request)
         self.resolution = resolution
         switch outcome {
         case .status(let status): response = ExchangeResponse(reply: PreparedReply(status: status, headers: [], body: []), extraHeaders: [], headOnly: false)
@@ -104,7 +107,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     private init(copying exchange: Exchange, request: IncomingRequest, response: ExchangeResponse?) {
         self.request = request
         self.arrival = exchange.arrival
-        self.session = exchange.session
+        self.arrived = exchange.arrived
         self.resolution = exchange.resolution
         self.response = response
         self.fault = exchange.fault
@@ -205,7 +208,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     }
 
     /// A forwarded miss that is being recorded: what the recorder observer will store.
-    func recorded(by recorder: Recorder, upstream: UpstreamResponse) {
+    package func recorded(by recorder: Recorder, upstream: UpstreamResponse) {
         recording = (recorder, CapturedResponse(upstream, limit: recorder.options.maxBodyBytes))
     }
 

@@ -30,6 +30,11 @@ package final class ExchangeFeed: Sendable {
     /// will want its exchange).
     var observers: Observers { current.value }
 
+    /// Tells the observers that asked of an exchange that has just arrived (the current list).
+    package func start(_ exchange: Exchange) {
+        start(exchange, observers: observers)
+    }
+
     /// Tells the observers that asked (`observesStarts`) of an exchange that has just arrived.
     func start(_ exchange: Exchange, observers: Observers) {
         let starters = observers.starters

@@ -59,7 +59,7 @@ struct GraphQLBatch {
             var request = exchange.request
             request.body = Array(JSONWriter.write(operation, pretty: false).utf8)
             request.headers = request.headers.filter { !$0.name.equalsIgnoringCase("Content-Length") } + [NameValue("Content-Length", String(request.body.count))]
-            let single = Exchange(request: request, session: exchange.session, feed: nil, reply: nil)
+            let single = Exchange(request: request, feed: nil, reply: nil)
             let plan: ReplyPlan
             switch one(single) {
             case .forward(let target): return .forward(target)  // a miss while forwarding: the upstream answers the whole batch

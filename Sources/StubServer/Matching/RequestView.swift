@@ -22,8 +22,8 @@ final class RequestView {
     /// (made on first use: most requests meet no regex).
     lazy var regexBudget = RegexBudget()
 
-    /// The server the request names (`X-Stubd-Host`, else its `Host` without the port), when it
-    /// is one some route stands for; nil otherwise, and then routes' hosts are not compared.
+    /// The server the request is for (`Arrival.server`), when it is one some route stands for;
+    /// nil otherwise, and then routes' hosts are not compared.
     let knownHost: String?
 
     init(_ request: IncomingRequest, redactor: Redactor = .off, knownHosts: Set<String> = []) {
@@ -32,8 +32,7 @@ final class RequestView {
         if knownHosts.isEmpty {
             knownHost = nil
         } else {
-            let named = (request.header("X-Stubd-Host") ?? request.header("Host")).map(RequestView.hostName)
-            knownHost = named.flatMap { knownHosts.contains($0) ? $0 : nil }
+            knownHost = Arrival.server(of: request).flatMap { knownHosts.contains($0) ? $0 : nil }
         }
         self.pathKey = PathSegments.key(raw: request.rawPath)
         if let rawQuery = request.rawQuery, !rawQuery.isEmpty {
@@ -86,13 +85,6 @@ final class RequestView {
         }
         return .decoded(bytes, codings: header)
     }()
-
-    /// `Api.Example.com:8080` → `api.example.com`; `[::1]:80` → `[::1]`.
-    static func hostName(_ value: String) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces).lowercased()
-        if trimmed.hasPrefix("[") { return String(trimmed.prefix { $0 != "]" }) + "]" }
-        return String(trimmed.prefix { $0 != ":" })
-    }
 
     /// The body's top-level field names, sorted and unique: a JSON object's keys, else multipart
     /// part names, else form names; nil for a body with none of these.

@@ -1,5 +1,5 @@
 import Foundation
-import StubModel
+package import StubModel
 import StubdEngine
 import StubdState
 
@@ -67,7 +67,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
     /// identity) — URLSession asks for `br` by default, and a Brotli answer would be stored
     /// undecoded, secrets and all. Without any left, the header goes (the upstream sends the
     /// body as it is, which every client accepts).
-    static func decodableAcceptEncoding(_ headers: [NameValue]) -> [NameValue] {
+    package static func decodableAcceptEncoding(_ headers: [NameValue]) -> [NameValue] {
         let decodable: Set<String> = ["gzip", "x-gzip", "deflate", "identity"]
         var out: [NameValue] = []
         for header in headers {
@@ -100,7 +100,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
 
     /// The headers a proxy passes on (the caller adds `Host`): without hop-by-hop ones, those
     /// `Connection` names, `Host`, `Content-Length` (the engine frames the body) and stubd's own.
-    static func endToEndHeaders(_ headers: [NameValue]) -> [NameValue] {
+    package static func endToEndHeaders(_ headers: [NameValue]) -> [NameValue] {
         let named = Set(headers.filter { $0.name.equalsIgnoringCase("Connection") }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } })
         return headers.filter { header in
@@ -115,7 +115,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
 
     /// The upstream's headers as the client gets them: without hop-by-hop and length headers
     /// (the engine frames the body itself) or its `Date` (stubd sends its own).
-    static func clientHeaders(_ headers: [NameValue]) -> [NameValue] {
+    package static func clientHeaders(_ headers: [NameValue]) -> [NameValue] {
         headers.filter { header in
             let name = header.name.lowercased()
             return !hopByHop.contains(name) && name != "content-length" && name != "date"
@@ -125,7 +125,7 @@ public struct ProxyUpstream: Sendable, CustomStringConvertible {
     /// The reply for the client: the upstream's answer with `clientHeaders`, or a 502 naming the
     /// upstream and the cause. For a relayed answer (already sent) the head only, for the record;
     /// for HEAD, the upstream's `Content-Length`.
-    func reply(for response: UpstreamResponse, head: Bool = false) -> PreparedReply {
+    package func reply(for response: UpstreamResponse, head: Bool = false) -> PreparedReply {
         switch response {
         case .answered(let status, let headers, let body):
             if head, body.isEmpty, let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }) {

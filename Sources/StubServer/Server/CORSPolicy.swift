@@ -66,8 +66,12 @@ public struct CORSPolicy: Sendable {
     /// `http://[::1]:…`). Any other page would turn stubd into an open CORS proxy into the
     /// upstream's network position and plant fixture files. Requests without an `Origin`
     /// (curl, apps) are not pages and always pass.
-    func allowsForwarding(_ request: IncomingRequest) -> Bool {
-        guard let origin = request.header("Origin") else { return true }
+    /// A page is the one rule `ClientProfile.isPage` states (the admin guard's): a request a page
+    /// made without an `Origin` — an `<img>`, a no-cors `fetch` — is known by `Sec-Fetch-Site`, and
+    /// passes only from stubd's own origin or typed by the user (`same-origin`, `none`).
+    func allowsForwarding(_ client: ClientProfile) -> Bool {
+        guard client.isPage else { return true }
+        guard let origin = client.origin else { return client.fetchSite == "same-origin" || client.fetchSite == "none" }
         return allowedOrigins.contains(origin) || Self.isLocalPage(origin)
     }
 
@@ -77,7 +81,7 @@ public struct CORSPolicy: Sendable {
         guard let schemeEnd = lower.range(of: "://"), ["http", "https"].contains(String(lower[..<schemeEnd.lowerBound])) else { return false }
         let authority = String(lower[schemeEnd.upperBound...])
         guard !authority.contains("/"), !authority.contains("@") else { return false }
-        guard let host = System.hostName(ofHeader: authority) else { return false }
+        guard let host = HostName.normalized(authority) else { return false }
         return System.isLoopbackHost(host)
     }
 

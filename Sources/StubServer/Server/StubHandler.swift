@@ -37,7 +37,7 @@ package final class StubHandler: EngineHandler {
 
     package func handle(_ request: IncomingRequest, reply: ReplyHandle) -> HandlerDecision {
         let observers = feed.observers
-        let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: feed, reply: reply)
+        let exchange = Exchange(request: request, feed: feed, reply: reply)
         feed.start(exchange, observers: observers)
         // Large inputs (a body, or a head a template may read: a 60 KB query) and batches are decided off the loop.
         if request.body.count >= OffLoop.bytes || request.headBytes >= OffLoop.headBytes || GraphQLBatch.mayBe(request), !AdminContract.isAdmin(request.rawPath) {
@@ -134,7 +134,7 @@ package final class StubHandler: EngineHandler {
     /// The whole decision without a socket, for a request alone (tests): an exchange nobody
     /// observes.
     package func decide(_ request: IncomingRequest) -> Decided {
-        let exchange = Exchange(request: request, session: SessionID(request.header(SessionID.header)), feed: nil, reply: nil)
+        let exchange = Exchange(request: request, feed: nil, reply: nil)
         return Decided(decision: decide(exchange), exchange: exchange)
     }
 
@@ -244,11 +244,12 @@ package final class StubHandler: EngineHandler {
     /// it is one this server forwarded that came back to it (508: the upstream is stubd itself).
     private func forwardOrRefuse(_ exchange: Exchange, to target: Forwarding.Target, headOnly: Bool) -> Decision {
         let request = exchange.request
-        if !cors.allowsForwarding(request) {
-            let origin = request.header("Origin") ?? ""
-            exchange.resolve(.notForwarded(reason: "page origin \(origin) not allowed"))
-            let refusal = JSONReply.error("no stub matched, and a page at \(origin) may not use the upstream through stubd", status: 403,
-                                           problems: ["allow this page with --cors-origin \(origin) (pages served from localhost are allowed)"])
+        let client = exchange.client
+        if !cors.allowsForwarding(client) {
+            let from = client.origin.map { "a page at \($0)" } ?? "a page (Sec-Fetch-Site: \(client.fetchSite ?? "?"))"
+            exchange.resolve(.notForwarded(reason: "\(from) not allowed"))
+            let refusal = JSONReply.error("no stub matched, and \(from) may not use the upstream through stubd", status: 403,
+                                           problems: ["allow this page with --cors-origin \(client.origin ?? "ORIGIN") (pages served from localhost are allowed)"])
             return .reply(ReplyPlan(content: .response(refusal), headOnly: headOnly))
         }
         if own.isOwnForward(request) {

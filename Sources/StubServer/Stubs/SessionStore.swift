@@ -14,7 +14,7 @@ public import StubdWebSockets
 /// immutable snapshot that requests in flight do not see.
 public final class SessionStore: Sendable, CollectionItemsSource {
     /// The stubs being served.
-    let store: StubStore
+    package let store: StubStore
     /// Scenario states and sequence positions.
     let scenarios: ScenarioBook
     /// The last requests served.

@@ -18,7 +18,7 @@ public final class StubSnapshot: Sendable {
     /// Whether any layer has scenario routes (when none, lookups skip the state check).
     let hasScenarios: Bool
     /// The servers any layer's routes stand for (`RouteTable.hosts`).
-    let hosts: Set<String>
+    package let hosts: Set<String>
     /// Routes turned off for every session, and per session (`StubStore.switchRoute`).
     let offForAll: Set<RouteID>
     let offBySession: PersistentMap<SessionID, Set<RouteID>>

@@ -1,12 +1,13 @@
 import Foundation
 public import StubdHTTP
+import StubdSystem
 
 /// How a request reached stubd as a forward proxy (`serve --proxy-port`): the server the client
 /// meant, and the proxy credentials that name its session. Set by the engine on requests that
 /// came on the proxy port (absolute-form `GET http://host/…`, `CONNECT host:port`) or through an
 /// intercepted tunnel; nil for every request on the direct ports.
 public struct ProxyArrival: Sendable, Hashable {
-    /// The host the client asked for, lowercased, without port or brackets.
+    /// The host the client asked for, as `HostName` reads it (lower-cased, no port, brackets or final dot).
     public var host: String
     /// Its port (80 or 443 when the request named none).
     public var port: Int
@@ -17,6 +18,8 @@ public struct ProxyArrival: Sendable, Hashable {
     public var session: String?
     /// Whether this is the `CONNECT` itself (the tunnel's opening), not a request in it.
     public var isConnect = false
+    /// Whether the request came inside an intercepted tunnel (not on the proxy port itself).
+    public var inTunnel = false
 
     /// Creates an arrival.
     public init(host: String, port: Int, scheme: String, session: String? = nil, isConnect: Bool = false) {
@@ -62,10 +65,11 @@ public struct ProxyArrival: Sendable, Hashable {
         } else {
             host = text
         }
-        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || "-._:".contains($0) }) else { return nil }
-        guard let portText else { return (host.lowercased(), nil) }
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || "-._:".contains($0) }),
+              let name = HostName.normalized(host.contains(":") ? "[\(host)]" : host) else { return nil }
+        guard let portText else { return (name, nil) }
         guard let port = CheckedNumber.decimalDigits(String(portText)), (1...65535).contains(port) else { return nil }
-        return (host.lowercased(), port)
+        return (name, port)
     }
 
     /// The user (nil when empty) and password of a `Proxy-Authorization: Basic

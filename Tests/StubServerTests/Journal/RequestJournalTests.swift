@@ -14,7 +14,8 @@ import StubdTestTags
 struct RequestJournalTests {
     static func exchange(_ path: String, method: String = "GET", session: SessionID? = nil, hit: Bool = true,
                          headers: [NameValue] = [], body: String = "") -> Exchange {
-        Exchange(request: IncomingRequest(method: method, target: path, headers: headers, body: Array(body.utf8)), session: session,
+        Exchange(request: IncomingRequest(method: method, target: path, headers: headers + (session.map { [NameValue(SessionID.header, $0.rawValue)] } ?? []),
+                                          body: Array(body.utf8)),
                  resolution: hit ? .route(compiledRoute("r", id: RouteID(.fixture, 0))) : .miss(closest: "closest: r (path)"),
                  outcome: .status(hit ? 200 : 404), latencySeconds: 0.001)
     }
@@ -34,8 +35,8 @@ struct RequestJournalTests {
     @Test func adminCallsAndPreflightsAreNotKept() {
         let journal = RequestJournal()
         let request = IncomingRequest(method: "GET", target: "/__stubd/health")
-        journal.exchangeEnded(Exchange(request: request, session: nil, resolution: .admin, outcome: .status(200), latencySeconds: 0))
-        journal.exchangeEnded(Exchange(request: request, session: nil, resolution: .preflight, outcome: .status(204), latencySeconds: 0))
+        journal.exchangeEnded(Exchange(request: request, resolution: .admin, outcome: .status(200), latencySeconds: 0))
+        journal.exchangeEnded(Exchange(request: request, resolution: .preflight, outcome: .status(204), latencySeconds: 0))
         #expect(journal.size == 0)
     }
 

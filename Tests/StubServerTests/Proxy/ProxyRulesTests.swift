@@ -46,14 +46,18 @@ import StubdTestTags
     }
 
     @Test func forwardingIsForLocalPagesAndNamedOriginsOnly() {
-        func request(_ origin: String?) -> IncomingRequest {
-            IncomingRequest(method: "GET", target: "/x", headers: origin.map { [NameValue("Origin", $0)] } ?? [])
+        func client(_ origin: String?, site: String? = nil) -> ClientProfile {
+            ClientProfile(IncomingRequest(method: "GET", target: "/x", headers: (origin.map { [NameValue("Origin", $0)] } ?? [])
+                                              + (site.map { [NameValue("Sec-Fetch-Site", $0)] } ?? [])))
         }
         let any = CORSPolicy(enabled: true)
-        #expect(any.allowsForwarding(request(nil)), "not a page: curl, an app")
-        #expect(any.allowsForwarding(request("http://localhost:3000")))
-        #expect(!any.allowsForwarding(request("http://evil.example")), "`*` answers stubs to any page, never the proxy")
+        #expect(any.allowsForwarding(client(nil)), "not a page: curl, an app")
+        #expect(any.allowsForwarding(client("http://localhost:3000")))
+        #expect(!any.allowsForwarding(client("http://evil.example")), "`*` answers stubs to any page, never the proxy")
         let named = CORSPolicy(enabled: true, allowedOrigins: ["https://app.example"])
-        #expect(named.allowsForwarding(request("https://app.example")))
+        #expect(named.allowsForwarding(client("https://app.example")))
+        // Issue 60: the one "page" rule — a no-cors <img> of another site sends no Origin, only Fetch Metadata.
+        #expect(!any.allowsForwarding(client(nil, site: "cross-site")), "an <img> on another site is a page too")
+        #expect(any.allowsForwarding(client(nil, site: "same-origin")) && any.allowsForwarding(client(nil, site: "none")))
     }
 }

@@ -1,6 +1,7 @@
 import AdminContract
 package import Recording
 import StubModel
+package import StubServer
 package import StubdEngine
 import StubdState
 import StubdSystem
@@ -110,11 +111,8 @@ package final class ProxyGate: EngineHandler {
             case .record: return pass(request, arrival, reply: reply, recorder: passage.recorder)
             }
         }
-        var inner = request
-        inner.headers.removeAll { $0.name.equalsIgnoringCase("X-Stubd-Host") || ($0.name.equalsIgnoringCase(SessionID.header) && arrival.session != nil) }
-        inner.headers.append(NameValue("X-Stubd-Host", arrival.host))
-        if let session = arrival.session { inner.headers.append(NameValue(SessionID.header, session)) }
-        return stubs.handle(inner, reply: reply)
+        // As the client sent it: its host and session are the arrival's (`Arrival`), read from `proxied`.
+        return stubs.handle(request, reply: reply)
     }
 
     /// `content` as the answer, journaled with `resolution`.
@@ -128,8 +126,8 @@ package final class ProxyGate: EngineHandler {
 
     /// The exchange of a proxied request, its observers told.
     private func started(_ request: IncomingRequest, _ arrival: ProxyArrival, reply: ReplyHandle?) -> Exchange {
-        let exchange = Exchange(request: request, session: SessionID(arrival.session), feed: feed, reply: reply)
-        feed.start(exchange, observers: feed.observers)
+        let exchange = Exchange(request: request, feed: feed, reply: reply)
+        feed.start(exchange)
         return exchange
     }
 

@@ -1,4 +1,5 @@
 import StubModel
+package import StubServer
 import StubdEngine
 import StubdState
 import StubdSystem
