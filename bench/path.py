@@ -15,7 +15,7 @@ checkout this script is in). Figures only: it never fails on a count.
 import json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODULES = ["StubServer", "StubdHTTP", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdEngine", "AdminAPI", "AdminContract", "Dashboard", "StubdRuntime", "StubModel",
+MODULES = ["StubServer", "StubdMatching", "StubdProxy", "StubdHTTP", "StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets", "StubdWebhooks", "StubdEngine", "AdminAPI", "AdminContract", "Dashboard", "StubdRuntime", "StubModel",
            "FixtureFiles", "Recording", "StubdSystem", "TargetModel", "StubdCommands", "StubdCLI", "TargetServing", "StubdCertificates", "Importers"]
 
 

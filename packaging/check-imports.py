@@ -13,7 +13,10 @@ CLibevent`). So this check, run by `make test`, holds every Swift file to Packag
    Swift files;
 5. the plain `stubd` executable's modules (its dependency closure) leave out the Moya layer
    (TargetModel) and never import FoundationNetworking: URLSession's libcurl would come back into the
-   static binary and the container image (11 MB of libraries).
+   static binary and the container image (11 MB of libraries);
+6. `StubHandler.swift` assembles the request pipeline and names no feature: no type of GraphQL,
+   WebSockets, the proxy, forwarding or upstreams, and no import of an answer kind — a feature
+   comes in as a stage of `Pipeline` (Sources/StubServer/Pipeline/), never as a clause in the handler.
 
     python3 packaging/check-imports.py      # exits 1 naming each file, module or row to fix
 """
@@ -25,6 +28,8 @@ C_HOMES = {"CLibevent": {"StubdEngine", "CStubdEvent"}, "CLibeventTLS": {"StubdE
            "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}}
 KINDS = ["StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets"]
 ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "TargetServing", "StubdCommands", "StubdCLI", "stubd"}
+HANDLER = "Sources/StubServer/Server/StubHandler.swift"
+FEATURE_TYPE = re.compile(r"\b[A-Z]\w*(?:GraphQL|WebSocket|Proxy|Forward|Upstream|Batch)\w*|\b(?:GraphQL|WebSocket|Proxy|Forward|Upstream|Batch)\w*")
 CORE_TYPES = re.compile(r"\b(Route|Exchange|SessionStore|StubHandler)\b")
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_exported\s+|public\s+|package\s+|internal\s+)*import\s+(?:struct\s+|enum\s+|class\s+)?(\w+)", re.M)
 
@@ -79,6 +84,14 @@ def main():
                 if found:
                     problems.append(f"{os.path.relpath(file, ROOT)}:{number}: the answer kind {name} names the core's {found.group(1)}; "
                                     "take what it needs through OutcomeContext, AnsweringRoute or ConversationSink")
+    handler = without_comments(open(os.path.join(ROOT, HANDLER)).read())
+    for number, line in enumerate(handler.split("\n"), 1):
+        for found in FEATURE_TYPE.findall(line):
+            problems.append(f"{HANDLER}:{number}: the handler names {found}; make it a stage of Pipeline (Sources/StubServer/Pipeline/) "
+                            "and call it from Pipeline.decide, so the handler only assembles")
+        for imported in IMPORT.findall(line):
+            if imported in KINDS:
+                problems.append(f"{HANDLER}:{number}: the handler imports the answer kind {imported}; the stage that uses it imports it")
     table = {}
     for line in open(os.path.join(ROOT, "docs/ARCHITECTURE.md")):
         row = re.match(r"^\| (\w+) \| (\d+)\b", line)
@@ -116,7 +129,8 @@ def main():
         print(f"check-imports: {len(problems)} problem(s)")
         return 1
     print(f"check-imports: {len(targets)} targets hold to Package.swift; the kinds stay below the core; "
-          f"the plain stubd ({len(closure)} modules) has no Moya layer or FoundationNetworking; ARCHITECTURE's table matches the tree")
+          f"the plain stubd ({len(closure)} modules) has no Moya layer or FoundationNetworking; the handler names no feature; "
+          "ARCHITECTURE's table matches the tree")
     return 0
 
 

@@ -1,7 +1,7 @@
 public import ArgumentParser
 import StubdCertificates
 import StubdEngine
-public import StubServer
+import StubServer
 public import StubdProxy
 
 /// `serve --proxy-port`: stubd as a forward proxy for clients whose code cannot be re-pointed

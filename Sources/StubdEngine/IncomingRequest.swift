@@ -1,4 +1,5 @@
 public import StubdHTTP
+import StubdSystem
 
 /// A request as the engine received it, in Swift types: what routing and logging work on.
 ///
@@ -120,6 +121,7 @@ public struct IncomingRequest: Sendable {
 
     /// How many bytes the request target and the headers hold: what a template reading the
     /// request may have to go through (the off-loop rule looks at it beside the body's size).
+    @inlinable
     public var headBytes: Int {
         storage.headBytes ?? (rawPath.utf8.count + (rawQuery?.utf8.count ?? 0) + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
     }
@@ -182,5 +184,15 @@ public struct IncomingRequest: Sendable {
         let headers = storage.headers
         for index in headers.indices where headers[index].name.equalsIgnoringCase(name) { return headers[index].value }
         return nil
+    }
+}
+
+extension IncomingRequest {
+    /// The server the request is for, one name (`HostName`): the forward proxy's target, else
+    /// `X-Stubd-Host` (a client pointed at stubd naming the API it stands for), else `Host`. Read
+    /// when asked: only a lookup among routes that name hosts needs it.
+    public var server: String? {
+        if let proxied { return proxied.host }
+        return (header("X-Stubd-Host") ?? header("Host")).flatMap(HostName.normalized)
     }
 }

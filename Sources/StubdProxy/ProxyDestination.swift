@@ -1,5 +1,5 @@
 import StubModel
-package import StubServer
+import StubServer
 import StubdEngine
 import StubdState
 import StubdSystem

@@ -1,6 +1,5 @@
 public import StubModel
 public import StubdEngine
-import StubdSystem
 
 /// How a request came in and whom it is for, made once per request from what the engine handed
 /// over — for every way in: the direct ports, the forward proxy's absolute form, an intercepted
@@ -21,24 +20,18 @@ public struct Arrival: Sendable {
     public let via: Via
     /// Its session: the proxy credentials' user (or the session's own proxy port), else `X-Stubd-Session`.
     public let session: SessionID?
-    /// The server it is for, one name (`HostName`): the proxy's target, else `X-Stubd-Host`, else `Host`.
-    public let server: String?
 
-    /// The arrival of `request`.
+    /// The arrival of `request`. The server it is for is read when asked
+    /// (`IncomingRequest.server`): only a lookup among routes that name hosts needs it, so a plain
+    /// hit reads no host.
     public init(_ request: IncomingRequest) {
         via = request.proxied.map { $0.inTunnel ? .tunnel : .proxy } ?? .direct
         session = Self.session(of: request)
-        server = Self.server(of: request)
     }
 
     /// The session `request` belongs to (what `init` reads).
+    @inline(__always)
     public static func session(of request: IncomingRequest) -> SessionID? {
         SessionID(request.proxied?.session ?? request.header(SessionID.header))
-    }
-
-    /// The server `request` is for (what `init` reads): the lookup asks it only when routes name hosts.
-    public static func server(of request: IncomingRequest) -> String? {
-        if let proxied = request.proxied { return proxied.host }
-        return (request.header("X-Stubd-Host") ?? request.header("Host")).flatMap(HostName.normalized)
     }
 }

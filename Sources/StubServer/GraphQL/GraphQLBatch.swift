@@ -22,6 +22,7 @@ struct GraphQLBatch {
 
     /// Whether `request` may be a batch, from its method and its body's first byte: such requests
     /// are decided off the loop (a batch runs a lookup per operation).
+    @inline(__always)
     static func mayBe(_ request: IncomingRequest) -> Bool {
         request.method == "POST" && request.body.first { !Self.space.contains($0) } == UInt8(ascii: "[")
     }
@@ -42,6 +43,14 @@ struct GraphQLBatch {
               }) else { return nil }
         count = items.count
         operations = items.count <= Self.maxOperations ? items : []
+    }
+
+    /// The pipeline's batch stage: a miss whose body is a batch (no route took the array whole) is
+    /// answered an operation at a time, each looked up as a request of its own.
+    @inline(__always)
+    static func answerMiss(_ exchange: Exchange, _ decision: inout Decision, lookup: LookupStage) {
+        guard case .miss = exchange.resolution, let batch = GraphQLBatch(exchange.request) else { return }
+        decision = batch.decide(exchange) { lookup.decide($0, headOnly: false) }
     }
 
     /// The batch's answer: each operation decided by `one` (the stub lookup) as a request alone.

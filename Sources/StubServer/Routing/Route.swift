@@ -1,5 +1,6 @@
 import Atomics
 public import StubModel
+import StubdMatching
 import StubdEngine
 import StubdState
 public import StubdTemplates

@@ -1,4 +1,5 @@
 public import StubModel
+import StubdMatching
 public import StubdEngine
 
 /// The compiled, immutable set of stubs that every event loop reads.
@@ -174,15 +175,11 @@ extension RouteTable {
         return .miss(nearMisses(view, limit: 3).map(\.miss))
     }
 
-    /// The first route, in precedence order, that matches and that `accept` takes (scenario
-    /// state); a HEAD falls back to GET routes.
-    func match(_ view: RequestView, accept: ((Route) -> Bool)?) -> Route? {
-        if let route = match(view, method: view.request.method, accept: accept) { return route }
-        if view.request.method == "HEAD" { return match(view, method: "GET", accept: accept) }
-        return nil
-    }
+}
 
-    private func match(_ view: RequestView, method: String, accept: ((Route) -> Bool)?) -> Route? {
+extension RouteTable: RouteLookup {
+    @inline(__always)
+    func pathCandidates(_ view: RequestView, method: String) -> LazyMapSequence<[Int], Route> {
         let exact = index[Key(method: method, path: view.pathKey)] ?? []
         var candidates = exact
         if let trie = templates[method], !trie.isEmpty {
@@ -191,37 +188,17 @@ extension RouteTable {
                 candidates = (exact + fitting).sorted { routes[$0].precedence < routes[$1].precedence }
             }
         }
-        for position in candidates {
-            let route = routes[position]
-            if route.matchesBeyondPath(view) && (accept?(route) ?? true) { return route }
-        }
-        for position in patterns[method] ?? [] {
-            let route = routes[position]
-            if route.matchesPath(view) && route.matchesBeyondPath(view) && (accept?(route) ?? true) { return route }
-        }
-        return nil
+        return candidates.lazy.map { self.routes[$0] }
     }
 
-    /// The `limit` routes closest to the request, by the sum of their matchers' distances.
-    ///
+    func patternRoutes(method: String) -> LazyMapSequence<[Int], Route> {
+        (patterns[method] ?? []).lazy.map { self.routes[$0] }
+    }
+
     /// Small tables are ranked whole; in large ones only the routes whose paths sort next to the
-    /// request's (±16) are ranked, so a miss costs the same with 1,000 or 100,000 routes. Method
-    /// and path distances rank first; only the best few are asked for the rest of their distance,
-    /// and only the final ones explain themselves (building sentences is the expensive part).
-    func nearMisses(_ view: RequestView, limit: Int) -> [(score: Int, miss: NearMiss)] {
-        guard !routes.isEmpty else { return [] }
-        let ranked = nearMissCandidates(view.path.description)
-            .map { (score: $0.matchers.addressDistance(view), route: $0) }
-            .sorted { $0.score != $1.score ? $0.score < $1.score : $0.route.order < $1.route.order }
-        let scored = ranked.prefix(limit + 6)
-            .map { (score: $0.score + $0.route.matchers.remainingDistance(view), route: $0.route) }
-            .sorted { $0.score != $1.score ? $0.score < $1.score : $0.route.order < $1.route.order }
-        return scored.prefix(limit).map { ($0.score, NearMiss(route: $0.route, differences: $0.route.matchers.explain(view))) }
-    }
-}
-
-extension RouteTable {
-    func nearMissCandidates(_ path: String) -> [Route] {
+    /// request's (±16), so a miss costs the same with 1,000 or 100,000 routes.
+    func nearMissCandidates(_ view: RequestView) -> [Route] {
+        let path = view.path.description
         let window = 16
         guard routes.count > 4 * window else { return routes }
         var low = 0

@@ -1,4 +1,5 @@
 import StubModel
+import StubdMatching
 
 /// The runtime routes of one session (or of every session): an immutable index that a change
 /// copies only along the paths it touches, so adding or removing k routes costs O(k · log n),
@@ -148,53 +149,32 @@ final class RuntimeLayer: Sendable {
         route.pathText.split(separator: "/", omittingEmptySubsequences: true).first.map(String.init) ?? ""
     }
 
-    // MARK: Lookup
+}
 
-    /// The first route, in precedence order, that matches and that `accept` takes; a HEAD
-    /// falls back to GET routes.
-    func match(_ view: RequestView, accept: ((Route) -> Bool)?) -> Route? {
-        if let route = match(view, method: view.request.method, accept: accept) { return route }
-        if view.request.method == "HEAD" { return match(view, method: "GET", accept: accept) }
-        return nil
-    }
-
-    private func match(_ view: RequestView, method: String, accept: ((Route) -> Bool)?) -> Route? {
+extension RuntimeLayer: RouteLookup {
+    func pathCandidates(_ view: RequestView, method: String) -> [Route] {
         var candidates = exact[RouteTable.Key(method: method, path: view.pathKey)] ?? []
         if let trie = templates[method] {
             var fitting: [Route] = []
             trie.collect(view.path.segments[...], trailingSlash: view.path.trailingSlash, into: &fitting)
             if !fitting.isEmpty { candidates = (candidates + fitting).sorted { $0.precedence < $1.precedence } }
         }
-        for route in candidates where route.matchesBeyondPath(view) && (accept?(route) ?? true) { return route }
-        for route in patterns[method] ?? [] where route.matchesPath(view) && route.matchesBeyondPath(view) && (accept?(route) ?? true) {
-            return route
-        }
-        return nil
+        return candidates
     }
 
-    /// The `limit` routes closest to the request, ranked as `RouteTable.nearMisses` ranks them.
+    func patternRoutes(method: String) -> [Route] { patterns[method] ?? [] }
+
     /// Small layers are ranked whole; in large ones the routes under the request's first path
     /// segment (up to 64) and the method's path patterns.
-    func nearMisses(_ view: RequestView, limit: Int) -> [(score: Int, miss: NearMiss)] {
-        guard !routes.isEmpty else { return [] }
-        var candidates: [Route]
-        if routes.count <= 64 {
-            candidates = routes.values
-        } else {
-            candidates = []
-            let first = view.path.segments.first ?? ""
-            neighbourhoods[first]?.forEach { _, route in
-                candidates.append(route)
-                return candidates.count < 64
-            }
-            candidates += patterns[view.request.method] ?? []
+    func nearMissCandidates(_ view: RequestView) -> [Route] {
+        if routes.count <= 64 { return routes.values }
+        var candidates: [Route] = []
+        let first = view.path.segments.first ?? ""
+        neighbourhoods[first]?.forEach { _, route in
+            candidates.append(route)
+            return candidates.count < 64
         }
-        let ranked = candidates.map { (score: $0.matchers.addressDistance(view), route: $0) }
-            .sorted { $0.score != $1.score ? $0.score < $1.score : $0.route.order < $1.route.order }
-        let scored = ranked.prefix(limit + 6)
-            .map { (score: $0.score + $0.route.matchers.remainingDistance(view), route: $0.route) }
-            .sorted { $0.score != $1.score ? $0.score < $1.score : $0.route.order < $1.route.order }
-        return scored.prefix(limit).map { ($0.score, NearMiss(route: $0.route, differences: $0.route.matchers.explain(view))) }
+        return candidates + (patterns[view.request.method] ?? [])
     }
 }
 

@@ -1,4 +1,5 @@
 import StubModel
+import StubdMatching
 import StubdEngine
 import AdminContract
 

@@ -19,7 +19,9 @@ import StubdTestTags
 
     /// One reading of a host, whoever names it.
     @Test(arguments: [("b.example.com.", "b.example.com"), ("B.Example.COM:8080", "b.example.com"), ("[::1]:80", "::1"), ("[::1]", "::1"),
-                      ("localhost.", "localhost"), (" api.example.com ", "api.example.com"), ("", nil), ("[::1", nil), (":80", nil)])
+                      ("localhost.", "localhost"), (" api.example.com ", "api.example.com"), ("", nil), ("[::1", nil), (":80", nil),
+                      ("[FE80::1]:443", "fe80::1"), ("host:", "host"), ("host:8a", "host:8a"), ("a.b..", "a.b"), ("\tX.Y\t", "x.y"),
+                      (".", nil), ("[]", nil), ("ÄPI.Example.:8443", "äpi.example"), ("Bücher.Example", "bücher.example")])
     func aHostIsReadOneWay(given: String, read: String?) {
         #expect(HostName.normalized(given) == read, "\(given)")
     }

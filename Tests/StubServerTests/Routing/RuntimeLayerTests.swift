@@ -2,6 +2,7 @@ import Testing
 import StubdTestSupport
 import StubModel
 @testable import StubServer
+@testable import StubdMatching
 @testable import StubdRuntime
 @testable import AdminAPI
 @testable import Dashboard

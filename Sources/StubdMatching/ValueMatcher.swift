@@ -1,5 +1,7 @@
 import Foundation
 import StubModel
+import Recording
+import StubdEngine
 
 /// A header or cookie that must satisfy a `ValueMatch` (`{"contains": …}`, `{"absent": true}`, …).
 struct NamedValueMatcher: RequestPartMatcher {

@@ -1,10 +1,6 @@
 import Testing
 import StubModel
-@testable import StubServer
-@testable import StubdRuntime
-@testable import AdminAPI
-@testable import Dashboard
-import AdminContract
+@testable import StubdMatching
 @testable import StubdEngine
 import StubdTestTags
 

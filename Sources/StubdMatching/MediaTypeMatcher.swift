@@ -1,4 +1,6 @@
 import StubModel
+import Recording
+import StubdEngine
 
 /// A required `Content-Type`, compared as a media type rather than as text, so every client's
 /// spelling of the same type matches: type and subtype ignore case (`Application/JSON`), the

@@ -1,4 +1,6 @@
 import StubModel
+import Recording
+import StubdEngine
 import Foundation
 
 /// What the body must be: anything, exact bytes, JSON by meaning, form pairs as a multiset,

@@ -1,12 +1,14 @@
-import StubModel
+package import StubModel
+import Recording
+import StubdEngine
 
 /// The matchers a route's request pattern compiles to, one per request part.
 ///
 /// Lookup selects candidates by method and path (hash or trie) and then asks only the remaining
 /// parts (`matchesBeyondPath`); near-miss ranking and reports ask every part.
-struct RouteMatchers: Sendable {
+package struct RouteMatchers: Sendable {
     let method: MethodMatcher
-    let path: PathMatcher
+    package let path: PathMatcher
     /// The query rule: always there, since a pattern without one still requires a request
     /// without query pairs; held as itself so the hit path copies no existential.
     private let query: QueryMatcher
@@ -15,7 +17,7 @@ struct RouteMatchers: Sendable {
     /// Where the query rule stands among `others` in a report.
     private let queryPosition: Int
 
-    init(_ pattern: RequestPattern) {
+    package init(_ pattern: RequestPattern) {
         method = MethodMatcher(method: pattern.method)
         path = PathMatcher(pattern.path)
         query = QueryMatcher(pattern.query)
@@ -35,7 +37,7 @@ struct RouteMatchers: Sendable {
     }
 
     /// Everything beyond method and path: what the index has not already checked.
-    func matchesBeyondPath(_ request: RequestView) -> Bool {
+    package func matchesBeyondPath(_ request: RequestView) -> Bool {
         guard query.matches(request) else { return false }
         for part in others where !part.matches(request) { return false }
         return true
@@ -49,17 +51,17 @@ struct RouteMatchers: Sendable {
     }
 
     /// Method and path only: the cheap first stage of near-miss ranking.
-    func addressDistance(_ request: RequestView) -> Int {
+    package func addressDistance(_ request: RequestView) -> Int {
         method.distance(request) + path.distance(request)
     }
 
     /// Query, headers and body: the second stage, for the few routes that can still make the cut.
-    func remainingDistance(_ request: RequestView) -> Int {
+    package func remainingDistance(_ request: RequestView) -> Int {
         parts.reduce(0) { $0 + $1.distance(request) }
     }
 
     /// Every difference, in the order a report lists them: method, path, query, headers, body.
-    func explain(_ request: RequestView) -> [String] {
+    package func explain(_ request: RequestView) -> [String] {
         ([method, path] + parts).flatMap { $0.explain(request) }
     }
 }

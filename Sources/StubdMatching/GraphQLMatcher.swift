@@ -1,4 +1,6 @@
 import StubModel
+import Recording
+import StubdEngine
 
 /// A route's GraphQL requirement (`"graphql"`): the operation (by name, or a persisted query's
 /// hash) and named variables. Its near misses speak GraphQL: `GraphQL operation: expected

@@ -1,7 +1,9 @@
 import StubModel
+import Recording
+import StubdEngine
 
 /// The decoded path must equal a literal path, or fit a template (`/users/{login}`).
-struct PathMatcher: RequestPartMatcher {
+package struct PathMatcher: RequestPartMatcher {
     let pattern: PathPattern
     /// The pattern as listings show it, computed once for near-miss ranking.
     let text: String
@@ -18,7 +20,7 @@ struct PathMatcher: RequestPartMatcher {
         }
     }
 
-    func matches(_ request: RequestView) -> Bool {
+    package func matches(_ request: RequestView) -> Bool {
         switch pattern {
         case .literal(let expected): return expected == request.path
         case .template(let template): return template.matches(request.path)

@@ -1,4 +1,6 @@
 import StubModel
+import Recording
+import StubdEngine
 import Foundation
 
 /// The decoded query pairs must be exactly these, as a multiset: order is free (Alamofire's

@@ -1,17 +1,17 @@
 import Foundation
-import StubModel
-import StubdEngine
-import Recording
+package import StubModel
+package import StubdEngine
+package import Recording
 
 /// A request as the matchers see it: path key and query decoded once per lookup, the decoded
 /// path and the parsed body (JSON, form pairs, multipart parts) computed on first use and then
 /// shared by every candidate route, so no body is parsed twice for one request.
 ///
 /// Confined to the lookup that made it (one event-loop thread).
-final class RequestView {
-    let request: IncomingRequest
+package final class RequestView {
+    package let request: IncomingRequest
     /// The canonical path key (see `PathSegments.key`), what exact routes are hashed on.
-    let pathKey: String
+    package let pathKey: String
     /// The decoded query pairs, sorted (compared as a multiset), `+` read as a space.
     let query: [NameValue]
     /// The same with `+` read as a plus; nil when the query has no `+`.
@@ -22,17 +22,17 @@ final class RequestView {
     /// (made on first use: most requests meet no regex).
     lazy var regexBudget = RegexBudget()
 
-    /// The server the request is for (`Arrival.server`), when it is one some route stands for;
+    /// The server the request is for (`IncomingRequest.server`), when it is one some route stands for;
     /// nil otherwise, and then routes' hosts are not compared.
     let knownHost: String?
 
-    init(_ request: IncomingRequest, redactor: Redactor = .off, knownHosts: Set<String> = []) {
+    package init(_ request: IncomingRequest, redactor: Redactor = .off, knownHosts: Set<String> = []) {
         self.request = request
         self.redactor = redactor
         if knownHosts.isEmpty {
             knownHost = nil
         } else {
-            knownHost = Arrival.server(of: request).flatMap { knownHosts.contains($0) ? $0 : nil }
+            knownHost = request.server.flatMap { knownHosts.contains($0) ? $0 : nil }
         }
         self.pathKey = PathSegments.key(raw: request.rawPath)
         if let rawQuery = request.rawQuery, !rawQuery.isEmpty {
@@ -99,7 +99,7 @@ final class RequestView {
     lazy var cookies: [NameValue] = NameValue.cookies(in: request.headers)
 
     /// The decoded path segments (templates and near misses only).
-    lazy var path = PathSegments(raw: request.rawPath)
+    package lazy var path = PathSegments(raw: request.rawPath)
 
     /// The body parsed as JSON, or nil when it is not JSON.
     lazy var json: JSONValue? = try? JSONParser.parse(body)

@@ -1,4 +1,6 @@
 import StubModel
+import Recording
+import StubdEngine
 
 /// One header the route requires: present (name case-insensitive) with exactly this value.
 /// Headers a route does not list are never checked.
