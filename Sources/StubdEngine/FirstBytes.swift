@@ -87,7 +87,7 @@ public enum FirstBytes: Equatable, Sendable {
 
     private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
-        for index in 0...(bytes.count - needle.count) where bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) {
+        for index in 0..<(bytes.count - needle.count + 1) where bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) {
             return true
         }
         return false
@@ -96,7 +96,7 @@ public enum FirstBytes: Equatable, Sendable {
     /// Where an HTTP head's blank line starts (the `\r\n\r\n`), if it has come.
     static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+        for index in 0..<(bytes.count - 3) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index
         }
         return nil

@@ -153,14 +153,15 @@ final class Worker {
 
     /// The tracker of the front a request came in on.
     private func connections(of req: OpaquePointer) -> ConnectionTracker? {
-        front(of: req)?.connections
+        front(of: req).map { fronts[$0].connections }
     }
 
-    /// The front a request came in on.
-    private func front(of req: OpaquePointer) -> Front? {
-        guard fronts.count > 1 else { return fronts.first }
+    /// Where in `fronts` the front a request came in on is: an index, so no `Front` (whose kind
+    /// may hold a session's name) is copied per request.
+    private func front(of req: OpaquePointer) -> Int? {
+        guard fronts.count > 1 else { return fronts.isEmpty ? nil : 0 }
         guard let connection = evhttp_request_get_connection(req), let server = evhttp_connection_get_server(connection) else { return nil }
-        return fronts.first { $0.http == server }
+        return fronts.firstIndex { $0.http == server }
     }
 
     private func freeFronts() {
@@ -225,14 +226,14 @@ final class Worker {
 
     func handle(_ req: OpaquePointer) {
         let front = front(of: req)
-        let tracker = front?.connections
+        let tracker = front.map { fronts[$0].connections }
         let arrival = tracker?.requestArrived(req)
         var request = IncomingRequest(engineRequest: req)
         request.connection = arrival?.use
         request.peer = arrival?.peer ?? ""
         request.isTLS = tracker?.isTLS ?? false
-        if let kind = front?.kind, !kind.isDirect {
-            if let answer = proxyArrival(for: &request, kind: kind, req: req) {
+        if let front, !fronts[front].kind.isDirect {
+            if let answer = proxyArrival(for: &request, kind: fronts[front].kind, req: req) {
                 Reply.send(answer, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: request.method == "HEAD")
                 return
             }

@@ -48,9 +48,13 @@ public struct CORSPolicy: Sendable {
 
     /// The answer to a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`),
     /// or nil when the request is not one or its origin is not allowed.
+    @inline(__always)
     package func preflight(_ request: IncomingRequest) -> (reply: PreparedReply, headers: [NameValue])? {
-        guard request.method == "OPTIONS", let method = request.header("Access-Control-Request-Method"),
-              let origin = allowed(request) else { return nil }
+        request.method == "OPTIONS" ? preflightAnswer(request) : nil
+    }
+
+    private func preflightAnswer(_ request: IncomingRequest) -> (reply: PreparedReply, headers: [NameValue])? {
+        guard let method = request.header("Access-Control-Request-Method"), let origin = allowed(request) else { return nil }
         var headers = [NameValue("Access-Control-Allow-Origin", origin), NameValue("Access-Control-Allow-Credentials", "true"),
                        NameValue("Access-Control-Allow-Methods", method), NameValue("Access-Control-Max-Age", "600"),
                        NameValue("Vary", "Origin")]

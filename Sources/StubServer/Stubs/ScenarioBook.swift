@@ -133,8 +133,13 @@ final class ScenarioBook: Sendable {
     /// whoever the client is. Matched, the fault is forgotten; a re-send that meets the fault again
     /// is noted again, so each of a client's re-sends (Chromium's up to three attempts, urllib3's
     /// retries) is marked, and one app call counts once.
+    @inline(__always)
     func isResend(route: RouteID, session: SessionID?, signature: () -> Int) -> Bool {
-        guard noByteFaultCount.load(ordering: .relaxed) > 0 else { return false }
+        // Most servers have no fault noted: one atomic load, no call.
+        noByteFaultCount.load(ordering: .relaxed) > 0 && isResendOfNotedFault(route: route, session: session, signature: signature)
+    }
+
+    private func isResendOfNotedFault(route: RouteID, session: SessionID?, signature: () -> Int) -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
         guard let last = state.withLock({ $0.noByteFaults[session] }), last.route == route, now &- last.at < Self.resendWindow,
               last.signature == signature() else { return false }
