@@ -52,6 +52,7 @@ run: release
 ## in-memory engine), in seconds after the build; make test runs everything.
 check: deps
 	python3 packaging/check-imports.py
+	python3 packaging/js-declarations.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter "$$(python3 packaging/check-test-depth.py --filter)"
 

@@ -65,7 +65,7 @@ STAGES = [
         ("graphql-oracle", py("Tests/graphql/oracle_test.py"), 600, None),
         ("graphql-clients", py("Tests/graphql/clients_test.py"), 600, None),
         ("openapi-bodies", py("Tests/openapi/schema_bodies_test.py", env={"STUBD_OPENAPI": f"{ROOT}/{OPENAPI}/.build/debug/stubd-openapi"}), 900, None),
-        ("docs", sh(f"python3 packaging/check-docs.py && python3 Tests/docs/snippets_test.py {BIN} && python3 packaging/check-imports.py"), 600, None),
+        ("docs", sh(f"python3 packaging/check-docs.py && python3 Tests/docs/snippets_test.py {BIN} && python3 packaging/check-imports.py && python3 packaging/js-declarations.py"), 600, None),
     ]),
     ("hostile clients (alone: they measure waits)", 1, [
         ("hostile-connections", py("Tests/hostile/connections_test.py"), 600, None),

@@ -48,14 +48,32 @@ public struct RequestsAdmin {
         let note = body.isEmpty && entry.bodySize > 0
             ? "not kept: over \(RequestJournal.redactParseLimit / 1024) KiB and of a kind that may name secrets (JSON, form, multipart); --journal-secrets keeps its first bytes"
             : nil
-        return RequestRecord(
-            sequence: entry.sequence, time: timestamp(entry.time), method: entry.method, url: entry.url, path: entry.path,
-            session: entry.session?.rawValue, connection: entry.connection?.number, connectionRequest: entry.connection?.request,
-            headers: entry.headers, body: text, bodyBase64: text == nil ? Data(body).base64EncodedString() : nil, bodySize: entry.bodySize,
-            bodyNote: note, matched: entry.matched, routeID: entry.routeID?.description, route: entry.routeName, nearMiss: entry.nearMiss,
-            status: entry.status, fault: entry.fault?.rawValue, latencyMs: (entry.latency * 100_000).rounded() / 100,
-            response: entry.response.map { json($0, entry: entry, bodyLimit: bodyLimit) }, resend: entry.isResend,
-            faultSentAs: entry.faultCutShort ? RequestRecord.cutShort : nil, server: entry.server)
+        var record = RequestRecord()
+        record.sequence = entry.sequence
+        record.time = timestamp(entry.time)
+        record.method = entry.method
+        record.url = entry.url
+        record.path = entry.path
+        record.server = entry.server
+        record.session = entry.session?.rawValue
+        record.connection = entry.connection?.number
+        record.connectionRequest = entry.connection?.request
+        record.headers = entry.headers
+        record.body = text
+        record.bodyBase64 = text == nil ? Data(body).base64EncodedString() : nil
+        record.bodySize = entry.bodySize
+        record.bodyNote = note
+        record.matched = entry.matched
+        record.routeID = entry.routeID?.description
+        record.route = entry.routeName
+        record.nearMiss = entry.nearMiss
+        record.status = entry.status
+        record.fault = entry.fault?.rawValue
+        record.faultSentAs = entry.faultCutShort ? RequestRecord.cutShort : nil
+        record.latencyMs = (entry.latency * 100_000).rounded() / 100
+        record.response = entry.response.map { json($0, entry: entry, bodyLimit: bodyLimit) }
+        record.resend = entry.isResend
+        return record
     }
 
     /// Body bytes a miss's 404 shows however small the journal's body limit: enough for the

@@ -86,39 +86,6 @@ extension RemovedCount {
     public static var schema: AdminSchema { .object("", ["removed": .integer("runtime routes removed")]) }
 }
 
-extension RequestRecord {
-    /// One journal entry.
-    public static var schema: AdminSchema {
-        .object("a request stubd received and what it answered", [
-            "sequence": .integer("its number in the journal"),
-            "time": .string("when it arrived (ISO 8601, UTC)"),
-            "method": .string(""),
-            "url": .string("path and query as sent"),
-            "path": .string("the path, percent-decoded"),
-            "server": .string("scheme and host, for a request through the forward proxy"),
-            "session": .string("its X-Stubd-Session"),
-            "connection": .integer("the connection it came on"),
-            "connectionRequest": .integer("which request of that connection it was (1: the first)"),
-            "headers": .array(.array(.string(""), "[name, value]"), "headers in order"),
-            "body": .string("the body as text (possibly cut)"),
-            "bodyBase64": .string("the body as base64, when it is not UTF-8 text"),
-            "bodySize": .integer("the whole body's size in bytes"),
-            "bodyNote": .string("why no body is shown"),
-            "matched": .boolean("whether a route answered"),
-            "routeId": .string("the id of the route that answered"),
-            "route": .string("the name of the route that answered"),
-            "nearMiss": .string("for a miss: the closest route and why it missed"),
-            "status": .integer("the status sent"),
-            "fault": .string("the fault sent instead of a response"),
-            "faultSentAs": .string("cutShort: a fault step sent as a response cut short"),
-            "latencyMs": .number("milliseconds from arrival to the reply"),
-            "response": .anything("the response sent: status, headers, the first body bytes, the size"),
-            "resend": .boolean("a client's silent re-send after a fault that sent no byte (not counted)"),
-        ], optional: ["server", "session", "connection", "connectionRequest", "body", "bodyBase64", "bodyNote", "routeId", "route",
-                      "nearMiss", "status", "fault", "faultSentAs", "response", "resend"])
-    }
-}
-
 extension RequestList {
     /// `GET /__stubd/requests`.
     public static var schema: AdminSchema {

@@ -11,10 +11,18 @@ import StubdTestTags
 /// stay redacted), written on the first run, matched after, a change shown as a diff.
 @Suite(.tags(.socket)) struct RequestSnapshotTests {
     static func record(url: String, body: String?, type: String = "application/json") -> RequestRecord {
-        RequestRecord(sequence: 1, time: "", method: "POST", url: url, path: "", session: "s", connection: nil, connectionRequest: nil,
-                      headers: [NameValue("User-Agent", "x/1"), NameValue("Content-Type", type)], body: body, bodyBase64: nil,
-                      bodySize: body?.utf8.count ?? 0, bodyNote: nil, matched: true, routeID: nil, route: nil, nearMiss: nil, status: 200,
-                      fault: nil, latencyMs: 1, response: nil)
+        var record = RequestRecord()
+        record.sequence = 1
+        record.method = "POST"
+        record.url = url
+        record.session = "s"
+        record.headers = [NameValue("User-Agent", "x/1"), NameValue("Content-Type", type)]
+        record.body = body
+        record.bodySize = body?.utf8.count ?? 0
+        record.matched = true
+        record.status = 200
+        record.latencyMs = 1
+        return record
     }
 
     @Test func theTextIsCanonical() {

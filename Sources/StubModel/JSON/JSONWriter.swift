@@ -41,8 +41,12 @@ public enum JSONWriter {
 
     private static func newline(_ out: inout String, pretty: Bool, indent: Int) {
         guard pretty else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
+        // One made string per depth, not one per line.
+        out += indent < lineStarts.count ? lineStarts[indent] : "\n" + String(repeating: "  ", count: indent)
     }
+
+    /// A newline and the indent of each of the first depths.
+    private static let lineStarts = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
 
     /// Integers in the exact range print as integers; everything else uses Swift's shortest form.
     public static func format(_ n: Double) -> String {

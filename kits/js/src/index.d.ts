@@ -37,23 +37,55 @@ export interface RequestFilters {
 
 /** A journal entry (docs/admin-api.openapi.json's RequestRecord). */
 export interface RequestRecord {
+  /** its number in the journal */
   sequence: number;
+  /** when it arrived (ISO 8601, UTC) */
   time: string;
+  /** the method as sent */
   method: string;
+  /** path and query as sent */
   url: string;
+  /** the path, percent-decoded */
   path: string;
+  /** scheme and host, for a request through the forward proxy */
+  server?: string;
+  /** its session: X-Stubd-Session, proxy credentials or a session's proxy port */
   session?: string;
+  /** the connection it came on */
+  connection?: number;
+  /** which request of that connection it was (1: the first) */
+  connectionRequest?: number;
+  /** headers in order, as the client sent them */
   headers: Array<[string, string]>;
+  /** the body as text (possibly cut) */
   body?: string;
+  /** the body as base64, when it is not UTF-8 text */
   bodyBase64?: string;
+  /** the whole body's size in bytes */
   bodySize: number;
+  /** why no body is shown */
+  bodyNote?: string;
+  /** whether a route answered */
   matched: boolean;
+  /** the id of the route that answered */
+  routeId?: string;
+  /** the name of the route that answered */
   route?: string;
+  /** for a miss: the closest route and why it missed */
   nearMiss?: string;
+  /** the status sent */
   status?: number;
+  /** the fault sent instead of a response */
   fault?: string;
+  /** cutShort: a fault step sent as a response cut short */
+  faultSentAs?: string;
+  /** milliseconds from arrival to the reply */
   latencyMs: number;
+  /** the response sent: status, headers, the first body bytes, the size */
+  response?: unknown;
+  /** a client's silent re-send after a fault that sent no byte (not counted) */
   resend?: boolean;
+  /** Members a newer stubd sends. */
   [other: string]: unknown;
 }
 
