@@ -3,7 +3,9 @@ part (the client names its type; the fixture does not), a HEAD while debugging a
 not use up a step), a request body compressed with gzip or deflate, and the `[::1]` spelling of
 the default loopback address — each sent by curl, Python requests and Node over a real socket;
 an over-limit body announced with `Expect: 100-continue` (413 at once, curl and a raw socket), and
-HTTP/2 with prior knowledge (curl, a raw socket: SETTINGS then GOAWAY HTTP_1_1_REQUIRED).
+HTTP/2 with prior knowledge (curl, a raw socket: SETTINGS then GOAWAY HTTP_1_1_REQUIRED); and what
+docs/FAULTS.md says of urllib3 called directly: its default retries read `[reset, ok]` as 200 (the
+journal shows the step cut short, then the re-send), `retries=False` raises the step.
 
 Usage: python3 Tests/clients/round3_test.py [STUBD_BINARY]   (make test)
 """
@@ -39,6 +41,8 @@ ROUTES = [
      "response": {"status": 201, "text": "typed"}},
     {"name": "flaky", "request": {"method": "GET", "path": "/flaky"},
      "responses": [{"status": 503, "text": "first"}, {"status": 200, "text": "second"}]},
+    {"name": "stepped", "request": {"method": "GET", "path": "/stepped"},
+     "responses": [{"fault": "reset"}, {"status": 200, "text": "ok"}]},
     {"name": "tone", "request": {"method": "GET", "path": "/tone.bin"},
      "response": {"headers": {"Content-Type": "application/octet-stream", "ETag": "\"v1\""}, "text": "0123456789abcdefghij"}},
     {"name": "events", "request": {"method": "POST", "path": "/events", "body": {"json": {"event": "open", "n": 1}}},
@@ -177,6 +181,20 @@ def main():
         check("  …and HTTP/1.1 still answers after it", curl(f"{base}/flaky"), "200")
         # 7. The [::1] spelling of the default loopback address.
         check("curl http://[::1]:P", curl("-g", f"http://[::1]:{server.port}/flaky"), "200")
+        # urllib3 used directly, as FAULTS.md states it.
+        import urllib3
+        requests.post(f"{base}/__stubd/reset")
+        requests.delete(f"{base}/__stubd/requests")
+        answer = urllib3.PoolManager().request("GET", f"{base}/stepped")
+        journal = [(e.get("fault"), e.get("faultSentAs"), e.get("status")) for e in requests.get(f"{base}/__stubd/requests").json()["requests"]]
+        check("urllib3 default retries: [reset, ok] reads 200", f"{answer.status} {journal}",
+              "200 [('reset', 'cutShort', None), (None, None, 200)]")
+        requests.post(f"{base}/__stubd/reset")
+        try:
+            got = f"{urllib3.PoolManager(retries=False).request('GET', f'{base}/stepped').status}"
+        except urllib3.exceptions.ProtocolError as error:
+            got = f"ProtocolError {error}"
+        check("urllib3 retries=False: the step raises", got, "ProtocolError ('Connection broken: IncompleteRead")
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
