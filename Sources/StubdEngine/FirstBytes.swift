@@ -70,7 +70,7 @@ public enum FirstBytes: Equatable, Sendable {
 
     /// Whether a `…length:` header carries 19 or more significant digits whose value is at least
     /// `Int.max`. One pass that stops only at colons (rare in a head), so it costs little.
-    static func hasHugeLength(_ bytes: [UInt8]) -> Bool {
+    @inline(__always) static func hasHugeLength(_ bytes: [UInt8]) -> Bool {
         var index = 5
         while index < bytes.count {
             defer { index += 1 }
@@ -85,7 +85,7 @@ public enum FirstBytes: Equatable, Sendable {
         return false
     }
 
-    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+    @inline(__always) private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
         guard bytes.count >= needle.count else { return false }
         for index in 0..<(bytes.count - needle.count + 1) where bytes[index] == needle[0] && bytes[index..<(index + needle.count)].elementsEqual(needle) {
             return true

@@ -121,7 +121,7 @@ public struct IncomingRequest: Sendable {
 
     /// How many bytes the request target and the headers hold: what a template reading the
     /// request may have to go through (the off-loop rule looks at it beside the body's size).
-    @inlinable
+    @inlinable @inline(__always)
     public var headBytes: Int {
         storage.headBytes ?? (rawPath.utf8.count + (rawQuery?.utf8.count ?? 0) + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
     }
@@ -163,6 +163,7 @@ public struct IncomingRequest: Sendable {
 
     /// The common case, `/path?query` with no fragment, split in one pass over contiguous bytes;
     /// nil for anything else (absolute form, fragments), which the general path handles.
+    @inline(__always)
     private static func splitOriginForm(_ target: String) -> (path: String, query: String?)? {
         target.utf8.withContiguousStorageIfAvailable { bytes -> (path: String, query: String?)? in
             guard bytes.first == UInt8(ascii: "/") else { return nil }

@@ -18,7 +18,7 @@ public struct CivilTime: Sendable, Equatable {
     public let weekday: Int
 
     /// The UTC calendar fields of `unixSeconds` (negative ones are before 1970).
-    public init(unixSeconds: Int) {
+    @inlinable @inline(__always) public init(unixSeconds: Int) {
         var days = unixSeconds / 86_400
         var secondOfDay = unixSeconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }

@@ -27,6 +27,7 @@ struct QueryMatcher: RequestPartMatcher {
 
     /// The query read with `+` as a space, or — for a fixture written when stubd read `+` as a
     /// plus — with `+` as a plus (only computed when the query has a `+`).
+    @inline(__always)
     func matches(_ request: RequestView) -> Bool {
         if matches(request.query, request: request) { return true }
         return request.literalQuery.map { matches($0, request: request) } ?? false

@@ -8,7 +8,7 @@ extension System {
     /// A `timeval` of `seconds`, for libevent's timers and timeouts. `.init` takes each field's
     /// own type — `tv_usec` is `Int32` (`__darwin_suseconds_t`) on Darwin and `Int` on Glibc —
     /// so one spelling builds on both.
-    @inlinable public static func timeValue(seconds: Double) -> timeval {
+    @inlinable @inline(__always) public static func timeValue(seconds: Double) -> timeval {
         let whole = seconds.rounded(.down)
         return timeval(tv_sec: .init(whole), tv_usec: .init((seconds - whole) * 1_000_000))
     }

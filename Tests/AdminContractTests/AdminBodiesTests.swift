@@ -82,4 +82,12 @@ import StubdTestTags
         #expect(Set(described).count == described.count, "no endpoint twice")
         #expect(described.allSatisfy { AdminContract.isAdmin(String($0.split(separator: " ")[1])) })
     }
+
+    @Test func theAdminPathIsTheExactPrefixByBytes() {
+        for (path, admin) in [("/__stubd", true), ("/__stubd/", true), ("/__stubd/routes?x=1", true), ("/__stubd/\u{301}", true),
+                              ("/__stubdx", false), ("/__stub", false), ("/__STUBD/routes", false), ("/", false), ("", false),
+                              ("/a/__stubd/", false)] {
+            #expect(AdminContract.isAdmin(path) == admin, "\(path)")
+        }
+    }
 }

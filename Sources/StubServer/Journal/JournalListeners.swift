@@ -11,9 +11,12 @@ public final class JournalListeners: Sendable {
 
     private let current = PublishedReference(List([]))
     private let lastID = Mutex(0)
+    /// How many listen, kept beside the list so the serving path asks with one atomic load
+    /// instead of a lock, a retain and a release per request.
+    private let listening = Atomic(0)
 
     /// Whether nobody listens.
-    public var isEmpty: Bool { current.value.entries.isEmpty }
+    public var isEmpty: Bool { listening.load(ordering: .acquiring) == 0 }
 
     /// How many listen (open dashboard tabs, tests).
     public var count: Int { current.value.entries.count }
@@ -25,12 +28,19 @@ public final class JournalListeners: Sendable {
             return last
         }
         current.update { List($0.entries + [(id: id, tell: tell)]) }
+        listening.add(1, ordering: .releasing)
         return id
     }
 
     /// Removes what `add` returned `id` for.
     public func remove(_ id: Int) {
-        current.update { List($0.entries.filter { $0.id != id }) }
+        var removed = 0
+        current.update { list in
+            let kept = list.entries.filter { $0.id != id }
+            removed = list.entries.count - kept.count
+            return List(kept)
+        }
+        if removed > 0 { listening.subtract(removed, ordering: .releasing) }
     }
 
     func tell(_ entry: JournalEntry) {
