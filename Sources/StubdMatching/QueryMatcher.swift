@@ -52,7 +52,11 @@ struct QueryMatcher: RequestPartMatcher {
         return true
     }
 
-    func explain(_ request: RequestView) -> [String] {
+    func explain(_ request: RequestView) -> [String] { explain(request, suggestingAnyOtherQuery: true) }
+
+    /// `explain`, with the `anyOtherQuery` fix named on the first unexpected parameter only when
+    /// `suggestingAnyOtherQuery` — a route on the request's own method and path, where it is the fix.
+    func explain(_ request: RequestView, suggestingAnyOtherQuery: Bool) -> [String] {
         let names = Set(request.query.map(\.name))
         var out = present.filter { !names.contains($0) }.map { "query \($0): expected (any value), missing" }
         for (name, test) in tests {
@@ -66,7 +70,8 @@ struct QueryMatcher: RequestPartMatcher {
             let extra = rest.filter { pair in !expected.contains { $0.name == pair.name } }
             return out + PairDifferences.between(label: "query", expected: expected, got: rest.filter { !extra.contains($0) }, redactor: request.redactor)
         }
-        return out + PairDifferences.between(label: "query", expected: expected, got: rest, redactor: request.redactor)
+        return out + PairDifferences.between(label: "query", expected: expected, got: rest, redactor: request.redactor,
+                                             suggestingAnyOtherQuery: suggestingAnyOtherQuery)
     }
 }
 
@@ -86,7 +91,8 @@ struct HostMatcher: RequestPartMatcher {
 /// Multiset comparison of decoded pairs (query and form bodies), naming missing, extra and
 /// changed values.
 enum PairDifferences {
-    static func between(label: String, expected: [NameValue], got: [NameValue], redactor: Redactor = .off) -> [String] {
+    static func between(label: String, expected: [NameValue], got: [NameValue], redactor: Redactor = .off,
+                        suggestingAnyOtherQuery: Bool = true) -> [String] {
         if expected == got { return [] }
         let shown = { (pair: NameValue) in redactor.value(pair.value, named: pair.name) }
         var remaining = got
@@ -109,7 +115,7 @@ enum PairDifferences {
         for (position, extra) in remaining.enumerated() {
             // A query names every parameter by default (Moya's exactness); the first extra one says
             // the one-word fix, since cache-busters and analytics parameters are the usual cause.
-            let fix = position == 0 && label == "query"
+            let fix = position == 0 && label == "query" && suggestingAnyOtherQuery
                 ? #"; "anyOtherQuery": true on the route's request allows parameters it does not name"#
                 : ""
             differences.append("\(label) \(extra.name): unexpected (\"\(shown(extra))\")\(fix)")

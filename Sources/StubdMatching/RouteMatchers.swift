@@ -62,7 +62,12 @@ package struct RouteMatchers: Sendable {
 
     /// Every difference, in the order a report lists them: method, path, query, headers, body.
     package func explain(_ request: RequestView) -> [String] {
-        ([method, path] + parts).flatMap { $0.explain(request) }
+        // The `anyOtherQuery` fix is named only for a route on the request's method and path:
+        // on another route it is noise beside the difference that matters.
+        let onPath = method.matches(request) && path.matches(request)
+        var rest = others.map { $0.explain(request) }
+        rest.insert(query.explain(request, suggestingAnyOtherQuery: onPath), at: queryPosition)
+        return method.explain(request) + path.explain(request) + rest.flatMap { $0 }
     }
 }
 /// Matches one part of a request (method, path, query, a header, the body) against what a route

@@ -86,6 +86,16 @@ struct MatcherTests {
             == ["body part 1 (caption): expected 5 bytes, got 6 different bytes"])
     }
 
+    @Test func theAnyOtherQueryFixIsNamedOnlyForARouteOnTheRequestsPath() {
+        let matchers = RouteMatchers(RequestPattern(method: "GET", path: "/v1/products", query: [NameValue("page", "2")]))
+        let fix = #"; "anyOtherQuery": true on the route's request allows parameters it does not name"#
+        #expect(matchers.explain(Self.view("GET", "/v1/products?page=2&_=17")) == [#"query _: unexpected ("17")"# + fix])
+        let elsewhere = matchers.explain(Self.view("GET", "/v1/orders?page=2&_=17"))
+        #expect(elsewhere.contains(#"query _: unexpected ("17")"#), "\(elsewhere)")
+        #expect(!elsewhere.joined().contains("anyOtherQuery"), "\(elsewhere)")
+        #expect(!matchers.explain(Self.view("POST", "/v1/products?page=2&_=17")).joined().contains("anyOtherQuery"))
+    }
+
     @Test func routeMatchersExplainInReportOrderAndRankByDistance() {
         let pattern = RequestPattern(method: "POST", path: "/a", query: [NameValue("q", "1")], headers: [NameValue("X-K", "v")],
                                      body: .bytes(Array("x".utf8)))
