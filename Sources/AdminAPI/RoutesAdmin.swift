@@ -14,10 +14,16 @@ struct RoutesAdmin {
     func list(session: SessionID?) -> RouteList {
         let off = state.switchedOffRoutes(session: session)
         return RouteList(state.routes(session: session).map { entry in
-            RouteEntry(id: entry.route.id.description, origin: entry.route.id.origin == .fixture ? "fixture" : "runtime",
-                       session: entry.session?.rawValue, source: entry.route.fixture.source, answers: entry.route.outcomeLabel,
-                       hits: entry.route.hits, route: FixtureWriter.route(entry.route.fixture),
-                       disabled: off.contains(entry.route.id))
+            var listed = RouteEntry()
+            listed.id = entry.route.id.description
+            listed.origin = entry.route.id.origin == .fixture ? "fixture" : "runtime"
+            listed.session = entry.session?.rawValue
+            listed.source = entry.route.fixture.source
+            listed.answers = entry.route.outcomeLabel
+            listed.hits = entry.route.hits
+            listed.route = FixtureWriter.route(entry.route.fixture)
+            listed.disabled = off.contains(entry.route.id)
+            return listed
         })
     }
 

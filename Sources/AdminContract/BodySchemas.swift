@@ -40,22 +40,6 @@ extension ResetDone {
     }
 }
 
-extension RouteEntry {
-    /// One route of `GET /__stubd/routes`.
-    public static var schema: AdminSchema {
-        .object("a route the session sees", [
-            "id": .string("f3 (fixture) or r12 (runtime)"),
-            "origin": .string("fixture or runtime"),
-            "session": .string("the session a runtime route belongs to"),
-            "source": .string("where it came from: file and position, or the session"),
-            "answers": .string("its status or fault, or the sequence of them (500,200)"),
-            "hits": .integer("requests it has answered"),
-            "route": .anything("the route in the fixture format"),
-            "disabled": .boolean("turned off for the session asking: requests pass it by"),
-        ], optional: ["session", "disabled"])
-    }
-}
-
 extension RouteList {
     /// `GET /__stubd/routes`.
     public static var schema: AdminSchema { .object("", ["routes": .array(.of(RouteEntry.self), "in lookup order")]) }
@@ -182,18 +166,6 @@ extension CollectionItems {
 extension CollectionCount {
     /// `PUT /__stubd/collections/{name}`'s answer.
     public static var schema: AdminSchema { .object("", ["name": .string(""), "count": .integer("items it holds now")]) }
-}
-
-extension WebhookRecord {
-    /// One webhook of `GET /__stubd/webhooks`.
-    public static var schema: AdminSchema {
-        .object("a webhook stubd sent", [
-            "sequence": .integer(""), "time": .string("when it was sent (ISO 8601)"), "route": .string("the route that sent it"),
-            "method": .string(""), "url": .string(""), "attempts": .integer("tries made"),
-            "session": .string("the session of the request that set it off"), "status": .integer("the status it got"),
-            "error": .string("why it failed"),
-        ], optional: ["session", "status", "error"])
-    }
 }
 
 extension WebhookList {

@@ -1,51 +1,50 @@
 public import StubModel
 
-/// One route as `GET /__stubd/routes` lists it.
-public struct RouteEntry: AdminBody {
+/// One route as `GET /__stubd/routes` lists it. Each wire member is its property here and one
+/// line of `wire` (see `RequestRecord`).
+public struct RouteEntry: AdminBody, Equatable {
     /// `f3` (fixture) or `r12` (runtime).
-    public let id: String
+    public var id = ""
     /// `fixture` or `runtime`.
-    public let origin: String
+    public var origin = ""
     /// The session a runtime route belongs to.
-    public let session: String?
+    public var session: String?
     /// Where it came from (file and position, or the session).
-    public let source: String
+    public var source = ""
     /// Its status or fault, or the sequence of them (`500,200`).
-    public let answers: String
+    public var answers = ""
     /// Requests it has answered.
-    public let hits: Int
+    public var hits = 0
     /// The route in the fixture format.
-    public let route: JSONValue
+    public var route: JSONValue = .null
     /// Turned off for the session asking (or for every session): requests pass it by.
-    public let disabled: Bool
+    public var disabled = false
 
-    /// A listed route.
-    public init(id: String, origin: String, session: String?, source: String, answers: String, hits: Int, route: JSONValue, disabled: Bool = false) {
-        (self.id, self.origin, self.session, self.source, self.answers, self.hits, self.route) = (id, origin, session, source, answers, hits, route)
-        self.disabled = disabled
-    }
+    /// The wire members in the order sent.
+    public static let wire = WireTable<RouteEntry>("a route the session sees", [
+        .member("id", \.id, "f3 (fixture) or r12 (runtime)"),
+        .member("origin", \.origin, "fixture or runtime"),
+        .member("session", \.session, "the session a runtime route belongs to"),
+        .member("source", \.source, "where it came from: file and position, or the session"),
+        .member("answers", \.answers, "its status or fault, or the sequence of them (500,200)"),
+        .member("hits", \.hits, "requests it has answered"),
+        .member("route", \.route, "the route in the fixture format"),
+        .flag("disabled", \.disabled, "turned off for the session asking: requests pass it by"),
+    ])
+
+    /// An empty entry, filled member by member.
+    public init() {}
 
     /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
-        let fields = try JSONFields(json, usage: "expected a route entry")
-        id = try fields.string("id")
-        origin = try fields.string("origin")
-        session = try fields.optionalString("session")
-        source = try fields.string("source")
-        answers = try fields.string("answers")
-        hits = try fields.int("hits")
-        route = fields.raw("route") ?? .null
-        disabled = try fields.bool("disabled", absent: false)
+        try Self.wire.read(json, into: &self, usage: "expected a route entry")
     }
 
     /// The body as the admin API sends it.
-    public var json: JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("id", .string(id)), ("origin", .string(origin))]
-        if let session { members.append(("session", .string(session))) }
-        members += [("source", .string(source)), ("answers", .string(answers)), ("hits", .int(hits)), ("route", route)]
-        if disabled { members.append(("disabled", .bool(true))) }
-        return .object(members)
-    }
+    public var json: JSONValue { Self.wire.json(self) }
+
+    /// One route of `GET /__stubd/routes`.
+    public static var schema: AdminSchema { wire.schema }
 }
 
 /// `GET /__stubd/routes`.

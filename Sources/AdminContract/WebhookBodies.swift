@@ -1,57 +1,53 @@
 public import StubModel
 
-/// One webhook sent and how it ended.
-public struct WebhookRecord: AdminBody {
+/// One webhook sent and how it ended. Each wire member is its property here and one line of
+/// `wire` (see `RequestRecord`).
+public struct WebhookRecord: AdminBody, Equatable {
     /// Increasing number, unique per server.
-    public let sequence: Int
+    public var sequence = 0
     /// When it ended (ISO 8601, UTC).
-    public let time: String
+    public var time = ""
     /// The route whose answer sent it.
-    public let route: String
+    public var route = ""
     /// The method it was sent with.
-    public let method: String
+    public var method = ""
     /// The URL, its query's secrets hidden.
-    public let url: String
+    public var url = ""
     /// Attempts made (retries included).
-    public let attempts: Int
+    public var attempts = 0
     /// The session of the request that caused it.
-    public let session: String?
-    /// The last answer's status, or why it failed.
-    public let status: Int?
+    public var session: String?
+    /// The last answer's status.
+    public var status: Int?
     /// Why it failed, when it did.
-    public let error: String?
+    public var error: String?
 
-    /// A record of these values.
-    public init(sequence: Int, time: String, route: String, method: String, url: String, attempts: Int, session: String?, status: Int?, error: String?) {
-        (self.sequence, self.time, self.route, self.method, self.url) = (sequence, time, route, method, url)
-        (self.attempts, self.session, self.status, self.error) = (attempts, session, status, error)
-    }
+    /// The wire members in the order sent.
+    public static let wire = WireTable<WebhookRecord>("a webhook stubd sent", [
+        .member("sequence", \.sequence, "increasing, unique per server"),
+        .member("time", \.time, "when it was sent (ISO 8601)"),
+        .member("route", \.route, "the route that sent it"),
+        .member("method", \.method, "the method it was sent with"),
+        .member("url", \.url, "the URL, its query's secrets hidden"),
+        .member("attempts", \.attempts, "tries made"),
+        .member("session", \.session, "the session of the request that set it off"),
+        .member("status", \.status, "the status it got"),
+        .member("error", \.error, "why it failed"),
+    ])
+
+    /// An empty record, filled member by member.
+    public init() {}
 
     /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
     public init(json: JSONValue) throws(AdminBodyProblem) {
-        let fields = try JSONFields(json, usage: "expected a webhook record")
-        sequence = try fields.int("sequence")
-        time = try fields.string("time")
-        route = try fields.string("route")
-        method = try fields.string("method")
-        url = try fields.string("url")
-        attempts = try fields.int("attempts")
-        session = try fields.optionalString("session")
-        status = try fields.optionalInt("status")
-        error = try fields.optionalString("error")
+        try Self.wire.read(json, into: &self, usage: "expected a webhook record")
     }
 
     /// The body as the admin API sends it.
-    public var json: JSONValue {
-        var members: [(key: String, value: JSONValue)] = [
-            ("sequence", .int(sequence)), ("time", .string(time)), ("route", .string(route)), ("method", .string(method)),
-            ("url", .string(url)), ("attempts", .int(attempts)),
-        ]
-        if let session { members.append(("session", .string(session))) }
-        if let status { members.append(("status", .int(status))) }
-        if let error { members.append(("error", .string(error))) }
-        return .object(members)
-    }
+    public var json: JSONValue { Self.wire.json(self) }
+
+    /// One webhook of `GET /__stubd/webhooks`.
+    public static var schema: AdminSchema { wire.schema }
 }
 
 /// `GET /__stubd/webhooks`.

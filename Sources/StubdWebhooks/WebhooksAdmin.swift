@@ -18,8 +18,17 @@ package struct WebhooksAdmin {
 
     func list(session: SessionID?) -> WebhookList {
         WebhookList(log.entries(session: session).map { entry in
-            WebhookRecord(sequence: entry.sequence, time: RequestsAdmin.timestamp(entry.time), route: entry.route, method: entry.method,
-                          url: entry.url, attempts: entry.attempts, session: entry.session?.rawValue, status: entry.status, error: entry.error)
+            var record = WebhookRecord()
+            record.sequence = entry.sequence
+            record.time = RequestsAdmin.timestamp(entry.time)
+            record.route = entry.route
+            record.method = entry.method
+            record.url = entry.url
+            record.attempts = entry.attempts
+            record.session = entry.session?.rawValue
+            record.status = entry.status
+            record.error = entry.error
+            return record
         })
     }
 

@@ -98,4 +98,18 @@ import StubdTestTags
         let required = RequestRecord.wire.fields.filter(\.isRequired).map(\.name)
         #expect(required == ["sequence", "time", "method", "url", "path", "headers", "bodySize", "matched", "latencyMs"])
     }
+
+    @Test func everyTabledBodyListsEachPropertyOnceAndRoundTrips() throws {
+        // A stored property without its table line would be neither read nor written nor published.
+        #expect(Mirror(reflecting: WebhookRecord()).children.count == WebhookRecord.wire.fields.count)
+        #expect(Mirror(reflecting: RouteEntry()).children.count == RouteEntry.wire.fields.count)
+        var webhook = WebhookRecord()
+        (webhook.sequence, webhook.route, webhook.attempts, webhook.status, webhook.error) = (3, "pay", 2, 500, "gave up")
+        #expect(try WebhookRecord(json: webhook.json) == webhook)
+        var route = RouteEntry()
+        (route.id, route.origin, route.hits, route.route, route.disabled) = ("f1", "fixture", 4, .object([("name", .string("zen"))]), true)
+        #expect(try RouteEntry(json: route.json) == route)
+        guard case .object(let members) = RouteEntry().json else { Issue.record("not an object"); return }
+        #expect(!members.contains { $0.key == "disabled" || $0.key == "session" }, "absent members are not written")
+    }
 }
