@@ -152,8 +152,9 @@ public struct FixtureReader {
         let name = problems.check { () throws(FixtureError) in try string(route["name"], at: join(field, "name")) }
         let saves = problems.check { () throws(FixtureError) in try readSaves(route["save"], at: join(field, "save")) }
         let webhooks = problems.check { () throws(FixtureError) in try readWebhooks(route["webhooks"], at: join(field, "webhooks")) }
+        let faultSteps = problems.check { () throws(FixtureError) in try readFaultSteps(route["faultSteps"], at: join(field, "faultSteps")) }
         guard problems.list.count == before, let request, let outcomes, let timing, let scenario, let dribble, let name, let saves,
-              let webhooks else { return nil }
+              let webhooks, let faultSteps else { return nil }
         let location = field.isEmpty ? file : "\(file) \(field)"
         var fixture = Fixture(name: name ?? "\(request.method) \(request.path)", source: location, request: request,
                               outcomes: outcomes.list, afterLast: outcomes.afterLast, delay: timing.delay, priority: timing.priority,
@@ -162,7 +163,18 @@ public struct FixtureReader {
         fixture.delayDistribution = timing.distribution
         fixture.saves = saves
         fixture.webhooks = webhooks
+        fixture.faultSteps = faultSteps
         return fixture
+    }
+
+    /// `"faultSteps": "inBody"` (the default) or `"beforeStatus"`.
+    private func readFaultSteps(_ value: JSONValue?, at field: String) throws(FixtureError) -> FaultStepPlacement {
+        guard let value else { return .inBody }
+        let names = FaultStepPlacement.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        guard case .string(let text) = value, let placement = FaultStepPlacement(rawValue: text) else {
+            throw fail(field, "expected \(names), found \(value); \"beforeStatus\" makes a browser navigation show its error page (docs/FAULTS.md)")
+        }
+        return placement
     }
 
     /// `"save": {"token": "{{jsonPath request.body '$.token'}}"}`: templates, checked now.

@@ -12,7 +12,12 @@ public enum FaultSending: Sendable, Equatable {
     /// a head with two different lengths (RFC 9112 §6.3: unrecoverable). Faults that send bytes go
     /// as authored.
     case cutShort
+    /// The same, but failing before any status whatever the method: a head with two different
+    /// lengths (what HEAD gets cut short), so a browser navigation shows its error page and code
+    /// that checks only the status sees the failure (a route's `"faultSteps": "beforeStatus"`).
+    case beforeStatus
 
-    /// Whether `fault` is sent cut short under this choice: only a fault that sends no byte is.
-    public func cutsShort(_ fault: Fault) -> Bool { self == .cutShort && fault.sendsNoResponse }
+    /// Whether `fault` is sent as a response under this choice (cut short, or failing before the
+    /// status) instead of as authored: only a fault that sends no byte is.
+    public func cutsShort(_ fault: Fault) -> Bool { self != .authored && fault.sendsNoResponse }
 }

@@ -48,7 +48,7 @@ enum LibeventFaultInjector {
         }
         guard let connection = evhttp_request_get_connection(req) else { return }
         if sending.cutsShort(fault) {
-            write(withHeaders(cutShortBytes(for: req), extraHeaders), thenClose: connection)
+            write(withHeaders(cutShortBytes(for: req, sending), extraHeaders), thenClose: connection)
             return
         }
         switch fault {
@@ -81,15 +81,16 @@ enum LibeventFaultInjector {
         evhttp_connection_free(connection)
     }
 
-    /// What a fault step cut short sends for `req`: the body cut, or for HEAD the framing broken.
-    private static func cutShortBytes(for req: OpaquePointer) -> [UInt8] {
-        evhttp_request_get_command(req) == EVHTTP_REQ_HEAD ? brokenFramingBytes : cutBodyBytes
+    /// What a fault step cut short sends for `req`: the body cut, or — for HEAD, or a route that
+    /// places its failure before the status — the framing broken.
+    private static func cutShortBytes(for req: OpaquePointer, _ sending: FaultSending) -> [UInt8] {
+        sending == .beforeStatus || evhttp_request_get_command(req) == EVHTTP_REQ_HEAD ? brokenFramingBytes : cutBodyBytes
     }
 
     /// A hang's end at its cap: a close, or for a fault step the response cut short.
     static func endHang(_ connection: OpaquePointer, request req: OpaquePointer, plan: ReplyPlan) {
         if case .fault(let fault, let sending) = plan.content, sending.cutsShort(fault) {
-            write(withHeaders(cutShortBytes(for: req), plan.extraHeaders), thenClose: connection)
+            write(withHeaders(cutShortBytes(for: req, sending), plan.extraHeaders), thenClose: connection)
         } else {
             evhttp_connection_free(connection)
         }

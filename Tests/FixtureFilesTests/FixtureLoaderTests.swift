@@ -54,7 +54,7 @@ struct FixtureLoaderTests {
 
     @Test(arguments: [
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "respnse": {}}]}"#,
-         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, stream, llm, websocket, responses, collection, save, webhooks, afterLast, delay, priority, scenario, requiredState, newState, dribble"),
+         "ROOT/bad.json: routes[0].respnse: unknown field; allowed here: name, request, response, networkError, fault, stream, llm, websocket, responses, collection, save, webhooks, afterLast, delay, priority, scenario, requiredState, newState, dribble, faultSteps"),
         (#"{"routes": [{"request": {"method": "GET", "path": "/a"}, "response": {"status": "200"}}]}"#,
          #"ROOT/bad.json: routes[0].response.status: expected an integer from 100 to 599, found "200""#),
         (#"{"routes": [{"request": {"method": "get", "path": "/a"}, "response": {}}]}"#,

@@ -5,7 +5,8 @@ the default loopback address — each sent by curl, Python requests and Node ove
 an over-limit body announced with `Expect: 100-continue` (413 at once, curl and a raw socket), and
 HTTP/2 with prior knowledge (curl, a raw socket: SETTINGS then GOAWAY HTTP_1_1_REQUIRED); and what
 docs/FAULTS.md says of urllib3 called directly: its default retries read `[reset, ok]` as 200 (the
-journal shows the step cut short, then the re-send), `retries=False` raises the step.
+journal shows the step cut short, then the re-send), `retries=False` raises the step; and a
+route's `"faultSteps": "beforeStatus"` step failing before the status for requests, httpx and Node.
 
 Usage: python3 Tests/clients/round3_test.py [STUBD_BINARY]   (make test)
 """
@@ -43,6 +44,8 @@ ROUTES = [
      "responses": [{"status": 503, "text": "first"}, {"status": 200, "text": "second"}]},
     {"name": "stepped", "request": {"method": "GET", "path": "/stepped"},
      "responses": [{"fault": "reset"}, {"status": 200, "text": "ok"}]},
+    {"name": "before-status", "request": {"method": "GET", "path": "/before-status"},
+     "responses": [{"fault": "reset"}, {"status": 200, "text": "ok"}], "faultSteps": "beforeStatus"},
     {"name": "tone", "request": {"method": "GET", "path": "/tone.bin"},
      "response": {"headers": {"Content-Type": "application/octet-stream", "ETag": "\"v1\""}, "text": "0123456789abcdefghij"}},
     {"name": "events", "request": {"method": "POST", "path": "/events", "body": {"json": {"event": "open", "n": 1}}},
@@ -195,6 +198,22 @@ def main():
         except urllib3.exceptions.ProtocolError as error:
             got = f"ProtocolError {error}"
         check("urllib3 retries=False: the step raises", got, "ProtocolError ('Connection broken: IncompleteRead")
+        # A step placed before the status: each client fails before it has a status, once, and the
+        # next call gets the next step.
+        import httpx
+        for label, call, want in [
+            ("requests", lambda: f"{requests.get(f'{base}/before-status').status_code}", "InvalidHeader"),
+            ("httpx", lambda: f"{httpx.get(f'{base}/before-status').status_code}", "RemoteProtocolError"),
+            ("Node fetch", lambda: subprocess.run(["node", "-e", "fetch(process.argv[1]).then(r => console.log(r.status), e => console.log('error ' + (e.cause && e.cause.code)))",
+                                                    f"{base}/before-status"], capture_output=True, text=True, timeout=30).stdout.strip(), "error HPE_UNEXPECTED_CONTENT_LENGTH"),
+        ]:
+            requests.post(f"{base}/__stubd/reset")
+            try:
+                got = call()
+            except Exception as error:  # noqa: BLE001 - the failure is what is checked
+                got = type(error).__name__
+            check(f"{label}: a beforeStatus step fails before the status", got, want)
+            check(f"  …{label}'s next call gets the next step", call(), "200")
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)

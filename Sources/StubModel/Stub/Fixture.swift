@@ -31,6 +31,8 @@ public struct Fixture: Sendable, CustomStringConvertible {
     public var saves: [SavedValue] = []
     /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
     public var webhooks: [Webhook] = []
+    /// Where its fault steps make the client fail (`"faultSteps"`).
+    public var faultSteps: FaultStepPlacement = .inBody
 
     /// The priority of a route that names none (WireMock's convention: 1 highest, 5 default).
     public static let defaultPriority = 5
@@ -68,6 +70,6 @@ extension Fixture: Equatable {
         lhs.request == rhs.request && lhs.outcomes == rhs.outcomes && lhs.delay == rhs.delay && lhs.priority == rhs.priority
             && lhs.scenario == rhs.scenario && (lhs.outcomes.count == 1 || lhs.afterLast == rhs.afterLast)
             && lhs.dribble == rhs.dribble && lhs.delayDistribution == rhs.delayDistribution && lhs.saves == rhs.saves
-            && lhs.webhooks == rhs.webhooks
+            && lhs.webhooks == rhs.webhooks && lhs.faultSteps == rhs.faultSteps
     }
 }

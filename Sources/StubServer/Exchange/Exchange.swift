@@ -59,6 +59,8 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     /// Whether that fault (one that sends no byte, a fault step) went as a response cut short
     /// instead, so it could not be silently re-sent (`FaultSending.cutShort`).
     @exclusivity(unchecked) public private(set) var faultCutShort = false
+    /// How that fault went (`cutShort`, or `beforeStatus` for a route that places its failure there).
+    @exclusivity(unchecked) public private(set) var faultSending = FaultSending.authored
     /// Who sent the request (`ClientProfile`): read only where an answer depends on the client
     /// (the admin guard, the dashboard, a route with fault steps), so a plain hit never makes one.
     public var client: ClientProfile { ClientProfile(request) }
@@ -112,6 +114,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         self.response = response
         self.fault = exchange.fault
         self.faultCutShort = exchange.faultCutShort
+        self.faultSending = exchange.faultSending
         self.latencySeconds = exchange.latencySeconds
         self.answeredByRoute = exchange.answeredByRoute
         self.isResend = exchange.isResend
@@ -189,6 +192,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         case .fault(let fault, let sending):
             self.fault = fault
             faultCutShort = sending.cutsShort(fault)
+            faultSending = sending
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
             response = ExchangeResponse(reply: PreparedReply(status: 101, headers: upgrade.headers, body: []), extraHeaders: [], headOnly: false)

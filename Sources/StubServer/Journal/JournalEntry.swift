@@ -68,6 +68,8 @@ public struct JournalEntry: Sendable {
     public var fault: Fault? { exchange.fault }
     /// Whether the fault, a fault step, went as a response cut short (`Exchange.faultCutShort`).
     public var faultCutShort: Bool { exchange.faultCutShort }
+    /// Where that fault step failed the client: in the body, or before the status.
+    public var faultSending: FaultSending { exchange.faultSending }
     /// Seconds from arrival to the reply (or fault), delays included.
     public var latency: Double { exchange.latencySeconds }
     /// The response sent (nil for a fault): a route's shared answer by reference, any other at

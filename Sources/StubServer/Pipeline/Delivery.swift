@@ -53,7 +53,7 @@ struct Delivery {
     private func placeFault(_ plan: inout ReplyPlan, of route: Route, for exchange: Exchange) {
         guard case .fault(let fault, _) = plan.content, fault.sendsNoResponse else { return }
         if route.hasSteps {
-            plan.content = .fault(fault, as: .cutShort)
+            plan.content = .fault(fault, as: route.fixture.faultSteps == .beforeStatus ? .beforeStatus : .cutShort)
         } else {
             scenarios.noteNoByteFault(route: route.id, session: exchange.session, signature: exchange.resendSignature)
         }

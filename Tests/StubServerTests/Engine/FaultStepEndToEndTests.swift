@@ -112,6 +112,31 @@ import StubdTestTags
         #expect(faults.suffix(2) == ["/head-reset reset cutShort", "/always-reset reset as written"])
     }
 
+    /// `"faultSteps": "beforeStatus"`: a step fails before any status whatever the method (the
+    /// head with two lengths): curl reads a 502 and exits 18 instead of reading a 200, the step is taken, and the
+    /// journal says how it went. A route without steps is not touched by it.
+    @Test func aRouteCanPlaceItsFaultStepsBeforeTheStatus() throws {
+        var before = Fixture(name: "before", source: "test", request: RequestPattern(method: "GET", path: "/before"),
+                             outcomes: [.fault(.reset), ok("ok")])
+        before.faultSteps = .beforeStatus
+        var plain = Fixture(name: "plain", source: "test", request: RequestPattern(method: "GET", path: "/plain"), outcomes: [.fault(.reset)])
+        plain.faultSteps = .beforeStatus
+        let server = try TestServer(fixtures: [before, plain])
+        defer { server.stop() }
+        let reply = RawHTTP.exchange(port: server.port, bytes: Array("GET /before HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(String(decoding: reply, as: UTF8.self) == Self.brokenFraming)
+        let url = server.url("/before")
+        try JournalReader(server).reset()
+        let result = try Curl.run(["-w", " %{http_code} %{exitcode}\n", url, url])
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [" 502 18", "ok 200 0"], "\(result.stderr)")
+        let plainReply = RawHTTP.exchange(port: server.port, bytes: Array("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(plainReply.isEmpty, "a route without steps resets as written")
+        let faults = try JournalReader(server).entries().compactMap { entry in
+            (entry["fault"] as? String).map { "\(entry["path"] ?? "?") \($0) \(entry["faultSentAs"] ?? "as written")" }
+        }
+        #expect(faults == ["/before reset beforeStatus", "/plain reset as written"])
+    }
+
     /// A `hang` step still hangs; at the cap its connection ends cut short (a bare close would be
     /// re-sent), and the step is used.
     @Test func aHangStepEndsCutShortAtTheCap() throws {
