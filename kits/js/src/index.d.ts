@@ -77,7 +77,7 @@ export interface RequestRecord {
   status?: number;
   /** the fault sent instead of a response */
   fault?: string;
-  /** cutShort: a fault step sent as a response cut short */
+  /** cutShort: a fault step sent as a response cut short; beforeStatus: as a head no client can read */
   faultSentAs?: string;
   /** milliseconds from arrival to the reply */
   latencyMs: number;
