@@ -49,7 +49,7 @@ public struct RequestRecord: AdminBody, Equatable {
     public var fault: String?
     /// How a fault that sends no byte was sent when not as written: `"cutShort"` for a sequence
     /// or scenario step — a response cut short, which no client re-sends — or `"beforeStatus"`
-    /// for a route with `"faultSteps": "beforeStatus"` (a head no client can read).
+    /// for a route with `"faultSteps": "beforeStatus"` (a 502 head with two lengths: the client fails before a status).
     public var faultSentAs: String?
     /// Milliseconds from arrival to the reply.
     public var latencyMs = 0.0
@@ -81,7 +81,7 @@ public struct RequestRecord: AdminBody, Equatable {
         .member("nearMiss", \.nearMiss, "for a miss: the closest route and why it missed"),
         .member("status", \.status, "the status sent"),
         .member("fault", \.fault, "the fault sent instead of a response"),
-        .member("faultSentAs", \.faultSentAs, "cutShort: a fault step sent as a response cut short; beforeStatus: as a head no client can read"),
+        .member("faultSentAs", \.faultSentAs, "cutShort: a fault step sent as a response cut short; beforeStatus: as a 502 head with two lengths, failing before the status"),
         .member("latencyMs", \.latencyMs, "milliseconds from arrival to the reply"),
         .member("response", \.response, "the response sent: status, headers, the first body bytes, the size"),
         .flag("resend", \.resend, "a client's silent re-send after a fault that sent no byte (not counted)"),

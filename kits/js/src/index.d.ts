@@ -77,7 +77,7 @@ export interface RequestRecord {
   status?: number;
   /** the fault sent instead of a response */
   fault?: string;
-  /** cutShort: a fault step sent as a response cut short; beforeStatus: as a head no client can read */
+  /** cutShort: a fault step sent as a response cut short; beforeStatus: as a 502 head with two lengths, failing before the status */
   faultSentAs?: string;
   /** milliseconds from arrival to the reply */
   latencyMs: number;
