@@ -4,7 +4,7 @@ public import StubModel
 /// answered, and the facts of its arrival in fields of their own. Each wire member is its
 /// property here and one line of `wire`; the reader, the writer, the schema and the JavaScript
 /// kit's declaration follow from that line (`packaging/js-declarations.py`).
-public struct RequestRecord: AdminBody, Equatable {
+public struct RequestRecord: WireBody, Equatable {
     /// Its number in the journal.
     public var sequence = 0
     /// When it arrived: `2026-11-24T13:04:12.345Z`.
@@ -59,7 +59,8 @@ public struct RequestRecord: AdminBody, Equatable {
     /// got a fault that sends no byte.
     public var resend = false
 
-    /// The wire members in the order sent. A new member is its property above and one line here.
+    /// The wire members in the order sent: the reader, the writer and the schema (`WireBody`). A
+    /// new member is its property above and one line here.
     public static let wire = WireTable<RequestRecord>("a request stubd received and what it answered", [
         .member("sequence", \.sequence, "its number in the journal"),
         .member("time", \.time, "when it arrived (ISO 8601, UTC)"),
@@ -98,17 +99,6 @@ public struct RequestRecord: AdminBody, Equatable {
 
     /// An empty record, filled member by member (the server's journal, a test).
     public init() {}
-
-    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
-    public init(json: JSONValue) throws(AdminBodyProblem) {
-        try Self.wire.read(json, into: &self, usage: "expected a request record")
-    }
-
-    /// The body as the admin API sends it.
-    public var json: JSONValue { Self.wire.json(self) }
-
-    /// One journal entry.
-    public static var schema: AdminSchema { wire.schema }
 }
 
 /// `GET /__stubd/requests`.

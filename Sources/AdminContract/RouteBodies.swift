@@ -2,7 +2,7 @@ public import StubModel
 
 /// One route as `GET /__stubd/routes` lists it. Each wire member is its property here and one
 /// line of `wire` (see `RequestRecord`).
-public struct RouteEntry: AdminBody, Equatable {
+public struct RouteEntry: WireBody, Equatable {
     /// `f3` (fixture) or `r12` (runtime).
     public var id = ""
     /// `fixture` or `runtime`.
@@ -34,17 +34,6 @@ public struct RouteEntry: AdminBody, Equatable {
 
     /// An empty entry, filled member by member.
     public init() {}
-
-    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
-    public init(json: JSONValue) throws(AdminBodyProblem) {
-        try Self.wire.read(json, into: &self, usage: "expected a route entry")
-    }
-
-    /// The body as the admin API sends it.
-    public var json: JSONValue { Self.wire.json(self) }
-
-    /// One route of `GET /__stubd/routes`.
-    public static var schema: AdminSchema { wire.schema }
 }
 
 /// `GET /__stubd/routes`.

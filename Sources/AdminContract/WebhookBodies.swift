@@ -2,7 +2,7 @@ public import StubModel
 
 /// One webhook sent and how it ended. Each wire member is its property here and one line of
 /// `wire` (see `RequestRecord`).
-public struct WebhookRecord: AdminBody, Equatable {
+public struct WebhookRecord: WireBody, Equatable {
     /// Increasing number, unique per server.
     public var sequence = 0
     /// When it ended (ISO 8601, UTC).
@@ -37,17 +37,6 @@ public struct WebhookRecord: AdminBody, Equatable {
 
     /// An empty record, filled member by member.
     public init() {}
-
-    /// Reads the body from its JSON; a missing or mistyped field is refused naming it (`AdminBodyProblem`).
-    public init(json: JSONValue) throws(AdminBodyProblem) {
-        try Self.wire.read(json, into: &self, usage: "expected a webhook record")
-    }
-
-    /// The body as the admin API sends it.
-    public var json: JSONValue { Self.wire.json(self) }
-
-    /// One webhook of `GET /__stubd/webhooks`.
-    public static var schema: AdminSchema { wire.schema }
 }
 
 /// `GET /__stubd/webhooks`.

@@ -188,3 +188,27 @@ extension Array: WireValue where Element == NameValue {
     /// An array of two-string arrays.
     public static func schema(_ about: String) -> AdminSchema { .array(.array(.string(""), "[name, value]"), about) }
 }
+
+/// An admin body made from its field table: the reader, the writer and the schema are the
+/// table's, so a body declares its properties and its `wire` list and nothing else.
+public protocol WireBody: AdminBody {
+    /// An empty body, filled member by member.
+    init()
+    /// Its members, once.
+    static var wire: WireTable<Self> { get }
+}
+
+extension WireBody {
+    /// Reads the body from its JSON; a missing or mistyped member is refused naming it
+    /// (`AdminBodyProblem`), something other than an object with what the body is.
+    public init(json: JSONValue) throws(AdminBodyProblem) {
+        self.init()
+        try Self.wire.read(json, into: &self, usage: "expected \(Self.wire.about)")
+    }
+
+    /// The body as the admin API sends it.
+    public var json: JSONValue { Self.wire.json(self) }
+
+    /// Its schema, from the table.
+    public static var schema: AdminSchema { wire.schema }
+}
