@@ -18,7 +18,8 @@
 #   FuzzJSON              JSON bodies, JSON paths, the writer     corpus/json
 #   FuzzWebSocketFrames   WebSocket frames from clients and servers, in pieces        corpus/websocket
 #   FuzzServe             a whole stubd in memory: templates with request values, GraphQL,
-#                         JSON, form and multipart bodies, regexes, streams, Range     corpus/serve
+#                         JSON, form and multipart bodies, regexes, streams, Range,
+#                         hosts (Host, X-Stubd-Host through HostName)                  corpus/serve
 set -uo pipefail
 cd "$(dirname "$0")"
 runs=${FUZZ_RUNS:-1000000}

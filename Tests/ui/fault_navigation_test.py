@@ -11,7 +11,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
@@ -27,8 +26,7 @@ def fixtures(folder):
         {"name": "in-body", "request": {"method": "GET", "path": "/in-body"}, "responses": STEPS},
         {"name": "frame-page", "request": {"method": "GET", "path": "/frame.html"},
          "response": {"headers": {"Content-Type": "text/html"},
-                      "text": "<!doctype html><script>window.loaded = false;</script>"
-                              "<iframe src=\"/framed\" onload=\"window.loaded = true\"></iframe>"}},
+                      "text": "<!doctype html><iframe src=\"/framed\" onload=\"document.body.dataset.loaded = 'yes'\"></iframe>"}},
     ]
     with open(os.path.join(folder, "navigation.json"), "w") as file:
         json.dump({"routes": routes}, file)
@@ -70,12 +68,13 @@ def main():
         check("  …the next navigation gets the next step", fired and text.strip() == "ok", repr(text.strip()[:60]))
         check("  …each reached stubd once", attempts(server, "/before") == ["beforeStatus", 200], attempts(server, "/before"))
         fired, _ = navigate(browser, server.base + "/frame.html")
-        loaded = False
-        deadline = time.monotonic() + 5
-        while fired and not loaded and time.monotonic() < deadline:
-            loaded = browser.evaluate("window.loaded") is True
-            time.sleep(0.05)
-        check("an iframe on a beforeStatus step fires onload", loaded, f"page loaded: {fired}, iframe onload: {loaded}")
+        try:
+            # The iframe's onload marks the document: the wait ends with that change.
+            browser.wait("document.body && document.body.dataset.loaded === 'yes'", "the iframe's onload", timeout=5)
+            loaded = True
+        except AssertionError:
+            loaded = False
+        check("an iframe on a beforeStatus step fires onload", fired and loaded, f"page loaded: {fired}, iframe onload: {loaded}")
         check("  …the step reached stubd once", attempts(server, "/framed") == ["beforeStatus"], attempts(server, "/framed"))
         fired, text = navigate(browser, server.base + "/in-body", timeout=3)
         print(f"info the default (inBody) step, navigated: load fired: {fired}, text {text.strip()[:60]!r} (Chromium leaves it blank)")

@@ -3,13 +3,16 @@ import StubModel
 import StubServer
 import StubdEngine
 import StubdRuntime
+import StubdSystem
 
 /// Any bytes as a request — method, target, headers, body — to a whole stubd served in memory
 /// whose routes read every kind of remote input: templates with request values in helpers
 /// (substring, replace, join, date offsets, jsonPath, loops), GraphQL (batches, `application/graphql`,
 /// variables echoed with their JSON type), JSON exact, partial and
 /// jsonPath bodies, forms, multipart, a catastrophic regex, a templated stream, a `Range` on a
-/// plain body. Every request is answered and the server lives.
+/// plain body, routes that name hosts (so the request's `Host` and `X-Stubd-Host` are read through
+/// `HostName`, which each header value is also given to directly). Every request is answered and
+/// the server lives.
 let serveFixtures = #"""
 {"routes": [
   {"name": "plain", "request": {"method": "GET", "path": "/plain"}, "response": {"text": "0123456789abcdef"}},
@@ -27,7 +30,9 @@ let serveFixtures = #"""
   {"name": "form", "request": {"method": "POST", "path": "/form", "body": {"form": {"a": "1", "b": ["2", "3"]}}}, "response": {"text": "form"}},
   {"name": "multipart", "request": {"method": "POST", "path": "/multipart", "body": {"multipart": [{"name": "f", "fileName": "a.txt", "text": "hi"}]}}, "response": {"text": "multipart"}},
   {"name": "regex", "request": {"method": "POST", "path": "/regex", "body": {"matches": "(a+)+$"}, "headers": {"X-R": {"matches": "(x|xx)+y"}}}, "response": {"text": "regex"}},
-  {"name": "stream", "request": {"method": "GET", "path": "/stream"}, "stream": {"template": true, "events": [{"data": "{{request.query.q}}"}, {"data": "{{request.headers.a}}"}]}}
+  {"name": "stream", "request": {"method": "GET", "path": "/stream"}, "stream": {"template": true, "events": [{"data": "{{request.query.q}}"}, {"data": "{{request.headers.a}}"}]}},
+  {"name": "hosted", "request": {"method": "GET", "path": "/hosted", "host": "api.example.com"}, "response": {"text": "hosted"}},
+  {"name": "hosted-b", "request": {"method": "GET", "path": "/hosted", "host": "b.example.com"}, "response": {"text": "b"}}
 ]}
 """#
 
@@ -44,7 +49,7 @@ let servedStubd: (server: StubdServer, network: InMemoryNetwork) = {
 
 let serveMethods = ["GET", "POST", "HEAD", "PUT"]
 let serveTargets = ["/plain", "/t/substring", "/t/replace", "/t/join", "/t/date", "/t/each", "/t/json", "/graphql", "/json/exact", "/json/partial",
-               "/json/path", "/form", "/multipart", "/regex", "/stream", "/elsewhere"]
+               "/json/path", "/form", "/multipart", "/regex", "/stream", "/hosted", "/elsewhere"]
 
 func fuzzServe(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -55,7 +60,14 @@ func fuzzServe(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var headers: [NameValue] = []
     for line in parts.dropFirst().dropLast() {
         guard let colon = line.firstIndex(of: ":") else { continue }
-        headers.append(NameValue(String(line[..<colon]), String(line[line.index(after: colon)...])))
+        let value = String(line[line.index(after: colon)...])
+        headers.append(NameValue(String(line[..<colon]), value))
+        // The one host reading: a name, lower-case in ASCII, without a final dot — or none.
+        if let host = HostName.normalized(value) {
+            guard !host.isEmpty, !host.utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 }), host.utf8.last != UInt8(ascii: ".") else {
+                fatalError("HostName.normalized(\(value.debugDescription)) = \(host.debugDescription)")
+            }
+        }
     }
     let body = Array((parts.last ?? "").utf8)
     headers.append(NameValue("Host", "127.0.0.1:8080"))
