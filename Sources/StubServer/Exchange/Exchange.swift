@@ -56,11 +56,12 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     @exclusivity(unchecked) public private(set) var response: ExchangeResponse?
     /// The fault produced instead of a response, if any.
     @exclusivity(unchecked) public private(set) var fault: Fault?
-    /// Whether that fault (one that sends no byte, a fault step) went as a response cut short
-    /// instead, so it could not be silently re-sent (`FaultSending.cutShort`).
-    @exclusivity(unchecked) public private(set) var faultCutShort = false
-    /// How that fault went (`cutShort`, or `beforeStatus` for a route that places its failure there).
+    /// How that fault went: as authored, cut short, or failing before the status (a route's
+    /// `"faultSteps": "beforeStatus"`).
     @exclusivity(unchecked) public private(set) var faultSending = FaultSending.authored
+    /// Whether that fault (one that sends no byte, a fault step) went as a response instead — cut
+    /// short or failing before the status — so it could not be silently re-sent.
+    public var faultCutShort: Bool { fault.map(faultSending.cutsShort) ?? false }
     /// Who sent the request (`ClientProfile`): read only where an answer depends on the client
     /// (the admin guard, the dashboard, a route with fault steps), so a plain hit never makes one.
     public var client: ClientProfile { ClientProfile(request) }
@@ -113,7 +114,6 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
         self.resolution = exchange.resolution
         self.response = response
         self.fault = exchange.fault
-        self.faultCutShort = exchange.faultCutShort
         self.faultSending = exchange.faultSending
         self.latencySeconds = exchange.latencySeconds
         self.answeredByRoute = exchange.answeredByRoute
@@ -191,7 +191,6 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
                                         extraHeaders: extra, headOnly: plan.headOnly, declaredSize: script.bodySize)
         case .fault(let fault, let sending):
             self.fault = fault
-            faultCutShort = sending.cutsShort(fault)
             faultSending = sending
         case .upgrade(let upgrade):
             // The 101 now; the conversation's messages when it ends (`recordConversation`).
