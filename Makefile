@@ -165,7 +165,6 @@ endif
 	python3 Tests/ui/dashboard_test.py .build/debug/stubd
 	python3 Tests/ui/cors_faults_test.py .build/debug/stubd
 	python3 Tests/ui/fault_steps_test.py .build/debug/stubd 5
-	python3 Tests/ui/fault_navigation_test.py .build/debug/stubd
 	python3 Tests/ui/page_attacks_test.py .build/debug/stubd
 	python3 Tests/streams/clients_test.py .build/debug/stubd --clients=chromium-eventsource,chromium-fetch
 	python3 Tests/websockets/clients_test.py .build/debug/stubd --clients=chromium

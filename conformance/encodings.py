@@ -14,6 +14,8 @@ and with a browser's (`Mozilla/5.0 …`), which must change nothing. The candida
   reset     the connection is reset (RST), no byte sent
   empty     the connection is closed (FIN), no byte sent
   framing   `502` with two different Content-Lengths, then closed (RFC 9112 §6.3: unrecoverable)
+  framing2  the same with two non-zero lengths and `Connection: close`, so a client that takes
+            either length finds the body cut short
   bodycut   `200` head with `Content-Length: 1`, closed before the body
   headcut   a status line and one header field, closed before the head ends
   linecut   a status line cut short (`HTTP/1.1 2`), then closed
@@ -35,7 +37,7 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the clients and how to start them)
 
-ENCODINGS = ["reset", "empty", "framing", "bodycut", "headcut", "linecut"]
+ENCODINGS = ["reset", "empty", "framing", "framing2", "bodycut", "headcut", "linecut"]
 SHAPES = {"f": ["fault", "ok"], "5f": ["500", "fault", "ok"], "hf": ["fault", "ok"]}
 # The method of each shape's requests (a HEAD answer has no body to cut short).
 METHODS = {"f": "GET", "5f": "GET", "hf": "HEAD"}
@@ -126,6 +128,8 @@ def fail(connection, encoding):
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     elif encoding == "framing":
         connection.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n")
+    elif encoding == "framing2":
+        connection.sendall(b"HTTP/1.1 502 Bad Gateway\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n")
     elif encoding == "bodycut":
         connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n")
     elif encoding == "headcut":
@@ -173,10 +177,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", default="urlsession,curl,requests,httpx,aiohttp,node,chromium,java,okhttp")
     parser.add_argument("--bin", default=os.path.join(run.HERE, ".build"))
+    parser.add_argument("--encodings", default=",".join(ENCODINGS), help="measure only these (comma-separated)")
     parser.add_argument("--out", help="write the tables (Markdown) to this file too")
     parser.add_argument("--page", help="replace the tables between the encodings markers of this file (docs/FAULTS.md), "
                                        "after a run with every client")
     options = parser.parse_args()
+    ENCODINGS[:] = [name for name in options.encodings.split(",") if name in ENCODINGS]
     server = ProbeServer()
     rows, measured = [], set()
     for index, name in enumerate(options.clients.split(",")):

@@ -59,6 +59,7 @@ STAGES = [
         ("admin-spec", py("Tests/admin/spec_test.py"), 600, None),
         ("kits", py("Tests/kits/kits_test.py", env={"KITS_JVM": "no"} if DARWIN else {}), 1200, None),
         ("kit-page", py("Tests/kits/page_session_test.py"), 600, "macOS: Debian's chromium" if DARWIN else None),
+        ("fault-navigation", py("Tests/ui/fault_navigation_test.py"), 300, "macOS: Debian's chromium" if DARWIN else None),
         ("maestro", py("Tests/kits/maestro_test.py"), 600, None),
         ("mcp", py("Tests/mcp/mcp_test.py"), 600, None),
         ("wiremock-templates", py("Tests/wiremock/templating_test.py"), 900, None),

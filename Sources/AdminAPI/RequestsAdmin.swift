@@ -69,7 +69,7 @@ public struct RequestsAdmin {
         record.nearMiss = entry.nearMiss
         record.status = entry.status
         record.fault = entry.fault?.rawValue
-        record.faultSentAs = !entry.faultCutShort ? nil : entry.faultSending == .beforeStatus ? RequestRecord.beforeStatus : RequestRecord.cutShort
+        record.faultSentAs = !entry.faultSentAsResponse ? nil : entry.faultSending == .beforeStatus ? RequestRecord.beforeStatus : RequestRecord.cutShort
         record.latencyMs = (entry.latency * 100_000).rounded() / 100
         record.response = entry.response.map { json($0, entry: entry, bodyLimit: bodyLimit) }
         record.resend = entry.isResend

@@ -47,9 +47,10 @@ public struct RequestRecord: WireBody, Equatable {
     public var status: Int?
     /// The fault sent instead of a response (`reset`, `empty`, …).
     public var fault: String?
-    /// How a fault that sends no byte was sent when not as written: `"cutShort"` for a sequence
-    /// or scenario step — a response cut short, which no client re-sends — or `"beforeStatus"`
-    /// for a route with `"faultSteps": "beforeStatus"` (a 502 head with two lengths: the client fails before a status).
+    /// How a fault that sends no byte was sent when not as written, so a step is a response no
+    /// client re-sends: `"beforeStatus"` for a sequence or scenario step (a 502 head with two
+    /// lengths: the client fails before a status), or `"cutShort"` for one of a route with
+    /// `"faultSteps": "inBody"` (a 200 head, then the body cut).
     public var faultSentAs: String?
     /// Milliseconds from arrival to the reply.
     public var latencyMs = 0.0
@@ -82,7 +83,7 @@ public struct RequestRecord: WireBody, Equatable {
         .member("nearMiss", \.nearMiss, "for a miss: the closest route and why it missed"),
         .member("status", \.status, "the status sent"),
         .member("fault", \.fault, "the fault sent instead of a response"),
-        .member("faultSentAs", \.faultSentAs, "cutShort: a fault step sent as a response cut short; beforeStatus: as a 502 head with two lengths, failing before the status"),
+        .member("faultSentAs", \.faultSentAs, "beforeStatus: a fault step sent as a 502 head with two lengths, failing before the status; cutShort: one of an inBody route, sent as a 200 head with its body cut"),
         .member("latencyMs", \.latencyMs, "milliseconds from arrival to the reply"),
         .member("response", \.response, "the response sent: status, headers, the first body bytes, the size"),
         .flag("resend", \.resend, "a client's silent re-send after a fault that sent no byte (not counted)"),
@@ -92,9 +93,9 @@ public struct RequestRecord: WireBody, Equatable {
     public var forwarded: Bool { !matched && nearMiss?.hasPrefix(Self.forwardedPrefix) == true }
     /// How `nearMiss` begins for a forwarded miss.
     public static let forwardedPrefix = "proxied to "
-    /// The `faultSentAs` of a fault step sent as a response cut short.
+    /// The `faultSentAs` of a fault step of a route with `"faultSteps": "inBody"`: a 200 head, the body cut.
     public static let cutShort = "cutShort"
-    /// The `faultSentAs` of a fault step of a route with `"faultSteps": "beforeStatus"`.
+    /// The `faultSentAs` of a fault step placed as by default, failing before the status.
     public static let beforeStatus = "beforeStatus"
 
     /// An empty record, filled member by member (the server's journal, a test).

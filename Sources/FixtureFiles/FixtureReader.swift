@@ -167,12 +167,12 @@ public struct FixtureReader {
         return fixture
     }
 
-    /// `"faultSteps": "inBody"` (the default) or `"beforeStatus"`.
+    /// `"faultSteps": "beforeStatus"` (the default) or `"inBody"`.
     private func readFaultSteps(_ value: JSONValue?, at field: String) throws(FixtureError) -> FaultStepPlacement {
-        guard let value else { return .inBody }
+        guard let value else { return .beforeStatus }
         let names = FaultStepPlacement.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
         guard case .string(let text) = value, let placement = FaultStepPlacement(rawValue: text) else {
-            throw fail(field, "expected \(names), found \(value); \"beforeStatus\" makes a browser navigation show its error page (docs/FAULTS.md)")
+            throw fail(field, "expected \(names), found \(value); \"inBody\" makes the client fail while reading the body of a 200 (docs/FAULTS.md)")
         }
         return placement
     }

@@ -303,9 +303,9 @@ public struct InMemoryReply: Sendable {
     public let body: [UInt8]
     /// The fault carried out instead of a reply.
     public let fault: Fault?
-    /// Whether a fault that sends no byte went out as a response cut short instead
-    /// (`FaultSending.cutShort`: a route's fault step).
-    public var faultCutShort = false
+    /// Whether a fault that sends no byte went out as a response instead (a route's fault step:
+    /// `FaultSending.beforeStatus` or `.cutShort`).
+    public var faultSentAsResponse = false
     /// The stream, for a streamed reply.
     public let stream: InMemoryStream?
     /// The delay the reply was sent after (virtual).
@@ -325,7 +325,7 @@ public struct InMemoryReply: Sendable {
     init(fault: Fault, sending: FaultSending, plan: ReplyPlan) {
         (status, headers, body) = (nil, plan.extraHeaders, [])
         (self.fault, stream, delay, dribble) = (fault, nil, plan.delay, nil)
-        faultCutShort = sending.cutsShort(fault)
+        faultSentAsResponse = sending.replacesNoByte(fault)
     }
 
     init(script: StreamScript, plan: ReplyPlan) {

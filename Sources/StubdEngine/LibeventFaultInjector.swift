@@ -4,8 +4,8 @@ import StubdSystem
 
 /// The one place `Fault`s become socket behaviour on a live evhttp connection
 /// (libevent-notes §4): reset, empty, bytes then close (truncated, badChunk, garbage), and hang
-/// (a capped timer held by the worker) — or, for a fault step, a response cut short in place of a
-/// reset, an empty reply or a hang's end (`FaultSending.cutShort`).
+/// (a capped timer held by the worker) — or, for a fault step, a response in place of a reset, an
+/// empty reply or a hang's end (`FaultSending.beforeStatus` or `.cutShort`).
 ///
 /// Every path frees the connection (and with it the request) or hands it to a timer that will;
 /// nothing touches `req` afterwards.
@@ -18,14 +18,17 @@ enum LibeventFaultInjector {
     static let truncatedBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 64\r\n\r\n".utf8)
     /// A chunked body whose chunk size is not hexadecimal.
     static let badChunkBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\nzz stubd bad chunk\r\n".utf8)
-    /// In place of a fault step that sends no byte: a head promising one byte of body, then the
-    /// close. Every client measured reports it as a transport error and none re-sends it
-    /// (conformance/encodings.py).
+    /// In place of a fault step that sends no byte, for a route that places its failure in the
+    /// body: a head promising one byte of body, then the close. Every client measured reports it
+    /// as a transport error once it reads the body, and none re-sends it (conformance/encodings.py).
     static let cutBodyBytes: [UInt8] = Array("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n".utf8)
-    /// The same for HEAD, whose answer has no body to cut: two different lengths, an
-    /// unrecoverable framing error (RFC 9112 §6.3). No client re-sends it; curl, Java and
-    /// URLSession on Linux read it as a `502` (docs/FAULTS.md).
-    static let brokenFramingBytes: [UInt8] = Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n".utf8)
+    /// In place of a fault step that sends no byte, by default and for HEAD: a `502` head with
+    /// two different lengths, an unrecoverable framing error (RFC 9112 §6.3), then the close. Both
+    /// lengths are above zero, so a client that takes either one finds the body cut short (Java's
+    /// `HttpClient` read `0`/`1` as a complete 502). Every client measured fails a GET before any
+    /// status and none re-sends it; for HEAD curl, Java and URLSession on Linux read a `502`
+    /// (conformance/encodings.py, docs/FAULTS.md).
+    static let brokenFramingBytes: [UInt8] = Array("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n".utf8)
     /// For HEAD, whose reply has no body to cut: a status line cut short. (A head cut inside the
     /// header lines is accepted as complete by curl and Python.)
     static let cutHeadBytes: [UInt8] = Array("HTTP/1.1 2".utf8)
@@ -47,8 +50,8 @@ enum LibeventFaultInjector {
             return
         }
         guard let connection = evhttp_request_get_connection(req) else { return }
-        if sending.cutsShort(fault) {
-            write(withHeaders(cutShortBytes(for: req, sending), extraHeaders), thenClose: connection)
+        if sending.replacesNoByte(fault) {
+            write(withHeaders(stepBytes(for: req, sending), extraHeaders), thenClose: connection)
             return
         }
         switch fault {
@@ -81,16 +84,16 @@ enum LibeventFaultInjector {
         evhttp_connection_free(connection)
     }
 
-    /// What a fault step cut short sends for `req`: the body cut, or — for HEAD, or a route that
-    /// places its failure before the status — the framing broken.
-    private static func cutShortBytes(for req: OpaquePointer, _ sending: FaultSending) -> [UInt8] {
-        sending == .beforeStatus || evhttp_request_get_command(req) == EVHTTP_REQ_HEAD ? brokenFramingBytes : cutBodyBytes
+    /// What a fault step sends for `req` in place of no byte: the framing broken, or — for a
+    /// route that places its failure in the body, unless the answer has none (HEAD) — the body cut.
+    private static func stepBytes(for req: OpaquePointer, _ sending: FaultSending) -> [UInt8] {
+        sending == .cutShort && evhttp_request_get_command(req) != EVHTTP_REQ_HEAD ? cutBodyBytes : brokenFramingBytes
     }
 
     /// A hang's end at its cap: a close, or for a fault step the response cut short.
     static func endHang(_ connection: OpaquePointer, request req: OpaquePointer, plan: ReplyPlan) {
-        if case .fault(let fault, let sending) = plan.content, sending.cutsShort(fault) {
-            write(withHeaders(cutShortBytes(for: req, sending), plan.extraHeaders), thenClose: connection)
+        if case .fault(let fault, let sending) = plan.content, sending.replacesNoByte(fault) {
+            write(withHeaders(stepBytes(for: req, sending), plan.extraHeaders), thenClose: connection)
         } else {
             evhttp_connection_free(connection)
         }

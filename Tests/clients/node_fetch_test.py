@@ -4,8 +4,8 @@ does. From a Node process over a real socket:
 
 - every admin endpoint in docs/ADMIN-API.md's table answers without the page refusal (403), while
   the same calls with a browser's `Sec-Fetch-Site: cross-site` are refused (the rule still holds);
-- a `[reset, ok]` sequence fails once as a transport error (the step goes cut short, which
-  undici reports as `terminated`, `UND_ERR_RES_CONTENT_LENGTH_MISMATCH`), then answers `ok`, and
+- a `[reset, ok]` sequence fails once as a transport error (the step goes as a head with two
+  lengths, which undici refuses: `fetch failed`, `HPE_UNEXPECTED_CONTENT_LENGTH`), then answers `ok`, and
   the journal holds exactly the two requests Node sent, none marked a re-send.
 
 Usage: python3 Tests/clients/node_fetch_test.py [STUBD_BINARY]   (make test)
@@ -123,7 +123,7 @@ def main():
         urllib.request.urlopen(urllib.request.Request(base + "/__stubd/reset", method="POST")).read()
         steps = node(NODE_STEPS, base)
         check("a reset step reaches Node's fetch as one transport error, then ok",
-              len(steps) == 2 and steps[0] == "error TypeError: terminated (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)" and steps[1] == "200 ok", json.dumps(steps))
+              len(steps) == 2 and steps[0] == "error TypeError: fetch failed (HPE_UNEXPECTED_CONTENT_LENGTH)" and steps[1] == "200 ok", json.dumps(steps))
         journal = json.load(urllib.request.urlopen(base + "/__stubd/requests?path=/flaky"))
         entries = journal["requests"]
         check("the journal holds the two requests Node sent, none marked a re-send",

@@ -4,9 +4,12 @@ not use up a step), a request body compressed with gzip or deflate, and the `[::
 the default loopback address — each sent by curl, Python requests and Node over a real socket;
 an over-limit body announced with `Expect: 100-continue` (413 at once, curl and a raw socket), and
 HTTP/2 with prior knowledge (curl, a raw socket: SETTINGS then GOAWAY HTTP_1_1_REQUIRED); and what
-docs/FAULTS.md says of urllib3 called directly: its default retries read `[reset, ok]` as 200 (the
-journal shows the step cut short, then the re-send), `retries=False` raises the step; and a
-route's `"faultSteps": "beforeStatus"` step failing before the status for requests, httpx and Node.
+docs/FAULTS.md says of urllib3 called directly: a fault step, placed before the status by default,
+raises `InvalidHeader` through its default retries (one attempt), while on a route with
+`"faultSteps": "inBody"` they read `[reset, ok]` as 200 (the journal shows the step cut short,
+then the re-send) and `retries=False` raises the step; and a default step failing before the
+status for requests, httpx and Node, once each, and — as docs/FAULTS.md states them — Java's
+HttpClient and OkHttp 3 (Debian's) failing a GET step and reading a HEAD step as a 502, once each.
 
 Usage: python3 Tests/clients/round3_test.py [STUBD_BINARY]   (make test)
 """
@@ -22,6 +25,7 @@ import time
 import zlib
 
 STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
@@ -44,8 +48,10 @@ ROUTES = [
      "responses": [{"status": 503, "text": "first"}, {"status": 200, "text": "second"}]},
     {"name": "stepped", "request": {"method": "GET", "path": "/stepped"},
      "responses": [{"fault": "reset"}, {"status": 200, "text": "ok"}]},
-    {"name": "before-status", "request": {"method": "GET", "path": "/before-status"},
-     "responses": [{"fault": "reset"}, {"status": 200, "text": "ok"}], "faultSteps": "beforeStatus"},
+    {"name": "head-stepped", "request": {"method": "HEAD", "path": "/head-stepped"},
+     "responses": [{"fault": "reset"}, {"status": 200}]},
+    {"name": "in-body", "request": {"method": "GET", "path": "/in-body"},
+     "responses": [{"fault": "reset"}, {"status": 200, "text": "ok"}], "faultSteps": "inBody"},
     {"name": "tone", "request": {"method": "GET", "path": "/tone.bin"},
      "response": {"headers": {"Content-Type": "application/octet-stream", "ETag": "\"v1\""}, "text": "0123456789abcdefghij"}},
     {"name": "events", "request": {"method": "POST", "path": "/events", "body": {"json": {"event": "open", "n": 1}}},
@@ -188,32 +194,56 @@ def main():
         import urllib3
         requests.post(f"{base}/__stubd/reset")
         requests.delete(f"{base}/__stubd/requests")
-        answer = urllib3.PoolManager().request("GET", f"{base}/stepped")
-        journal = [(e.get("fault"), e.get("faultSentAs"), e.get("status")) for e in requests.get(f"{base}/__stubd/requests").json()["requests"]]
-        check("urllib3 default retries: [reset, ok] reads 200", f"{answer.status} {journal}",
+        def journal():
+            return [(e.get("fault"), e.get("faultSentAs"), e.get("status")) for e in requests.get(f"{base}/__stubd/requests").json()["requests"]]
+        try:
+            got = f"{urllib3.PoolManager().request('GET', f'{base}/stepped').status}"
+        except urllib3.exceptions.InvalidHeader as error:
+            got = f"InvalidHeader {error}"
+        check("urllib3 default retries: a default [reset, ok] step raises, once", f"{got} {journal()}",
+              "InvalidHeader Content-Length contained multiple unmatching values (1, 2) [('reset', 'beforeStatus', None)]")
+        requests.post(f"{base}/__stubd/reset")
+        requests.delete(f"{base}/__stubd/requests")
+        answer = urllib3.PoolManager().request("GET", f"{base}/in-body")
+        check("urllib3 default retries: an inBody [reset, ok] reads 200", f"{answer.status} {journal()}",
               "200 [('reset', 'cutShort', None), (None, None, 200)]")
         requests.post(f"{base}/__stubd/reset")
         try:
-            got = f"{urllib3.PoolManager(retries=False).request('GET', f'{base}/stepped').status}"
+            got = f"{urllib3.PoolManager(retries=False).request('GET', f'{base}/in-body').status}"
         except urllib3.exceptions.ProtocolError as error:
             got = f"ProtocolError {error}"
-        check("urllib3 retries=False: the step raises", got, "ProtocolError ('Connection broken: IncompleteRead")
-        # A step placed before the status: each client fails before it has a status, once, and the
-        # next call gets the next step.
+        check("urllib3 retries=False: the inBody step raises", got, "ProtocolError ('Connection broken: IncompleteRead")
+        # A default step, placed before the status: each client fails before it has a status,
+        # once, and the next call gets the next step.
         import httpx
         for label, call, want in [
-            ("requests", lambda: f"{requests.get(f'{base}/before-status').status_code}", "InvalidHeader"),
-            ("httpx", lambda: f"{httpx.get(f'{base}/before-status').status_code}", "RemoteProtocolError"),
+            ("requests", lambda: f"{requests.get(f'{base}/stepped').status_code}", "InvalidHeader"),
+            ("httpx", lambda: f"{httpx.get(f'{base}/stepped').status_code}", "RemoteProtocolError"),
             ("Node fetch", lambda: subprocess.run(["node", "-e", "fetch(process.argv[1]).then(r => console.log(r.status), e => console.log('error ' + (e.cause && e.cause.code)))",
-                                                    f"{base}/before-status"], capture_output=True, text=True, timeout=30).stdout.strip(), "error HPE_UNEXPECTED_CONTENT_LENGTH"),
+                                                    f"{base}/stepped"], capture_output=True, text=True, timeout=30).stdout.strip(), "error HPE_UNEXPECTED_CONTENT_LENGTH"),
         ]:
             requests.post(f"{base}/__stubd/reset")
             try:
                 got = call()
             except Exception as error:  # noqa: BLE001 - the failure is what is checked
                 got = type(error).__name__
-            check(f"{label}: a beforeStatus step fails before the status", got, want)
+            check(f"{label}: a default step fails before the status", got, want)
             check(f"  …{label}'s next call gets the next step", call(), "200")
+        # Java's HttpClient and OkHttp, with conformance/'s probes (one client per process, so
+        # connections are reused as in an app): a GET step fails, a HEAD step reads 502.
+        sys.path.insert(0, os.path.join(ROOT, "conformance"))
+        import run as conformance  # noqa: E402
+        for name in ["java", "okhttp"]:
+            if conformance.available(name):
+                print(f"skip {name}: not installed here (make test-deps installs it on Linux)")
+                continue
+            requests.post(f"{base}/__stubd/reset")
+            requests.delete(f"{base}/__stubd/requests")
+            steps = ["GET /stepped", "GET /stepped", "HEAD /head-stepped", "HEAD /head-stepped"]
+            seen = ["E" if r[0] == "error" else r[1] for r in conformance.run_client(conformance.client_command(name, ""), base, steps)]
+            reached = [e["path"] for e in requests.get(f"{base}/__stubd/requests").json()["requests"]]
+            check(f"{conformance.TITLES[name]}: GET step, next, HEAD step, next (attempts)",
+                  f"{' '.join(seen)} ({reached.count('/stepped')}, {reached.count('/head-stepped')})", "E 200 502 200 (2, 2)")
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)

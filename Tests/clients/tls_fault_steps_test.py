@@ -1,12 +1,12 @@
 """Fault steps over HTTPS, with Python's ssl over a raw socket so the timings and connections are
-exact. A `[reset, ok]` step goes, through TLS, as a response cut short (a head promising one
-byte, then the close: no client re-sends it) and is consumed by the request that met it, whatever
-the timing and the connection:
+exact. A `[reset, ok]` step goes, through TLS, as a response that fails before the status (a `502`
+head with two lengths, then the close: no client re-sends it) and is consumed by the request that
+met it, whatever the timing and the connection:
 
 - a client's first request on a connection — after a slow handshake (OkHttp on the JVM takes
-  about 55 ms) or on a quiet socket (cut short, then 200);
-- a request on a reused connection (cut short, then 200 on a new one);
-- a browser's (`Sec-Fetch-Mode`) on a reused connection: the same bytes (cut short, then 200).
+  about 55 ms) or on a quiet socket (the broken head, then 200);
+- a request on a reused connection (the broken head, then 200 on a new one);
+- a browser's (`Sec-Fetch-Mode`) on a reused connection: the same bytes (the broken head, then 200).
 
 Usage: python3 Tests/clients/tls_fault_steps_test.py [STUBD_BINARY]   (make test)
 """
@@ -32,7 +32,7 @@ ROUTES = [{"name": "reset-first", "request": {"method": "GET", "path": "/reset-f
 
 BROWSER = "Sec-Fetch-Mode: cors\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0\r\n"
 CLIENT = "User-Agent: tls-fault-steps-test\r\n"
-CUT_SHORT = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n"
+BROKEN_HEAD = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
 
 
 def connect(port, context, before_handshake=0.0):
@@ -62,7 +62,7 @@ def ask(secure, path, headers, before_request=0.0):
     if not received:
         return "reset"
     text = received.decode("latin-1")
-    return "cut short" if text == CUT_SHORT else text.split("\r\n", 1)[0] + (" " + text.rsplit("\r\n", 1)[-1] if text.endswith("ok") else "")
+    return "broken head" if text == BROKEN_HEAD else text.split("\r\n", 1)[0] + (" " + text.rsplit("\r\n", 1)[-1] if text.endswith("ok") else "")
 
 
 def fresh(port, context, headers=CLIENT, **timing):
@@ -89,13 +89,13 @@ def main():
     failures = []
     cases = [
         ("slow handshake, request at once", lambda p, c: [fresh(p, c, before_handshake=0.15), fresh(p, c)],
-         ["cut short", "HTTP/1.1 200 OK ok"]),
+         ["broken head", "HTTP/1.1 200 OK ok"]),
         ("handshake at once, request 150 ms later", lambda p, c: [fresh(p, c, before_request=0.15), fresh(p, c)],
-         ["cut short", "HTTP/1.1 200 OK ok"]),
+         ["broken head", "HTTP/1.1 200 OK ok"]),
         ("a reused connection, then a new one", lambda p, c: [reused(p, c, CLIENT), fresh(p, c)],
-         ["cut short", "HTTP/1.1 200 OK ok"]),
+         ["broken head", "HTTP/1.1 200 OK ok"]),
         ("a browser on a reused connection", lambda p, c: [reused(p, c, BROWSER), fresh(p, c, BROWSER)],
-         ["cut short", "HTTP/1.1 200 OK ok"]),
+         ["broken head", "HTTP/1.1 200 OK ok"]),
     ]
     try:
         os.mkdir(os.path.join(work, "stubs"))

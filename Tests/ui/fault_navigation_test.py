@@ -1,9 +1,9 @@
 """A fault step met by a browser navigation or an iframe, as a WebView in a UI test meets it
-(issue 59): with the route's `"faultSteps": "beforeStatus"` headless Chromium shows its error page
-for the step (the load event fires, the page names ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH),
-an iframe's onload fires, the step reaches stubd once, and the next navigation gets the next step.
-The default placement (`inBody`) is printed beside it for the record: Chromium leaves that
-navigation blank (docs/FAULTS.md says so).
+(issue 59): with the default placement (`"faultSteps": "beforeStatus"`, a fixture that says
+nothing) headless Chromium shows its error page for the step (the load event fires, the page names
+ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH), an iframe's onload fires, the step reaches stubd
+once, and the next navigation gets the next step. A route's `"faultSteps": "inBody"` is printed
+beside it for the record: Chromium leaves that navigation blank (docs/FAULTS.md says so).
 
 Usage: python3 Tests/ui/fault_navigation_test.py [STUBD_BINARY]   (make test-ui)
 """
@@ -21,9 +21,9 @@ STEPS = [{"fault": "reset"}, {"headers": {"Content-Type": "text/html"}, "text": 
 
 def fixtures(folder):
     routes = [
-        {"name": "before", "request": {"method": "GET", "path": "/before"}, "responses": STEPS, "faultSteps": "beforeStatus"},
-        {"name": "framed", "request": {"method": "GET", "path": "/framed"}, "responses": STEPS, "faultSteps": "beforeStatus"},
-        {"name": "in-body", "request": {"method": "GET", "path": "/in-body"}, "responses": STEPS},
+        {"name": "before", "request": {"method": "GET", "path": "/before"}, "responses": STEPS},
+        {"name": "framed", "request": {"method": "GET", "path": "/framed"}, "responses": STEPS},
+        {"name": "in-body", "request": {"method": "GET", "path": "/in-body"}, "responses": STEPS, "faultSteps": "inBody"},
         {"name": "frame-page", "request": {"method": "GET", "path": "/frame.html"},
          "response": {"headers": {"Content-Type": "text/html"},
                       "text": "<!doctype html><iframe src=\"/framed\" onload=\"document.body.dataset.loaded = 'yes'\"></iframe>"}},
@@ -62,7 +62,7 @@ def main():
     browser = cdp.Browser()
     try:
         fired, text = navigate(browser, server.base + "/before")
-        check("a navigation to a beforeStatus step shows Chromium's error page",
+        check("a navigation to a fault step shows Chromium's error page",
               fired and "ERR_RESPONSE_HEADERS_MULTIPLE_CONTENT_LENGTH" in text, f"load fired: {fired}, {text.strip()[:90]!r}")
         fired, text = navigate(browser, server.base + "/before")
         check("  …the next navigation gets the next step", fired and text.strip() == "ok", repr(text.strip()[:60]))
@@ -74,10 +74,10 @@ def main():
             loaded = True
         except AssertionError:
             loaded = False
-        check("an iframe on a beforeStatus step fires onload", fired and loaded, f"page loaded: {fired}, iframe onload: {loaded}")
+        check("an iframe on a fault step fires onload", fired and loaded, f"page loaded: {fired}, iframe onload: {loaded}")
         check("  …the step reached stubd once", attempts(server, "/framed") == ["beforeStatus"], attempts(server, "/framed"))
         fired, text = navigate(browser, server.base + "/in-body", timeout=3)
-        print(f"info the default (inBody) step, navigated: load fired: {fired}, text {text.strip()[:60]!r} (Chromium leaves it blank)")
+        print(f"info an inBody step, navigated: load fired: {fired}, text {text.strip()[:60]!r} (Chromium leaves it blank)")
     finally:
         browser.close()
         server.stop()

@@ -3,9 +3,9 @@ stubd's own origin and from another origin: every run must read each step as aut
 (500 → error → 200; error → 200 after another route, as the page's first fetch, or fetched by
 the page's own script as it loads) with one attempt per step reaching stubd — Chromium re-sends a
 request that failed without a byte on its idle and preconnected sockets, so stubd sends such a
-step (to every client) as a response cut short, which no client re-sends: the page's `fetch`
-resolves with its head and reading the body fails (`TypeError`), as an app reading its answer
-sees. A fresh browser per run, as a page load is.
+step (to every client) as a response that fails before the status (a `502` head with two lengths),
+which no client re-sends: the page's `fetch` rejects (`TypeError`), as an app's call does. A
+fresh browser per run, as a page load is.
 
 Usage: python3 Tests/ui/fault_steps_test.py [STUBD_BINARY] [RUNS=5] [--page docs/FAULTS.md]
 (make test-ui; make conformance writes the table into docs/FAULTS.md between the fault-steps markers)

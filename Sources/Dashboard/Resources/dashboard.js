@@ -69,11 +69,13 @@ function answeredBy(entry) {
   if (k === 'route') return entry.route || entry.routeId;
   return k === 'proxied' ? (state.recording ? 'RECORDED' : 'PROXY') : 'MISS';
 }
-// A no-byte fault step goes out as a response cut short (docs/FAULTS.md).
+// A no-byte fault step goes out as a response no client re-sends (docs/FAULTS.md).
+const FAULT_SENT_AS = {
+  beforeStatus: ' (a sequence step: sent as a 502 head with two lengths, which no client re-sends)',
+  cutShort: ' (a sequence step: sent as a response cut short, which no client re-sends)',
+};
 function faultLine(entry) {
-  return 'fault: ' + entry.fault + (entry.faultSentAs === 'cutShort'
-    ? ' (a sequence step: sent as a response cut short, which no client re-sends)'
-    : ' (no response)');
+  return 'fault: ' + entry.fault + (FAULT_SENT_AS[entry.faultSentAs] || ' (no response)');
 }
 function outcome(entry) { return entry.fault ? 'fault:' + entry.fault : String(entry.status); }
 function add(entry) {

@@ -32,7 +32,7 @@ public struct Fixture: Sendable, CustomStringConvertible {
     /// Requests sent after the route answers (`"webhooks"`); empty for most routes.
     public var webhooks: [Webhook] = []
     /// Where its fault steps make the client fail (`"faultSteps"`).
-    public var faultSteps: FaultStepPlacement = .inBody
+    public var faultSteps: FaultStepPlacement = .beforeStatus
 
     /// The priority of a route that names none (WireMock's convention: 1 highest, 5 default).
     public static let defaultPriority = 5

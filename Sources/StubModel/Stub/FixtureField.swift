@@ -97,7 +97,7 @@ extension FixtureField {
         FixtureField(.route, "requiredState", example: route(#""scenario": "checkout", "requiredState": "paid""#)),
         FixtureField(.route, "newState", example: route(#""scenario": "checkout", "newState": "paid""#)),
         FixtureField(.route, "dribble", example: route(#""dribble": {"chunks": 4, "seconds": 1}"#)),
-        FixtureField(.route, "faultSteps", example: route(#""faultSteps": "beforeStatus""#, answer: #""responses": [{"status": 503}, {"fault": "reset"}, {"status": 200}]"#)),
+        FixtureField(.route, "faultSteps", example: route(#""faultSteps": "inBody""#, answer: #""responses": [{"status": 503}, {"fault": "reset"}, {"status": 200}]"#)),
 
         FixtureField(.request, "method", example: route("")),
         FixtureField(.request, "path", example: route("")),

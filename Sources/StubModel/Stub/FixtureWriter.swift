@@ -59,7 +59,7 @@ public enum FixtureWriter {
             members.append(("dribble", .object([("chunks", .number(Double(dribble.chunks))), ("seconds", .number(dribble.seconds))])))
         }
         if fixture.priority != Fixture.defaultPriority { members.append(("priority", .number(Double(fixture.priority)))) }
-        if fixture.faultSteps != .inBody { members.append(("faultSteps", .string(fixture.faultSteps.rawValue))) }
+        if fixture.faultSteps != .beforeStatus { members.append(("faultSteps", .string(fixture.faultSteps.rawValue))) }
         return .object(members)
     }
 

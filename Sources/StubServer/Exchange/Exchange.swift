@@ -61,7 +61,7 @@ public final class Exchange: ReplyListener, ConversationSink, @unchecked Sendabl
     @exclusivity(unchecked) public private(set) var faultSending = FaultSending.authored
     /// Whether that fault (one that sends no byte, a fault step) went as a response instead — cut
     /// short or failing before the status — so it could not be silently re-sent.
-    public var faultCutShort: Bool { fault.map(faultSending.cutsShort) ?? false }
+    public var faultSentAsResponse: Bool { fault.map(faultSending.replacesNoByte) ?? false }
     /// Who sent the request (`ClientProfile`): read only where an answer depends on the client
     /// (the admin guard, the dashboard, a route with fault steps), so a plain hit never makes one.
     public var client: ClientProfile { ClientProfile(request) }

@@ -66,8 +66,8 @@ public struct JournalEntry: Sendable {
     public var status: Int? { exchange.fault == nil ? exchange.response?.status : nil }
     /// The fault produced, if any.
     public var fault: Fault? { exchange.fault }
-    /// Whether the fault, a fault step, went as a response cut short (`Exchange.faultCutShort`).
-    public var faultCutShort: Bool { exchange.faultCutShort }
+    /// Whether the fault, a fault step, went as a response instead of no byte (`Exchange.faultSentAsResponse`).
+    public var faultSentAsResponse: Bool { exchange.faultSentAsResponse }
     /// Where that fault step failed the client: in the body, or before the status.
     public var faultSending: FaultSending { exchange.faultSending }
     /// Seconds from arrival to the reply (or fault), delays included.

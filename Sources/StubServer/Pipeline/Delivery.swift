@@ -10,10 +10,11 @@ import StubdEngine
 /// `hang`) must reach the client as one failure, although every client measured silently
 /// re-sends some request that got no byte — curl, URLSession, OkHttp and Chromium on a reused
 /// connection, Java's HttpClient and aiohttp even on a fresh one — and the re-send would take the
-/// next step. So such a step goes to every client as a response cut short
-/// (`FaultSending.cutShort`): a head that promises a body the close then denies (for HEAD, a head
-/// with two different lengths). No client re-sends a request that got response bytes, and each
-/// reports this one as a transport error (conformance/encodings.py measures every candidate per
+/// next step. So such a step goes to every client as a response that fails before any status
+/// (`FaultSending.beforeStatus`: a `502` head with two different lengths, then the close), or,
+/// for a route with `"faultSteps": "inBody"`, inside the body (`.cutShort`: a `200` head that
+/// promises a body the close then denies). No client re-sends a request that got response bytes,
+/// and each reports these as a failure (conformance/encodings.py measures every candidate per
 /// client; docs/FAULTS.md has the table). A plain fault route (no steps) is sent as authored:
 /// every attempt fails alike, so a re-send changes nothing the app sees.
 struct Delivery {
@@ -39,7 +40,7 @@ struct Delivery {
             switch plan.content {
             case .response(let prepared): plan.extraHeaders = cors.headers(for: request, exposing: prepared)
             // A fault that sends a head carries CORS too, so the page's browser names the fault.
-            case .fault(let fault, let sending) where fault.sendsBytes || sending.cutsShort(fault):
+            case .fault(let fault, let sending) where fault.sendsBytes || sending.replacesNoByte(fault):
                 plan.extraHeaders = cors.headers(for: request, exposing: nil)
             case .script(let script): plan.extraHeaders = cors.headers(for: request, exposingHeadersOf: script.headers)
             case .fault, .stream, .upgrade, .tunnel: break
@@ -47,13 +48,13 @@ struct Delivery {
         }
     }
 
-    /// A no-byte fault of a route with steps goes cut short; one of a plain route goes as
+    /// A no-byte fault of a route with steps goes as a response, where the route places it; one of a plain route goes as
     /// authored, and is noted, so the same request right after it is journaled as its re-send —
     /// for every client alike (which ones re-send is measured, not assumed: docs/FAULTS.md).
     private func placeFault(_ plan: inout ReplyPlan, of route: Route, for exchange: Exchange) {
         guard case .fault(let fault, _) = plan.content, fault.sendsNoResponse else { return }
         if route.hasSteps {
-            plan.content = .fault(fault, as: route.fixture.faultSteps == .beforeStatus ? .beforeStatus : .cutShort)
+            plan.content = .fault(fault, as: route.fixture.faultSteps == .inBody ? .cutShort : .beforeStatus)
         } else {
             scenarios.noteNoByteFault(route: route.id, session: exchange.session, signature: exchange.resendSignature)
         }

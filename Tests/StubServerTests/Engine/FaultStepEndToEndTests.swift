@@ -14,8 +14,9 @@ import StubdTestTags
 
 /// A sequence step that fails without a response byte reaches every client as one failure,
 /// although clients silently re-send a request that got no byte (curl and URLSession on a reused
-/// connection, Java's HttpClient and aiohttp always): it goes as a response cut short, the same
-/// bytes whoever asks, and the journal shows every attempt with its connection.
+/// connection, Java's HttpClient and aiohttp always): it goes as a response that fails before the
+/// status (or, where the route says, inside the body), the same bytes whoever asks, and the
+/// journal shows every attempt with its connection.
 @Suite(.serialized, .tags(.process)) struct FaultStepEndToEndTests {
     static func fixtures() -> [Fixture] {
         [
@@ -33,7 +34,7 @@ import StubdTestTags
     }
 
     static let cutBody = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n"
-    static let brokenFraming = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n"
+    static let brokenFraming = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
 
     /// curl re-sends a request whose reused connection dies before a byte ("Connection died,
     /// retrying a fresh connect"); one invocation with three URLs sees the fault as exit 18.
@@ -43,7 +44,7 @@ import StubdTestTags
         defer { server.stop() }
         let url = server.url(path)
         let result = try Curl.run(["-w", " %{http_code} %{exitcode}\n", server.url("/warm"), url, url, url])
-        #expect(result.stdout.split(separator: "\n") == ["warm 200 0", "first 500 0", " 200 18", "ok 200 0"], "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n") == ["warm 200 0", "first 500 0", " 502 18", "ok 200 0"], "\(result.stderr)")
         let journal = try JournalReader(server).entries(path: path)
         #expect(journal.count == 3, "no silent re-send: \(journal)")
     }
@@ -53,7 +54,7 @@ import StubdTestTags
         defer { server.stop() }
         let url = server.url("/reset-first")
         let result = try Curl.run(["-w", " %{http_code} %{exitcode}\n", server.url("/warm"), url, url])
-        #expect(result.stdout.split(separator: "\n") == ["warm 200 0", " 200 18", "ok 200 0"], "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n") == ["warm 200 0", " 502 18", "ok 200 0"], "\(result.stderr)")
     }
 
     /// One URLSession (connections reused, as in an app): 500, then the fault, then ok.
@@ -77,16 +78,15 @@ import StubdTestTags
 
     /// What a step sends never depends on who asks: a browser's Fetch Metadata, a Mozilla/
     /// User-Agent, Java's (which re-sends a GET even on a fresh connection), Python requests' —
-    /// on a fresh connection and on a reused one, every request gets the same cut-short
-    /// response and takes the step, so the next request reads ok. HEAD gets the head with two
-    /// lengths. A route without steps keeps its authored reset.
+    /// on a fresh connection and on a reused one, every request gets the same head with two
+    /// lengths and takes the step, so the next request reads ok, HEAD included. A route without steps keeps its authored reset.
     @Test(arguments: ["Sec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\n", "User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0\r\n",
                       "User-Agent: Java-http-client/17.0.15\r\n", "User-Agent: python-requests/2.32.3\r\n", "User-Agent: Python/3.11 aiohttp/3.14.5\r\n",
                       "User-Agent: curl/7.88.1\r\n"])
     func aFaultStepIsTheSameBytesForEveryUserAgent(clientHeader: String) throws {
         let server = try TestServer(fixtures: Self.fixtures())
         defer { server.stop() }
-        for (method, path, expected) in [("GET", "/reset-first", Self.cutBody), ("GET", "/flaky", Self.cutBody), ("HEAD", "/head-reset", Self.brokenFraming)] {
+        for (method, path, expected) in [("GET", "/reset-first", Self.brokenFraming), ("GET", "/flaky", Self.brokenFraming), ("HEAD", "/head-reset", Self.brokenFraming)] {
             for reused in [false, true] {
                 try JournalReader(server).reset()
                 let kept = RawHTTP.connectLoopback(port: server.port)
@@ -109,24 +109,29 @@ import StubdTestTags
         let faults = try JournalReader(server).entries().compactMap { entry in
             (entry["fault"] as? String).map { "\(entry["path"] ?? "?") \($0) \(entry["faultSentAs"] ?? "as written")" }
         }
-        #expect(faults.suffix(2) == ["/head-reset reset cutShort", "/always-reset reset as written"])
+        #expect(faults.suffix(2) == ["/head-reset reset beforeStatus", "/always-reset reset as written"])
     }
 
-    /// `"faultSteps": "beforeStatus"`: a step fails before any status whatever the method (the
-    /// head with two lengths): curl reads a 502 and exits 18 instead of reading a 200, the step is taken, and the
-    /// journal says how it went. A route without steps is not touched by it.
-    @Test func aRouteCanPlaceItsFaultStepsBeforeTheStatus() throws {
-        var before = Fixture(name: "before", source: "test", request: RequestPattern(method: "GET", path: "/before"),
+    /// Where a step fails: by default before any status whatever the method (the head with two
+    /// lengths: curl reads a 502 and exits 18), with `"faultSteps": "inBody"` inside the body of a
+    /// 200 (curl reads 200 and exits 18; HEAD still gets the head with two lengths). Each step is
+    /// taken, and the journal says how it went. A route without steps is not touched by either.
+    @Test func aRoutePlacesItsFaultStepsBeforeTheStatusOrInTheBody() throws {
+        let before = Fixture(name: "before", source: "test", request: RequestPattern(method: "GET", path: "/before"),
                              outcomes: [.fault(.reset), ok("ok")])
-        before.faultSteps = .beforeStatus
+        var inBody = Fixture(name: "in-body", source: "test", request: RequestPattern(method: "GET", path: "/in-body"), outcomes: [.fault(.reset), ok("ok")])
+        inBody.faultSteps = .inBody
+        var inBodyHead = Fixture(name: "in-body-head", source: "test", request: RequestPattern(method: "HEAD", path: "/in-body"), outcomes: [.fault(.empty), ok("ok")])
+        inBodyHead.faultSteps = .inBody
         var plain = Fixture(name: "plain", source: "test", request: RequestPattern(method: "GET", path: "/plain"), outcomes: [.fault(.reset)])
-        plain.faultSteps = .beforeStatus
-        let server = try TestServer(fixtures: [before, plain])
+        plain.faultSteps = .inBody
+        let server = try TestServer(fixtures: [before, inBody, inBodyHead, plain])
         defer { server.stop() }
-        let reply = RawHTTP.exchange(port: server.port, bytes: Array("GET /before HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(String(decoding: reply, as: UTF8.self) == Self.brokenFraming)
-        let url = server.url("/before")
+        #expect(String(decoding: RawHTTP.exchange(port: server.port, bytes: Array("GET /before HTTP/1.1\r\nHost: x\r\n\r\n".utf8)), as: UTF8.self) == Self.brokenFraming)
+        #expect(String(decoding: RawHTTP.exchange(port: server.port, bytes: Array("GET /in-body HTTP/1.1\r\nHost: x\r\n\r\n".utf8)), as: UTF8.self) == Self.cutBody)
+        #expect(String(decoding: RawHTTP.exchange(port: server.port, bytes: Array("HEAD /in-body HTTP/1.1\r\nHost: x\r\n\r\n".utf8)), as: UTF8.self) == Self.brokenFraming)
         try JournalReader(server).reset()
+        let url = server.url("/before")
         let result = try Curl.run(["-w", " %{http_code} %{exitcode}\n", url, url])
         #expect(result.stdout.split(separator: "\n").map(String.init) == [" 502 18", "ok 200 0"], "\(result.stderr)")
         let plainReply = RawHTTP.exchange(port: server.port, bytes: Array("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
@@ -137,9 +142,23 @@ import StubdTestTags
         #expect(faults == ["/before reset beforeStatus", "/plain reset as written"])
     }
 
-    /// A `hang` step still hangs; at the cap its connection ends cut short (a bare close would be
-    /// re-sent), and the step is used.
-    @Test func aHangStepEndsCutShortAtTheCap() throws {
+    /// With `"faultSteps": "inBody"` curl reads the step's 200 head and exits 18 (the body cut),
+    /// and the journal says `cutShort`.
+    @Test func anInBodyStepIsA200WhoseBodyIsCut() throws {
+        var inBody = Fixture(name: "in-body", source: "test", request: RequestPattern(method: "GET", path: "/in-body"), outcomes: [.fault(.reset), ok("ok")])
+        inBody.faultSteps = .inBody
+        let server = try TestServer(fixtures: [inBody])
+        defer { server.stop() }
+        let url = server.url("/in-body")
+        let result = try Curl.run(["-w", " %{http_code} %{exitcode}\n", url, url])
+        #expect(result.stdout.split(separator: "\n").map(String.init) == [" 200 18", "ok 200 0"], "\(result.stderr)")
+        let faults = try JournalReader(server).entries().compactMap { entry in (entry["faultSentAs"] as? String) }
+        #expect(faults == ["cutShort"])
+    }
+
+    /// A `hang` step still hangs; at the cap its connection ends with the step's response (a bare
+    /// close would be re-sent), and the step is used.
+    @Test func aHangStepEndsWithItsResponseAtTheCap() throws {
         let hang = Fixture(name: "hang-first", source: "test", request: RequestPattern(method: "GET", path: "/hang-first"),
                            outcomes: [.fault(.hang), ok("ok")])
         let server = try TestServer(fixtures: [hang]) { $0.hangCapSeconds = 0.3 }
@@ -147,7 +166,7 @@ import StubdTestTags
         let start = Date()
         let reply = RawHTTP.exchange(port: server.port, bytes: Array("GET /hang-first HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(Date().timeIntervalSince(start) >= 0.3)
-        #expect(String(decoding: reply, as: UTF8.self) == Self.cutBody)
+        #expect(String(decoding: reply, as: UTF8.self) == Self.brokenFraming)
         let next = RawHTTP.exchange(port: server.port, bytes: Array("GET /hang-first HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
         #expect(String(decoding: next, as: UTF8.self).hasSuffix("\r\n\r\nok"))
     }

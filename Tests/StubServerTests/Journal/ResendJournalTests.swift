@@ -10,7 +10,7 @@ import StubdRuntime
 /// A client's silent re-send of a request that got a no-byte fault from a plain fault route is
 /// journaled marked, so counts can leave it out — told by what arrives (the same bytes within a
 /// second), never by the User-Agent: every re-send of the chain is marked, whoever sends it; other
-/// bytes are not. (A fault step is never re-sent: it goes cut short.)
+/// bytes are not. (A fault step is never re-sent: it goes as a response.)
 @Suite(.tags(.process)) struct ResendJournalTests {
     static let fixtures = #"""
     {"routes": [

@@ -142,9 +142,9 @@ import StubdTestTags
         #expect(stubd.server.count() == 0)
     }
 
-    /// A no-byte step goes cut short to every client alike — a browser, curl, Java — and each
+    /// A no-byte step goes as a response to every client alike — a browser, curl, Java — and each
     /// request takes one step; a route without steps keeps its authored reset.
-    @Test func aNoByteStepGoesCutShortToEveryClient() throws {
+    @Test func aNoByteStepGoesAsAResponseToEveryClient() throws {
         let stubd = try InMemoryStubd(#"""
         {"routes": [
           {"name": "steps", "request": {"method": "GET", "path": "/steps"}, "responses": [{"fault": "reset"}, {"fault": "empty"}, {"fault": "hang"}, {"text": "ok"}]},
@@ -154,13 +154,13 @@ import StubdTestTags
         defer { stubd.stop() }
         let browser = [("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0"), ("Sec-Fetch-Mode", "cors")]
         let first = try #require(stubd.get("/steps", headers: browser))
-        #expect(first.fault == .reset && first.faultCutShort)
+        #expect(first.fault == .reset && first.faultSentAsResponse)
         let second = try #require(stubd.get("/steps", headers: [("User-Agent", "curl/8.5.0")]))
-        #expect(second.fault == .empty && second.faultCutShort)
+        #expect(second.fault == .empty && second.faultSentAsResponse)
         let third = try #require(stubd.get("/steps", headers: [("User-Agent", "Java-http-client/17.0.15")]))
-        #expect(third.fault == .hang && third.faultCutShort)
+        #expect(third.fault == .hang && third.faultSentAsResponse)
         #expect(try #require(stubd.get("/steps", headers: browser)).text == "ok")
         let plain = try #require(stubd.get("/down", headers: browser))
-        #expect(plain.fault == .reset && !plain.faultCutShort)
+        #expect(plain.fault == .reset && !plain.faultSentAsResponse)
     }
 }

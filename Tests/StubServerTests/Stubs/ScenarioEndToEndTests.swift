@@ -27,7 +27,7 @@ import StubdTestTags
         let server = try TestServer(fixtures: fixtures)
         defer { server.stop() }
         #expect(try Curl.run(["-w", " %{http_code}", server.url("/flaky")]).stdout == "boom 500")
-        // A fault step goes cut short (a head promising a byte, then the close): curl exits 18.
+        // A fault step goes as a 502 head with two lengths, then the close: curl exits 18.
         #expect(try Curl.run([server.url("/flaky")]).status == 18)
         #expect(try Curl.run([server.url("/flaky")]).stdout == "ok")
         #expect(try Curl.run([server.url("/flaky")]).stdout == "ok")

@@ -77,7 +77,7 @@ export interface RequestRecord {
   status?: number;
   /** the fault sent instead of a response */
   fault?: string;
-  /** cutShort: a fault step sent as a response cut short; beforeStatus: as a 502 head with two lengths, failing before the status */
+  /** beforeStatus: a fault step sent as a 502 head with two lengths, failing before the status; cutShort: one of an inBody route, sent as a 200 head with its body cut */
   faultSentAs?: string;
   /** milliseconds from arrival to the reply */
   latencyMs: number;
