@@ -18,16 +18,16 @@ OPENAPI := Tools/stubd-openapi
 
 .PHONY: deps build run check test test-ui test-containers test-cluster image release openapi install dist bench profile fuzz sanitize soak hostile conformance clean
 
-## deps: install libevent, OpenSSL and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
+## deps: install libevent, OpenSSL, nghttp2 and zlib (and pkg-config, curl) when missing: apt on Debian/Ubuntu, Homebrew on macOS.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "make: swift not found. Install Swift 6 from https://www.swift.org/install/ (Linux: the tarball or swiftly; macOS: Xcode 16 or swiftly), put its bin/ on PATH, then run make again."; exit 1; }
 ifeq ($(UNAME),Darwin)
 	@command -v brew >/dev/null || { echo "make: Homebrew not found; install it from https://brew.sh, then run make again (stubd needs its libevent)."; exit 1; }
-	@pkg-config --exists libevent_openssl 2>/dev/null || { echo "make: installing libevent openssl@3 pkg-config with Homebrew"; brew install libevent openssl@3 pkg-config; }
+	@pkg-config --exists libevent_openssl libnghttp2 2>/dev/null || { echo "make: installing libevent openssl@3 nghttp2 pkg-config with Homebrew"; brew install libevent openssl@3 nghttp2 pkg-config; }
 else
-	@if ! pkg-config --exists libevent libevent_openssl openssl zlib 2>/dev/null || ! command -v curl >/dev/null; then \
-		echo "make: installing libevent-dev libssl-dev zlib1g-dev pkg-config curl"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev libssl-dev zlib1g-dev pkg-config curl; \
+	@if ! pkg-config --exists libevent libevent_openssl openssl zlib libnghttp2 2>/dev/null || ! command -v curl >/dev/null; then \
+		echo "make: installing libevent-dev libssl-dev libnghttp2-dev zlib1g-dev pkg-config curl"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq libevent-dev libssl-dev libnghttp2-dev zlib1g-dev pkg-config curl; \
 	fi
 endif
 
@@ -65,20 +65,20 @@ check: deps
 test: deps test-deps
 	SWIFT=$(SWIFT) UNAME=$(UNAME) CONTAINER_TESTS=$(CONTAINER_TESTS) python3 packaging/test-steps.py
 
-## test-deps: the Python packages, Node, the JDK and Debian's jars, Chromium and nginx make test's clients use (each installed when missing).
+## test-deps: the Python packages, Node, the JDK and Debian's jars, Chromium, nginx and h2load make test's clients use (each installed when missing).
 test-deps: deps
-	@python3 -c 'import requests, httpx, aiohttp, openai, anthropic, websockets, websocket, gql, openapi_spec_validator, jsonschema, mcp, graphql, kubernetes_validate' 2>/dev/null || \
-		{ echo "make: installing Python requests httpx aiohttp openai anthropic websockets websocket-client gql[websockets] openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate"; \
-		python3 -m pip install -q requests httpx aiohttp openai anthropic websockets websocket-client 'gql[websockets]' openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate 2>/dev/null || \
-		python3 -m pip install -q --break-system-packages requests httpx aiohttp openai anthropic websockets websocket-client 'gql[websockets]' openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate; }
+	@python3 -c 'import requests, httpx, h2, aiohttp, openai, anthropic, websockets, websocket, gql, openapi_spec_validator, jsonschema, mcp, graphql, kubernetes_validate' 2>/dev/null || \
+		{ echo "make: installing Python requests httpx h2 aiohttp openai anthropic websockets websocket-client gql[websockets] openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate"; \
+		python3 -m pip install -q requests httpx h2 aiohttp openai anthropic websockets websocket-client 'gql[websockets]' openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate 2>/dev/null || \
+		python3 -m pip install -q --break-system-packages requests httpx h2 aiohttp openai anthropic websockets websocket-client 'gql[websockets]' openapi-spec-validator jsonschema mcp graphql-core kubernetes-validate; }
 ifeq ($(UNAME),Darwin)
 	@command -v node >/dev/null || { echo "make: installing node with Homebrew"; brew install node; }
 	@command -v nginx >/dev/null || { echo "make: installing nginx with Homebrew"; brew install nginx; }
 else
 	@{ command -v node >/dev/null && command -v javac >/dev/null && command -v chromium >/dev/null && { command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } && \
-		[ -r /usr/share/java/junit-platform-console-standalone.jar ] && [ -r /usr/share/java/okhttp.jar ]; } || \
-		{ echo "make: installing nodejs default-jdk-headless junit5 libokhttp-java chromium nginx"; \
-		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs default-jdk-headless junit5 libokhttp-java chromium nginx >/dev/null; }
+		command -v h2load >/dev/null && [ -r /usr/share/java/junit-platform-console-standalone.jar ] && [ -r /usr/share/java/okhttp.jar ]; } || \
+		{ echo "make: installing nodejs default-jdk-headless junit5 libokhttp-java chromium nginx nghttp2-client"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs default-jdk-headless junit5 libokhttp-java chromium nginx nghttp2-client >/dev/null; }
 endif
 
 ## test-cluster: three stubd --sessions-only behind Debian's nginx hashing on X-Stubd-Session (50 parallel sessions,

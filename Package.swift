@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "FixtureFiles", targets: ["FixtureFiles"]),
         .library(name: "TargetModel", targets: ["TargetModel"]),
         .library(name: "StubServer", targets: ["StubServer"]),
+        // HTTP/2 as bytes in and bytes out, for `make fuzz` (Fuzz/FuzzHTTP2).
+        .library(name: "StubdHTTP2", targets: ["StubdHTTP2"]),
         // The admin API, declared once: endpoints and their typed bodies (the server and the kit).
         .library(name: "AdminContract", targets: ["AdminContract"]),
         // The whole server: serving core, admin API, dashboard, observers (`StubdServer.start`).
@@ -52,6 +54,12 @@ let package = Package(
             pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev", "libssl-dev"]), .brew(["libevent", "openssl@3"])]
         ),
+        // nghttp2, the HTTP/2 framing and HPACK library (StubdHTTP2 only).
+        .systemLibrary(
+            name: "CNghttp2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["nghttp2"])]
+        ),
         // zlib, to store recorded gzip/deflate bodies decoded (recording only).
         .systemLibrary(
             name: "CZlib",
@@ -72,11 +80,15 @@ let package = Package(
         .target(name: "CStubdEvent", dependencies: ["CLibevent"]),
         // The machine's local CA and the certificates it issues (`stubd cert`, `--https-port`).
         .target(name: "StubdCertificates", dependencies: ["COpenSSL", "CStubdTLS", "StubdSystem"], swiftSettings: swiftSettings),
+        // HTTP/2 as bytes in and bytes out (nghttp2's server session): one session per connection,
+        // one request per stream, no socket and no event loop, so it runs in memory and under a
+        // fuzzer; the engine drives it from a connection's bufferevent.
+        .target(name: "StubdHTTP2", dependencies: ["StubdHTTP", "CNghttp2"], swiftSettings: swiftSettings),
         // The HTTP engine: libevent loops, TLS serving, replies, faults, dribbles, upstream calls.
         // The only module that imports libevent; it knows nothing of routes, stubs or the admin API.
         .target(
             name: "StubdEngine",
-            dependencies: ["StubdHTTP", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS", "CStubdEvent",
+            dependencies: ["StubdHTTP", "StubdHTTP2", "StubdSystem", "CLibevent", "CLibeventTLS", "CStubdTLS", "CStubdEvent",
                            .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: swiftSettings
         ),
@@ -254,6 +266,7 @@ let package = Package(
         .testTarget(name: "TargetModelTests", dependencies: ["StubdTestTags", "TargetModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "RecordingTests", dependencies: ["StubdTestTags", "Recording", "StubModel", "FixtureFiles"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdSystemTests", dependencies: ["StubdTestTags", "StubdSystem"], swiftSettings: swiftSettings),
+        .testTarget(name: "StubdHTTP2Tests", dependencies: ["StubdTestTags", "StubdHTTP2", "StubdHTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "StubdMatchingTests", dependencies: ["StubdTestTags", "StubdMatching", "StubModel", "StubdEngine"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StubServerTests",

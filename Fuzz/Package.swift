@@ -18,7 +18,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzTargets",
             dependencies: ["FuzzDriver", .product(name: "StubdRuntime", package: "stubd"), .product(name: "StubServer", package: "stubd"),
-                           .product(name: "FixtureFiles", package: "stubd"), .product(name: "StubModel", package: "stubd")],
+                           .product(name: "FixtureFiles", package: "stubd"), .product(name: "StubModel", package: "stubd"), .product(name: "StubdHTTP2", package: "stubd")],
             swiftSettings: fuzzSettings
         ),
     ]

@@ -20,6 +20,7 @@
 #   FuzzServe             a whole stubd in memory: templates with request values, GraphQL,
 #                         JSON, form and multipart bodies, regexes, streams, Range,
 #                         hosts (Host, X-Stubd-Host through HostName)                  corpus/serve
+#   FuzzHTTP2             HTTP/2 frames after the preface, in pieces, each request answered  corpus/http2
 set -uo pipefail
 cd "$(dirname "$0")"
 runs=${FUZZ_RUNS:-1000000}
@@ -43,7 +44,7 @@ limit=(-runs="$runs")
 printf '%-22s %12s %10s %12s %8s\n' target executions seconds "exec/s" crashes
 failed=0
 for entry in FuzzFixtureReader:fixture FuzzCanonicalisation:canonicalisation FuzzRouteLookup:lookup FuzzHTTPHead:http \
-             FuzzGraphQL:graphql FuzzJSON:json FuzzWebSocketFrames:websocket FuzzServe:serve; do
+             FuzzGraphQL:graphql FuzzJSON:json FuzzWebSocketFrames:websocket FuzzServe:serve FuzzHTTP2:http2; do
   target=${entry%%:*}
   seeds=corpus/${entry##*:}
   work=$(mktemp -d); cp "$seeds"/* "$work"/

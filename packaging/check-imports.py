@@ -5,7 +5,8 @@ CLibevent`). So this check, run by `make test`, holds every Swift file to Packag
 
 1. a file imports only the package modules its target declares as dependencies;
 2. the C modules are dependencies of their one home each: libevent of StubdEngine, OpenSSL of
-   StubdCertificates (and CStubdTLS, shared with the engine), zlib of Recording;
+   StubdCertificates (and CStubdTLS, shared with the engine), zlib of Recording, nghttp2 of
+   StubdHTTP2;
 3. the answer kinds (StubdState, StubdTemplates, StubdStreams, StubdCollections, StubdWebSockets)
    depend on nothing above the serving core and do not name its types (Route, Exchange, SessionStore,
    StubHandler): they take an `OutcomeContext` and the small protocols beside it;
@@ -25,7 +26,7 @@ import json, os, re, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_HOMES = {"CLibevent": {"StubdEngine", "CStubdEvent"}, "CLibeventTLS": {"StubdEngine"}, "CStubdTLS": {"StubdEngine", "StubdCertificates"},
            "CStubdEvent": {"StubdEngine"},
-           "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}}
+           "COpenSSL": {"StubdCertificates", "CStubdTLS"}, "CZlib": {"Recording"}, "CNghttp2": {"StubdHTTP2"}}
 KINDS = ["StubdState", "StubdTemplates", "StubdStreams", "StubdCollections", "StubdWebSockets"]
 ABOVE_CORE = {"StubServer", "AdminAPI", "Dashboard", "StubdWebhooks", "StubdRuntime", "TargetServing", "StubdCommands", "StubdCLI", "stubd"}
 HANDLER = "Sources/StubServer/Server/StubHandler.swift"

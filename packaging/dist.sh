@@ -9,9 +9,9 @@
 # same folder reuses those objects and fails to link, so the tests' folder is never used for it.
 #
 # Linux: the Swift runtime and Foundation are linked in (--static-swift-stdlib); the binary needs
-# only Debian/Ubuntu's libevent-2.1-7 and libevent-pthreads-2.1-7 (no libcurl: the commands use
-# the engine's own client, not Foundation's networking), named in the archive's INSTALL.txt. macOS: the Swift runtime ships with the OS;
-# the binary needs Homebrew's libevent.
+# only Debian/Ubuntu's libevent-2.1-7, libevent-pthreads-2.1-7 and libnghttp2-14 (no libcurl: the
+# commands use the engine's own client, not Foundation's networking), named in the archive's
+# INSTALL.txt. macOS: the Swift runtime ships with the OS; the binary needs Homebrew's libevent and nghttp2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VERSION=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/StubdCommands/Stubd.swift)
@@ -48,9 +48,9 @@ strip "$STAGE/$NAME/bin/stubd" "$STAGE/$NAME/bin/stubd-openapi" 2>/dev/null || t
 "$BIN" --generate-completion-script fish > "$STAGE/$NAME/share/fish/vendor_completions.d/stubd.fish"
 cp -R fixtures "$STAGE/$NAME/demo-fixtures"
 if [ "$OS" = linux ]; then
-    NEEDS="Debian/Ubuntu: sudo apt-get install -y libevent-2.1-7 libevent-pthreads-2.1-7"
+    NEEDS="Debian/Ubuntu: sudo apt-get install -y libevent-2.1-7 libevent-pthreads-2.1-7 libnghttp2-14"
 else
-    NEEDS="macOS: brew install libevent"
+    NEEDS="macOS: brew install libevent nghttp2"
 fi
 cat > "$STAGE/$NAME/INSTALL.txt" <<TEXT
 stubd $VERSION ($OS $ARCH) — a local HTTP stub server for APIs described the Moya way.

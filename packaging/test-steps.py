@@ -50,6 +50,7 @@ STAGES = [
         ("round3", py("Tests/clients/round3_test.py"), 600, None),
         ("node-fetch", py("Tests/clients/node_fetch_test.py"), 600, None),
         ("tls-fault-steps", py("Tests/clients/tls_fault_steps_test.py"), 600, None),
+        ("http2", py("Tests/http2/h2_test.py"), 300, None),
         ("websockets", py("Tests/websockets/clients_test.py"), 600, None),
         ("websocket-record", py("Tests/websockets/record_test.py"), 600, None),
         ("graphql-ws", py("Tests/websockets/graphql_ws_test.py"), 600, None),

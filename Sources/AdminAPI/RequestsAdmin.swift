@@ -58,6 +58,7 @@ public struct RequestsAdmin {
         record.session = entry.session?.rawValue
         record.connection = entry.connection?.number
         record.connectionRequest = entry.connection?.request
+        record.protocol = entry.isHTTP2 ? "h2" : nil
         record.headers = entry.headers
         record.body = text
         record.bodyBase64 = text == nil ? Data(body).base64EncodedString() : nil

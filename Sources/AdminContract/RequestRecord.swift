@@ -24,6 +24,9 @@ public struct RequestRecord: WireBody, Equatable {
     public var connection: Int?
     /// Which request of that connection it was (1: the first).
     public var connectionRequest: Int?
+    /// `"h2"` for a request that came on an HTTP/2 stream (absent: HTTP/1.x); its connection
+    /// numbers its streams as `connectionRequest`.
+    public var `protocol`: String?
     /// Headers in order, as the client sent them.
     public var headers: [NameValue] = []
     /// The body as text (possibly cut), when it is UTF-8.
@@ -72,6 +75,7 @@ public struct RequestRecord: WireBody, Equatable {
         .member("session", \.session, "its session: X-Stubd-Session, proxy credentials or a session's proxy port"),
         .member("connection", \.connection, "the connection it came on"),
         .member("connectionRequest", \.connectionRequest, "which request of that connection it was (1: the first)"),
+        .member("protocol", \.protocol, "h2 for a request on an HTTP/2 stream (absent: HTTP/1.x)"),
         .member("headers", \.headers, "headers in order, as the client sent them"),
         .member("body", \.body, "the body as text (possibly cut)"),
         .member("bodyBase64", \.bodyBase64, "the body as base64, when it is not UTF-8 text"),

@@ -19,6 +19,24 @@ int stubd_ssl_ctx_min_tls12(SSL_CTX *ctx) {
     return (int)SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 }
 
+static const unsigned char alpn_h2_h1[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+static const unsigned char alpn_h1[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+
+static int stubd_alpn_select(SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in, unsigned int inlen,
+                             void *arg) {
+    (void)ssl;
+    const unsigned char *prefs = arg ? alpn_h2_h1 : alpn_h1;
+    unsigned int prefs_length = arg ? sizeof alpn_h2_h1 : sizeof alpn_h1;
+    if (SSL_select_next_proto((unsigned char **)out, outlen, prefs, prefs_length, in, inlen) != OPENSSL_NPN_NEGOTIATED) {
+        return SSL_TLSEXT_ERR_NOACK;
+    }
+    return SSL_TLSEXT_ERR_OK;
+}
+
+void stubd_ssl_ctx_set_alpn(SSL_CTX *ctx, int offer_h2) {
+    SSL_CTX_set_alpn_select_cb(ctx, stubd_alpn_select, offer_h2 ? (void *)1 : NULL);
+}
+
 EVP_PKEY *stubd_new_ec_key(void) {
     return EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
 }

@@ -16,9 +16,13 @@ struct ListenArguments: ParsableArguments {
     @Option(help: "Event-loop threads sharing the port (one per core unless given).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(name: .customLong("http2"), help: ArgumentHelp("HTTP/2 on the plain port for clients that start with its preface (h2c with prior knowledge, as curl --http2-prior-knowledge and gRPC clients do): on or off. Off answers GOAWAY HTTP_1_1_REQUIRED, as before.", valueName: "on|off"))
+    var http2: String = "on"
+
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535, got \(port)") }
         guard (1...256).contains(workers) else { throw ValidationError("--workers must be from 1 to 256, got \(workers)") }
+        guard ["on", "off"].contains(http2) else { throw ValidationError("--http2 must be on or off, got \(http2)") }
     }
 
     /// Sets host, ports, HTTPS (issuing the local CA's certificate when needed) and loops;
@@ -28,6 +32,7 @@ struct ListenArguments: ParsableArguments {
         configuration.port = port ?? 8080
         configuration.servesHTTP = port != nil || https.httpsPort == nil
         configuration.workers = workers
+        configuration.http2 = http2 == "on"
         let (settings, notes) = try https.settings()
         configuration.https = settings
         return notes

@@ -40,7 +40,7 @@ struct ReadinessArguments: ParsableArguments {
             throw ExitCode(1)
         }
         do {
-            try announce(server, proxyHost: settings.engine.proxy?.host)
+            try announce(server, proxyHost: settings.engine.proxy?.host, http2: settings.engine.http2)
         } catch {
             server.stop()
             throw error
@@ -49,12 +49,14 @@ struct ReadinessArguments: ParsableArguments {
     }
 
     /// The ready file: the base URL, the HTTPS one when served, then `proxy http://HOST:PORT`
-    /// when the forward proxy is (its port as bound, for `--proxy-port 0`).
-    func announce(_ server: StubdServer, proxyHost: String? = nil) throws {
+    /// when the forward proxy is (its port as bound, for `--proxy-port 0`), then `http2 on` or
+    /// `http2 off` (`--http2`).
+    func announce(_ server: StubdServer, proxyHost: String? = nil, http2: Bool = true) throws {
         if let pidFile { try write("\(ProcessInfo.processInfo.processIdentifier)\n", to: pidFile, flag: "--pid-file") }
         if let readyFile {
             var lines = [server.servesHTTP ? server.baseURL : nil, server.httpsBaseURL].compactMap { $0 }
             if let port = server.proxyPort, let host = proxyHost { lines.append("proxy http://\(host.contains(":") ? "[\(host)]" : host):\(port)") }
+            lines.append("http2 \(http2 ? "on" : "off")")
             try write(lines.joined(separator: "\n") + "\n", to: readyFile, flag: "--ready-file")
         }
     }

@@ -32,6 +32,10 @@ final class ConnectionTracker {
     private let tls: TLSServerContext?
     /// Whether this front is HTTPS.
     var isTLS: Bool { tls != nil }
+    /// What the front is for: HTTP/2 is taken by its preface on the direct ports only — in clear
+    /// (h2c with prior knowledge) and over TLS, where a client sends the preface once ALPN chose
+    /// `h2`; the proxy port speaks HTTP/1.1 to its clients.
+    private let kind: Worker.FrontKind
     /// The worker's budget, shared with its other front.
     private let budget: ConnectionBudget
     private let headTimeout: Double
@@ -64,8 +68,10 @@ final class ConnectionTracker {
 
     private let numbers: ConnectionNumbers
 
-    init(worker: Worker, http: OpaquePointer, tls: TLSServerContext?, budget: ConnectionBudget, headTimeout: Double, numbers: ConnectionNumbers) {
+    init(worker: Worker, http: OpaquePointer, tls: TLSServerContext?, kind: Worker.FrontKind, budget: ConnectionBudget, headTimeout: Double,
+         numbers: ConnectionNumbers) {
         self.worker = worker
+        self.kind = kind
         self.http = http
         self.tls = tls
         self.numbers = numbers
@@ -125,8 +131,10 @@ final class ConnectionTracker {
         bufferevent_incref(bev)
         acceptsSinceYield += 1
         if acceptsSinceYield >= Self.acceptsPerTurn { yieldTurn() }
+        let takeForHTTP2: (() -> Bool)? = worker.configuration.http2 && kind.isDirect ? { [unowned self] in self.takeForHTTP2(bev) } : nil
         let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds,
-                                input: NewcomerInput(bev, bodyLimit: worker.configuration.maxBodyBytes, onEvent: worker.configuration.onEvent))
+                                input: NewcomerInput(bev, bodyLimit: worker.configuration.maxBodyBytes, onEvent: worker.configuration.onEvent,
+                                                     takeForHTTP2: takeForHTTP2))
         // Admitted before it is listed, so making room never picks the connection being made
         // (evhttp has not taken its bufferevent yet, so it would look already dropped).
         budget.admitted()
@@ -266,6 +274,24 @@ final class ConnectionTracker {
         var read: bufferevent_data_cb?
         bufferevent_getcb(bev, &read, nil, nil, nil)
         return read != nil
+    }
+
+    /// Takes the newcomer `bev` for HTTP/2 (its first bytes are the preface): it stops being a
+    /// newcomer, gets its number, and an `HTTP2Connection` owns it until it ends; false when
+    /// evhttp does not hold it any more.
+    private func takeForHTTP2(_ bev: OpaquePointer) -> Bool {
+        var cbarg: UnsafeMutableRawPointer?
+        bufferevent_getcb(bev, nil, nil, nil, &cbarg)
+        guard Self.evhttpHolds(bev), let evcon = cbarg.map(OpaquePointer.init), let newcomer = newcomers.removeValue(forKey: bev) else { return false }
+        newcomer.input.stopWatching()
+        bufferevent_decref(bev)
+        var host: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        evhttp_connection_get_peer(evcon, &host, &port)
+        let connection = HTTP2Connection(connection: evcon, bev: bev, worker: worker, number: numbers.next(), peer: host.map { String(cString: $0) } ?? "",
+                                         isTLS: tls != nil) { [unowned self] in self.connectionGone() }
+        connection.start()
+        return true
     }
 
     /// The head deadline of a connection that has sent nothing whole yet.

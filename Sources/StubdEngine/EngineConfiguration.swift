@@ -22,6 +22,9 @@ public struct EngineConfiguration: Sendable {
     public var maxHeaderBytes: Int = 64 * 1024
     /// Largest request body, in bytes; larger gets 413 and close.
     public var maxBodyBytes: Int = 32 * 1024 * 1024
+    /// Whether a client may speak HTTP/2: by its preface on the plain port (h2c with prior
+    /// knowledge). Off, the preface is answered GOAWAY HTTP_1_1_REQUIRED (`serve --http2 off`).
+    public var http2 = true
     /// Seconds a `hang` fault holds a connection before the server closes it. Longer than
     /// URLSession's default 60 s request timeout, so the client times out first.
     public var hangCapSeconds: Double = 75

@@ -6,8 +6,9 @@ import Foundation
 /// connection tracker's one-shot input callback, so a connection that is neither pays one copy):
 ///
 /// - **HTTP/2 with prior knowledge** (`curl --http2-prior-knowledge`, OkHttp's
-///   `H2_PRIOR_KNOWLEDGE`): evhttp drops the connection without a byte, so the client reports an
-///   empty reply. stubd answers in HTTP/2 — an empty SETTINGS frame, then GOAWAY with
+///   `H2_PRIOR_KNOWLEDGE`): taken for HTTP/2 (`HTTP2Connection`) on the direct ports; with
+///   `--http2 off` (where evhttp would drop the connection without a byte, an empty reply to the
+///   client) stubd answers in HTTP/2 — an empty SETTINGS frame, then GOAWAY with
 ///   `HTTP_1_1_REQUIRED` and a sentence saying what to do — which such a client can read.
 /// - **A body over the limit announced with `Expect: 100-continue`**: evhttp's lingering close
 ///   waits for the body the client holds back until its own timeout (curl: 1 s) before its 413.
@@ -21,7 +22,7 @@ import Foundation
 ///   head timeout (10 s); stubd answers 400 at once with `Connection: close`.
 /// Public for `make fuzz` (Fuzz/FuzzHTTPHead reads any bytes with it); only the engine acts on it.
 public enum FirstBytes: Equatable, Sendable {
-    /// `PRI * HTTP/2.0`: answered SETTINGS then GOAWAY.
+    /// `PRI * HTTP/2.0`: taken for HTTP/2, or (HTTP/2 off, or the proxy port) answered SETTINGS then GOAWAY.
     case http2Preface
     /// A body over the limit announced with `Expect: 100-continue` (`Int.max`: 2^63 or more).
     case expectTooLarge(length: Int)
@@ -108,7 +109,7 @@ public enum FirstBytes: Equatable, Sendable {
         case .ordinary:
             return []
         case .http2Preface:
-            let debug = Array("stubd speaks HTTP/1.1: send HTTP/1.1 (drop --http2-prior-knowledge, or OkHttp's H2_PRIOR_KNOWLEDGE)".utf8)
+            let debug = Array("stubd speaks HTTP/1.1 here (--http2 off, or the proxy port): send HTTP/1.1 (drop --http2-prior-knowledge, or OkHttp's H2_PRIOR_KNOWLEDGE)".utf8)
             let settings: [UInt8] = [0, 0, 0, 0x4, 0, 0, 0, 0, 0]
             let length = 8 + debug.count
             // GOAWAY: last stream 0, error HTTP_1_1_REQUIRED (0xd).
@@ -136,7 +137,7 @@ public enum FirstBytes: Equatable, Sendable {
     var logLine: String? {
         switch self {
         case .ordinary: return nil
-        case .http2Preface: return "a client spoke HTTP/2 with prior knowledge: answered GOAWAY HTTP_1_1_REQUIRED (stubd speaks HTTP/1.1)"
+        case .http2Preface: return "a client spoke HTTP/2 with prior knowledge where stubd speaks HTTP/1.1 (--http2 off, or the proxy port): answered GOAWAY HTTP_1_1_REQUIRED"
         case .expectTooLarge(let length): return "a request announced a \(length)-byte body with Expect: 100-continue: answered 413 at once"
         case .expectBadLength: return "a request announced a Content-Length that is not digits with Expect: 100-continue: answered 400 at once"
         case .unreadableLength: return "a request announced a Content-Length of 2^63 - 1 or more: answered 400 at once"

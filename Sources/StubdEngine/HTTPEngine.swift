@@ -49,7 +49,7 @@ public final class HTTPEngine: Engine, SessionProxyPorts {
     /// the certificate or either port cannot be used.
     public func start() throws(EngineError) -> BoundPorts {
         HTTPEngine.prepareProcess()
-        let tls = try configuration.https.map { settings throws(EngineError) in try TLSServerContext(settings) }
+        let tls = try configuration.https.map { settings throws(EngineError) in try TLSServerContext(settings, http2: configuration.http2) }
         var bound: [Listener] = []
         var listeners: [(fd: Int32, tls: TLSServerContext?, kind: Worker.FrontKind)] = []
         var ports = BoundPorts()

@@ -22,6 +22,7 @@ public struct IncomingRequest: Sendable {
         @usableFromInline @exclusivity(unchecked) var peer = ""
         @usableFromInline @exclusivity(unchecked) var connection: ConnectionUse?
         @usableFromInline @exclusivity(unchecked) var isTLS = false
+        @usableFromInline @exclusivity(unchecked) var isHTTP2 = false
         @usableFromInline @exclusivity(unchecked) var proxied: ProxyArrival?
         /// Whether a `Range` header came: set by the engine while it copies the headers out
         /// (nil: not known, looked up when asked).
@@ -44,6 +45,7 @@ public struct IncomingRequest: Sendable {
             copy.peer = peer
             copy.connection = connection
             copy.isTLS = isTLS
+            copy.isHTTP2 = isHTTP2
             copy.proxied = proxied
             return copy
         }
@@ -99,6 +101,11 @@ public struct IncomingRequest: Sendable {
     public var isTLS: Bool {
         @inlinable get { storage.isTLS }
         set { unique.isTLS = newValue }
+    }
+    /// Whether it came on an HTTP/2 stream (`HTTP2Connection`) rather than over HTTP/1.x.
+    public var isHTTP2: Bool {
+        @inlinable get { storage.isHTTP2 }
+        set { unique.isHTTP2 = newValue }
     }
 
     /// How it reached stubd as a forward proxy (`serve --proxy-port`); nil on the direct ports.

@@ -10,15 +10,19 @@ final class NewcomerInput {
     private var entry: OpaquePointer?
     private let bodyLimit: Int
     private let onEvent: (@Sendable (String) -> Void)?
+    /// Takes the connection for HTTP/2 when its first bytes are the preface (nil: HTTP/2 is off,
+    /// and the preface is answered GOAWAY HTTP_1_1_REQUIRED); true when it took it.
+    private let takeForHTTP2: (() -> Bool)?
     private(set) var sent = false
     /// The first bytes were answered here (`FirstBytes`): whatever else comes is dropped before
     /// evhttp reads it, until the client closes or the head deadline ends the connection.
     private var answered = false
 
-    init(_ bev: OpaquePointer, bodyLimit: Int, onEvent: (@Sendable (String) -> Void)?) {
+    init(_ bev: OpaquePointer, bodyLimit: Int, onEvent: (@Sendable (String) -> Void)?, takeForHTTP2: (() -> Bool)? = nil) {
         self.bev = bev
         self.bodyLimit = bodyLimit
         self.onEvent = onEvent
+        self.takeForHTTP2 = takeForHTTP2
         buffer = bufferevent_get_input(bev)
         if let buffer { entry = evbuffer_add_cb(buffer, onNewcomerInput, Unmanaged.passUnretained(self).toOpaque()) }
     }
@@ -40,6 +44,10 @@ final class NewcomerInput {
             if let entry { evbuffer_cb_clear_flags(buffer, entry, UInt32(EVBUFFER_CB_ENABLED)) }
             return
         }
+        // The preface: HTTP/2 takes the connection (its callbacks replaced before evhttp's read
+        // callback runs, so evhttp never reads a byte of it).
+        // (Kept alive through the call: the tracker lets go of this object as it takes the connection.)
+        if kind == .http2Preface, let takeForHTTP2, withExtendedLifetime(self, { takeForHTTP2() }) { return }
         answered = true
         evbuffer_drain(buffer, evbuffer_get_length(buffer))
         let answer = kind.answer(bodyLimit: bodyLimit)

@@ -72,7 +72,7 @@ public enum ProtocolChecks {
         reply(400, message)
     }
 
-    private static func reply(_ status: Int, _ message: String) -> PreparedReply {
+    static func reply(_ status: Int, _ message: String) -> PreparedReply {
         PreparedReply(status: status, headers: [NameValue("Content-Type", "application/json")],
                       body: Array("{\"error\": \"\(message)\"}\n".utf8))
     }

@@ -14,6 +14,19 @@ public enum ReplyContent: Sendable {
     case upgrade(WebSocketUpgrade)
     /// Answer a proxy's `CONNECT` with `200` and join the connection to `target` (`Tunnel`).
     case tunnel(TunnelTarget)
+
+    /// Its kind in a few words, for the log line of an answer HTTP/2 does not carry yet (a
+    /// response is one only when dribbled).
+    var kindName: String {
+        switch self {
+        case .response: return "a dribbled response"
+        case .fault: return "a fault"
+        case .stream: return "a stream"
+        case .script: return "a timed stream"
+        case .upgrade: return "a WebSocket"
+        case .tunnel: return "a tunnel"
+        }
+    }
 }
 
 /// A response ready to write: status, headers and body, built once per route rather than per

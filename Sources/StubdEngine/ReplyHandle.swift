@@ -148,8 +148,7 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
 
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "UpstreamClient.fetch is called on the request's loop, while handling it")
-        guard let client = handle.request else { return }
-        worker.fetch(upstream, for: client, then: then)
+        worker.fetch(upstream, for: handle.request, then: then)
     }
 
     func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void) {

@@ -27,7 +27,12 @@ final class Worker {
     /// the server stops.
     @exclusivity(unchecked) var inFlight = InFlightRegistry()
     /// Requests whose handler answers later (`HandlerDecision.later`), by token, until completed.
-    @exclusivity(unchecked) private var awaiting: [UInt64: OpaquePointer] = [:]
+    @exclusivity(unchecked) private var awaiting: [UInt64: Awaiting] = [:]
+    /// A request waiting for its later answer: evhttp's, or an HTTP/2 connection's stream.
+    private enum Awaiting {
+        case http1(OpaquePointer)
+        case http2(HTTP2Connection, stream: Int32)
+    }
     @exclusivity(unchecked) private var lastToken: UInt64 = 0
     /// The drain's timer and deadline, once the server drains (`beginDrain`).
     private var drainTimer: OpaquePointer?
@@ -101,7 +106,7 @@ final class Worker {
             evhttp_free(http)
             throw .libevent(operation: "accept on the listening socket")
         }
-        let tracker = ConnectionTracker(worker: self, http: http, tls: tls, budget: budget,
+        let tracker = ConnectionTracker(worker: self, http: http, tls: tls, kind: kind, budget: budget,
                                         headTimeout: configuration.headTimeoutSeconds, numbers: numbers)
         tracker.attach(to: listener)
         fronts.append(Front(http: http, connections: tracker, kind: kind, source: fd))
@@ -248,8 +253,24 @@ final class Worker {
         // Decide, then write: the handler has returned before anything goes on the wire.
         switch handler.handle(request, reply: handle) {
         case .reply(let plan, let listener): carryOut(plan, on: req, start: start, listener: listener)
-        case .later: awaiting[lastToken] = req
+        case .later: awaiting[lastToken] = .http1(req)
         }
+    }
+
+    /// A fresh token for a `ReplyHandle` (an HTTP/2 stream's request).
+    func nextToken() -> UInt64 {
+        lastToken &+= 1
+        return lastToken
+    }
+
+    /// `stream` of `connection` waits for the later completion of the handle with `token`.
+    func awaitLater(_ token: UInt64, on connection: HTTP2Connection, stream: Int32) {
+        awaiting[token] = .http2(connection, stream: stream)
+    }
+
+    /// The `Date` value of this loop's replies now (`DateHeader`).
+    func currentDate() -> String {
+        dateHeader.current(base: base).withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Sets `request.proxied` for a request on the proxy port or in an intercepted tunnel, and
@@ -304,8 +325,11 @@ final class Worker {
     /// is still awaiting one; a second completion, or one for a request already answered, is
     /// ignored.
     func complete(_ handle: ReplyHandle, plan: ReplyPlan, listener: (any ReplyListener)?) {
-        guard let req = awaiting.removeValue(forKey: handle.token) else { return }
-        carryOut(plan, on: req, start: handle.start, listener: listener)
+        switch awaiting.removeValue(forKey: handle.token) {
+        case .http1(let req)?: carryOut(plan, on: req, start: handle.start, listener: listener)
+        case .http2(let connection, let stream)?: connection.complete(stream: stream, plan: plan, start: handle.start, listener: listener)
+        case nil: return
+        }
     }
 
     /// Waits out the plan's delay on a timer, or writes now.
@@ -352,7 +376,9 @@ final class Worker {
     }
 
     /// Starts an upstream call on this loop (see `UpstreamClient.fetch`).
-    func fetch(_ request: UpstreamRequest, for client: OpaquePointer, then completion: @escaping (UpstreamResponse) -> Void) {
+    /// `client` is nil for a request whose answer is not relayed as it comes (an HTTP/2 stream's:
+    /// the whole answer is read, then sent).
+    func fetch(_ request: UpstreamRequest, for client: OpaquePointer?, then completion: @escaping (UpstreamResponse) -> Void) {
         dnsStarted = true
         UpstreamCall.start(request, for: client, on: self, completion: completion)
     }

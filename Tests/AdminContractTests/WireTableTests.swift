@@ -69,6 +69,7 @@ import StubdTestTags
         record.session = "s"
         record.connection = 3
         record.connectionRequest = 2
+        record.protocol = "h2"
         record.headers = [NameValue("Host", "api.example.com")]
         record.body = "x"
         record.bodyBase64 = "eA=="

@@ -399,7 +399,8 @@ def run(binary, work):
         try:
             with open(ready) as handle:
                 lines = handle.read().splitlines()
-            check(lines[0] == readied.base and lines[-1] == f"proxy http://127.0.0.1:{port_of(readied)}", f"the ready file: base URL, then the proxy ({lines})")
+            check(lines[0] == readied.base and lines[-2:] == [f"proxy http://127.0.0.1:{port_of(readied)}", "http2 on"],
+                  f"the ready file: base URL, then the proxy, then HTTP/2 ({lines})")
         finally:
             readied.stop()
 

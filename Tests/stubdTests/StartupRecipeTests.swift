@@ -10,7 +10,7 @@ import StubdTestTags
         // The files are written before the banner, so once the banner is read they are there.
         let stubd = try ServingStubd(["fixtures", "--port", "0", "--ready-file", folder + "/ready", "--pid-file", folder + "/pid"])
         let ready = try String(contentsOfFile: folder + "/ready", encoding: .utf8)
-        #expect(ready == stubd.baseURL + "\n", "the ready file holds this run's URL: \(ready)")
+        #expect(ready == stubd.baseURL + "\nhttp2 on\n", "the ready file holds this run's URL and whether HTTP/2 is on: \(ready)")
         #expect(StubdProcess.curl([stubd.baseURL + "/zen"]) == "Design for failure.")
         let pid = try String(contentsOfFile: folder + "/pid", encoding: .utf8)
         #expect(pid == "\(stubd.process.processIdentifier)\n")

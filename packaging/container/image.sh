@@ -88,7 +88,7 @@ if [ "$(uname -s)" != Linux ] || [ -n "${IMAGE_BUILD_IN:-}" ]; then
     BUILDER=${IMAGE_BUILD_IN:-swift:6.2-bookworm}
     echo "image: building the Linux binary and root file system in $BUILDER"
     "$ENGINE" run --rm -v "$PWD:/src" -w /src -e IMAGE_CONFIGURATION="$CONFIGURATION" -e IMAGE_STAGE_ONLY=1 \
-        "$BUILDER" bash -c 'apt-get update -qq && apt-get install -y -qq libevent-dev libssl-dev zlib1g-dev pkg-config >/dev/null && bash packaging/container/image.sh'
+        "$BUILDER" bash -c 'apt-get update -qq && apt-get install -y -qq libevent-dev libssl-dev libnghttp2-dev zlib1g-dev pkg-config >/dev/null && bash packaging/container/image.sh'
 else
     stage
 fi

@@ -64,7 +64,7 @@ check(url&.first&.end_with?(".git") && url_options[:tag] == "v#{version}",
 check(declared[:head].any?, "a head (main) for brew install --HEAD")
 check(declared[:desc].any? && declared[:homepage].any? && declared[:license].any?, "desc, homepage and license")
 needs = declared[:depends_on].map { |args, options| args.first || options }
-%w[libevent openssl@3].each { |name| check(needs.include?(name), "depends_on #{name.inspect}") }
+%w[libevent nghttp2 openssl@3].each { |name| check(needs.include?(name), "depends_on #{name.inspect}") }
 check(needs.any? { |need| need.is_a?(Hash) && need.key?(:xcode) }, "depends_on xcode (a Swift 6 toolchain) for the build")
 check(needs.any? { |need| need.is_a?(Hash) && need[:macos] == :sequoia }, "depends_on macos: :sequoia (Synchronization needs macOS 15)")
 
@@ -103,7 +103,7 @@ if block
 end
 
 if FAILURES.empty?
-  puts "check-formula: packaging/homebrew/stubd.rb: tag v#{version}, libevent and openssl@3, stubd and stubd-openapi built and installed, completions, a test that serves and curls"
+  puts "check-formula: packaging/homebrew/stubd.rb: tag v#{version}, libevent, nghttp2 and openssl@3, stubd and stubd-openapi built and installed, completions, a test that serves and curls"
 else
   FAILURES.each { |failure| warn "check-formula: FAILED: #{failure}" }
   exit 1

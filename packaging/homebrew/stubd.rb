@@ -14,6 +14,7 @@ class Stubd < Formula
   depends_on "pkgconf" => :build
   depends_on macos: :sequoia
   depends_on "libevent"
+  depends_on "nghttp2"
   depends_on "openssl@3"
 
   uses_from_macos "curl" => :test

@@ -13,6 +13,7 @@ func fuzzTarget(named name: String) -> (@convention(c) (UnsafePointer<UInt8>, In
     case "FuzzJSON": return { fuzzJSON($0, $1) }
     case "FuzzWebSocketFrames": return { fuzzWebSocketFrames($0, $1) }
     case "FuzzServe": return { fuzzServe($0, $1) }
+    case "FuzzHTTP2": return { fuzzHTTP2($0, $1) }
     default: return nil
     }
 }
@@ -24,7 +25,7 @@ public func fuzzEntry(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePo
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let target = fuzzTarget(named: name) else {
         FileHandle.standardError.write(Data(("FuzzTargets: set FUZZ_TARGET to one of FuzzFixtureReader, FuzzCanonicalisation, FuzzRouteLookup, "
-            + "FuzzHTTPHead, FuzzGraphQL, FuzzJSON, FuzzWebSocketFrames, FuzzServe (got \"\(name)\")\n").utf8))
+            + "FuzzHTTPHead, FuzzGraphQL, FuzzJSON, FuzzWebSocketFrames, FuzzServe, FuzzHTTP2 (got \"\(name)\")\n").utf8))
         return 2
     }
     return runFuzzer(argc, argv, target)

@@ -18,6 +18,11 @@ int stubd_ssl_set_sni(struct ssl_st *ssl, const char *host);
 /* SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) (a macro). 1 on success. */
 int stubd_ssl_ctx_min_tls12(struct ssl_ctx_st *ctx);
 
+/* The server side of ALPN: picks "h2" when the client offers it and offer_h2 is not 0, else
+   "http/1.1" when the client offers that; a client offering neither gets no ALPN answer (and
+   speaks HTTP/1.1, as before ALPN). */
+void stubd_ssl_ctx_set_alpn(struct ssl_ctx_st *ctx, int offer_h2);
+
 /* A new P-256 key (EVP_PKEY_Q_keygen is variadic). NULL on failure. */
 struct evp_pkey_st *stubd_new_ec_key(void);
 

@@ -24,6 +24,8 @@ public struct JournalEntry: Sendable {
     /// The connection it came on and its place there: a client's silent re-send shows up as the
     /// same request on a new connection.
     public var connection: ConnectionUse? { exchange.request.connection }
+    /// Whether it came on an HTTP/2 stream.
+    public var isHTTP2: Bool { exchange.request.isHTTP2 }
     /// The method.
     public var method: String { exchange.request.method }
     /// Path and query as sent (`/users/octocat?x=1`), secret query values hidden.

@@ -8,7 +8,8 @@ import CStubdTLS
 final class TLSServerContext: @unchecked Sendable {
     let context: OpaquePointer
 
-    init(_ settings: HTTPSSettings) throws(EngineError) {
+    /// `http2`: ALPN offers `h2` before `http/1.1` (`--http2 on`), else `http/1.1` only.
+    init(_ settings: HTTPSSettings, http2: Bool) throws(EngineError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
             throw .tls(flag: "HTTPS", problem: "OpenSSL could not create a server context")
         }
@@ -35,6 +36,7 @@ final class TLSServerContext: @unchecked Sendable {
             SSL_CTX_free(context)
             throw .tls(flag: "--tls-key \(settings.keyFile)", problem: mismatch)
         }
+        stubd_ssl_ctx_set_alpn(context, http2 ? 1 : 0)
         self.context = context
     }
 

@@ -55,6 +55,8 @@ export interface RequestRecord {
   connection?: number;
   /** which request of that connection it was (1: the first) */
   connectionRequest?: number;
+  /** h2 for a request on an HTTP/2 stream (absent: HTTP/1.x) */
+  protocol?: string;
   /** headers in order, as the client sent them */
   headers: Array<[string, string]>;
   /** the body as text (possibly cut) */

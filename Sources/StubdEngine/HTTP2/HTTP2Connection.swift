@@ -1,0 +1,308 @@
+import CLibevent
+import Dispatch
+import StubdHTTP
+import StubdHTTP2
+import StubdSystem
+
+/// An HTTP/2 connection, taken from evhttp before it read a byte (a client's preface on the plain
+/// port: `FirstBytes`): its bufferevent's callbacks become this object's, as a WebSocket's do after
+/// its upgrade, and an `HTTP2Session` reads and writes its frames. Each stream's request becomes
+/// an `IncomingRequest` for the same handler as an HTTP/1.1 request — one arrival, one pipeline,
+/// one journal — and its plan is carried out as HTTP/2: the response as HEADERS and DATA under the
+/// client's flow control, a delay on a loop timer, a fault as the stream's failure (`HTTP2Fault`).
+/// An answer HTTP/2 does not carry yet (a stream, a script, a dribble, a WebSocket) resets its
+/// stream with HTTP_1_1_REQUIRED, which curl and Chromium answer by asking again over HTTP/1.1.
+///
+/// One per connection (as nghttp2's own libevent server keeps one session per connection); owned
+/// by the loop's `InFlightRegistry` until the connection ends. evhttp keeps the connection's
+/// bookkeeping and frees it — bufferevent and socket — when this object says so.
+final class HTTP2Connection: InFlight {
+    private let connection: OpaquePointer
+    private let bev: OpaquePointer
+    private unowned let worker: Worker
+    private let session: HTTP2Session
+    private let number: Int
+    private let peer: String
+    private let isTLS: Bool
+    private let onEnd: () -> Void
+    /// Requests this connection has carried (a request's place on it).
+    private var requests = 0
+    /// Streams whose answer waits for a delay or a later completion.
+    private var waiting: [Int32: WaitingStream] = [:]
+    private var ended = false
+    /// Output above which no more frames are made until the socket takes what is queued.
+    static let outputHighWater = 512 * 1024
+
+    /// Takes `bev`, the bufferevent of evhttp's `connection`, for HTTP/2: the bytes already in
+    /// its input (the preface and what followed) are read at once.
+    init(connection: OpaquePointer, bev: OpaquePointer, worker: Worker, number: Int, peer: String, isTLS: Bool, onEnd: @escaping () -> Void) {
+        self.connection = connection
+        self.bev = bev
+        self.worker = worker
+        self.number = number
+        self.peer = peer
+        self.isTLS = isTLS
+        self.onEnd = onEnd
+        let configuration = worker.configuration
+        session = HTTP2Session(limits: HTTP2Limits(maxHeaderListBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes))
+        session.onRequest = { [unowned self] request in self.arrived(request) }
+        session.onStreamClosed = { [unowned self] stream, _ in self.streamClosed(stream) }
+    }
+
+    /// Starts reading and writing on the connection (its callbacks are this object's from now).
+    func start() {
+        worker.inFlight.hold(self)
+        worker.budget.hold(ObjectIdentifier(self)) { [unowned self] in self.leaveForRoom() }
+        bufferevent_setcb(bev, onHTTP2Read, onHTTP2Write, onHTTP2Event, Unmanaged.passUnretained(self).toOpaque())
+        bufferevent_setwatermark(bev, Int16(EV_READ), 0, 0)
+        bufferevent_setwatermark(bev, Int16(EV_WRITE), 0, 0)
+        armIdleTimeout()
+        bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
+        readAvailable()
+    }
+
+    // MARK: - Bytes
+
+    fileprivate func readAvailable() {
+        guard !ended, let input = bufferevent_get_input(bev) else { return }
+        worker.budget.heldActive(ObjectIdentifier(self))
+        while evbuffer_get_length(input) > 0 {
+            let length = min(evbuffer_get_length(input), 64 * 1024)
+            guard let bytes = evbuffer_pullup(input, length) else { break }
+            let ok = session.receive(UnsafeRawBufferPointer(start: bytes, count: length))
+            evbuffer_drain(input, length)
+            if !ok {
+                worker.configuration.onEvent?("an HTTP/2 client broke the protocol (\(session.failure ?? "?")): the connection ends with GOAWAY")
+                evbuffer_drain(input, evbuffer_get_length(input))
+                break
+            }
+        }
+        flush()
+    }
+
+    /// Writes what the session has made, up to the high-water mark; ends the connection once the
+    /// session is finished and everything is written.
+    fileprivate func flush() {
+        guard !ended, let output = bufferevent_get_output(bev) else { return }
+        while evbuffer_get_length(output) < Self.outputHighWater, let bytes = session.produce() {
+            _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+        }
+        if session.isFinished && evbuffer_get_length(output) == 0 { end() }
+    }
+
+    fileprivate func event(_ what: Int16) {
+        if what & Int16(BEV_EVENT_TIMEOUT) != 0, waiting.isEmpty {
+            // Idle past the server's timeout: a graceful GOAWAY, then the close once it is written.
+            session.goAway(code: .noError, debug: "idle")
+            flush()
+            bufferevent_set_timeouts(bev, nil, nil)
+            if !ended { bufferevent_enable(bev, Int16(EV_READ | EV_WRITE)) }
+            return
+        }
+        end()
+    }
+
+    /// The read timeout is the server's idle timeout while no stream is waiting; off while one is.
+    private func armIdleTimeout() {
+        guard waiting.isEmpty else {
+            bufferevent_set_timeouts(bev, nil, nil)
+            return
+        }
+        var idle = System.timeValue(seconds: worker.configuration.idleTimeoutSeconds)
+        bufferevent_set_timeouts(bev, &idle, nil)
+    }
+
+    /// Ends the connection: waiting streams stop (their exchanges still end, so the journal shows
+    /// them), evhttp frees the connection.
+    private func end() {
+        guard !ended else { return }
+        ended = true
+        for (_, stream) in waiting { stream.stop(finished: true) }
+        waiting.removeAll()
+        worker.inFlight.letGo(self)
+        worker.budget.letGo(ObjectIdentifier(self))
+        bufferevent_setcb(bev, nil, nil, nil, nil)
+        evhttp_connection_free(connection)
+        onEnd()
+    }
+
+    /// The budget needs the connection for another client: GOAWAY, and the close.
+    private func leaveForRoom() {
+        session.goAway(code: .noError, debug: "stubd needed the connection for another client (at its connection cap)")
+        _ = session.produce().map { bytes in bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) } }
+        end()
+    }
+
+    // MARK: - Streams
+
+    private func arrived(_ arrival: HTTP2Request) {
+        requests += 1
+        if let refusal = HTTP2Arrival.refusal(for: arrival) {
+            send(refusal, headOnly: arrival.method == "HEAD", extraHeaders: [], on: arrival.stream)
+            return
+        }
+        var request = IncomingRequest(method: arrival.method, target: arrival.path, headers: HTTP2Arrival.headers(of: arrival), body: arrival.body)
+        request.connection = ConnectionUse(number: number, request: requests)
+        request.peer = peer
+        request.isTLS = isTLS
+        request.isHTTP2 = true
+        if let refusal = ProtocolChecks.refusal(for: request) {
+            send(refusal, headOnly: false, extraHeaders: [], on: arrival.stream)
+            return
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let token = worker.nextToken()
+        let handle = ReplyHandle(carrier: worker.mailbox, request: nil, token: token, start: start)
+        switch worker.handler.handle(request, reply: handle) {
+        case .reply(let plan, let listener): carryOut(plan, on: arrival.stream, start: start, listener: listener)
+        case .later:
+            waiting[arrival.stream] = WaitingStream(token: token, listener: nil, timer: nil)
+            worker.awaitLater(token, on: self, stream: arrival.stream)
+            armIdleTimeout()
+        }
+    }
+
+    /// A later completion for `stream` (from the worker's mailbox).
+    func complete(stream: Int32, plan: ReplyPlan, start: UInt64, listener: (any ReplyListener)?) {
+        guard !ended, waiting.removeValue(forKey: stream) != nil else {
+            listener?.replyFinished(latencySeconds: Self.seconds(since: start))
+            return
+        }
+        carryOut(plan, on: stream, start: start, listener: listener)
+        armIdleTimeout()
+        flush()
+    }
+
+    private func carryOut(_ plan: ReplyPlan, on stream: Int32, start: UInt64, listener: (any ReplyListener)?) {
+        guard let delay = plan.delay, delay > 0 else { return execute(plan, on: stream, start: start, listener: listener) }
+        let waiter = WaitingStream(token: 0, listener: listener, timer: nil)
+        waiter.fire = { [unowned self] in
+            self.waiting.removeValue(forKey: stream)?.stop(finished: false)
+            self.execute(plan, on: stream, start: start, listener: listener)
+            self.armIdleTimeout()
+            self.flush()
+        }
+        waiter.start = start
+        waiter.timer = clev_timer_new(worker.base, onHTTP2Timer, Unmanaged.passUnretained(waiter).toOpaque())
+        var time = System.timeValue(seconds: delay)
+        event_base_update_cache_time(worker.base)
+        guard let timer = waiter.timer, event_add(timer, &time) == 0 else {
+            return execute(plan, on: stream, start: start, listener: listener)
+        }
+        waiting[stream] = waiter
+        armIdleTimeout()
+    }
+
+    private func execute(_ plan: ReplyPlan, on stream: Int32, start: UInt64, listener: (any ReplyListener)?) {
+        defer { listener?.replyFinished(latencySeconds: Self.seconds(since: start)) }
+        guard !plan.alreadySent, session.isOpen(stream) else { return }
+        switch plan.content {
+        case .response(let reply) where plan.dribble == nil || plan.headOnly || reply.body.isEmpty:
+            send(reply, headOnly: plan.headOnly, extraHeaders: plan.extraHeaders, on: stream)
+        case .fault(let fault, let sending):
+            HTTP2Fault.apply(fault, sending: sending, on: stream, session: session, extraHeaders: plan.extraHeaders,
+                             hangCap: worker.configuration.hangCapSeconds, hold: { [unowned self] seconds, then in self.hold(stream, seconds, then) })
+        case .response, .stream, .script, .upgrade, .tunnel:
+            session.reset(stream: stream, code: .http11Required)
+            worker.configuration.onEvent?("an HTTP/2 request met an answer stubd sends only over HTTP/1.1 (\(plan.content.kindName)): "
+                                          + "its stream was reset with HTTP_1_1_REQUIRED (curl and Chromium ask again over HTTP/1.1; or serve with --http2 off)")
+            if case .stream(let replyStream) = plan.content { replyStream.end(.clientLeft) }
+        }
+    }
+
+    /// Sends `reply` on `stream`: its headers with the plan's extra ones, `content-length`, `date`.
+    private func send(_ reply: PreparedReply, headOnly: Bool, extraHeaders: [NameValue], on stream: Int32) {
+        var headers = reply.headers + extraHeaders
+        if let length = reply.contentLength { headers.append(NameValue("content-length", String(length))) }
+        if !reply.setsDate { headers.append(NameValue("date", worker.currentDate())) }
+        session.respond(stream: stream, status: reply.status, headers: headers, body: headOnly ? nil : reply.body)
+    }
+
+    /// Waits `seconds` on a timer for `stream`, then runs `then` (a hang's cap).
+    private func hold(_ stream: Int32, _ seconds: Double, _ then: @escaping () -> Void) {
+        let waiter = WaitingStream(token: 0, listener: nil, timer: nil)
+        waiter.fire = { [unowned self] in
+            self.waiting.removeValue(forKey: stream)?.stop(finished: false)
+            if self.session.isOpen(stream) { then() }
+            self.armIdleTimeout()
+            self.flush()
+        }
+        waiter.timer = clev_timer_new(worker.base, onHTTP2Timer, Unmanaged.passUnretained(waiter).toOpaque())
+        var time = System.timeValue(seconds: seconds)
+        guard let timer = waiter.timer, event_add(timer, &time) == 0 else { return then() }
+        waiting[stream] = waiter
+        armIdleTimeout()
+    }
+
+    /// The client reset a stream, or it ended: what waited for it stops.
+    private func streamClosed(_ stream: Int32) {
+        guard let waiter = waiting.removeValue(forKey: stream) else { return }
+        waiter.stop(finished: true)
+        armIdleTimeout()
+    }
+
+    private static func seconds(since start: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+    }
+
+    // MARK: - InFlight
+
+    let shutdownOrder = InFlightShutdown.streams
+
+    func serverStopped() {
+        guard !ended else { return }
+        session.goAway(code: .noError, debug: "stubd is stopping")
+        _ = session.produce().map { bytes in bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) } }
+        end()
+    }
+
+    func serverDraining() {
+        session.goAway(code: .noError, debug: "stubd is stopping")
+        flush()
+    }
+}
+
+/// A stream's answer waiting on a timer (a delay, a hang's cap) or for a later completion.
+private final class WaitingStream {
+    let token: UInt64
+    let listener: (any ReplyListener)?
+    var timer: OpaquePointer?
+    var start: UInt64 = 0
+    var fire: (() -> Void)?
+
+    init(token: UInt64, listener: (any ReplyListener)?, timer: OpaquePointer?) {
+        self.token = token
+        self.listener = listener
+        self.timer = timer
+    }
+
+    /// Frees the timer; `finished`: the stream went without its answer, whose listener still hears.
+    func stop(finished: Bool) {
+        if let timer { event_free(timer) }
+        timer = nil
+        fire = nil
+        if finished, let listener { listener.replyFinished(latencySeconds: Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9) }
+    }
+}
+
+private func onHTTP2Read(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue().readAvailable()
+}
+
+private func onHTTP2Write(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue().flush()
+}
+
+private func onHTTP2Event(_ bev: OpaquePointer?, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue().event(what)
+}
+
+private func onHTTP2Timer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    // Kept alive through the call: firing takes it out of its connection's table.
+    let waiter = Unmanaged<WaitingStream>.fromOpaque(arg).takeUnretainedValue()
+    withExtendedLifetime(waiter) { waiter.fire?() }
+}

@@ -1,0 +1,227 @@
+"""HTTP/2 wherever stubd's direct ports listen (issue 61), with clients nobody here wrote, over
+real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTTPS port.
+
+- curl (`--http2-prior-knowledge`; over TLS it negotiates h2 by itself), httpx with `h2` (h2c and
+  TLS, several requests on one connection), Node's `http2` module (ten streams at once on one
+  connection, one of them a fault), h2load (200 streams, 10 at a time): each reads the stub;
+- the journal lists each stream as its own request with `"protocol": "h2"`, one connection,
+  `connectionRequest` counting the streams; `:authority` is the request's `host`;
+- a POST body of 3 MiB (more than every flow-control window) arrives whole, and a 3 MiB answer
+  is read whole; a byte range, HEAD and a template reading the request are answered; a delay is
+  kept; the admin API answers over h2;
+- faults fail their stream only: `reset` is RST_STREAM INTERNAL_ERROR, the connection's other
+  streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each;
+- an answer stubd sends only over HTTP/1.1 (an SSE stream) resets its stream with
+  HTTP_1_1_REQUIRED, and curl over TLS asks again over HTTP/1.1 and reads the stream;
+- `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED and TLS offers http/1.1 only.
+
+Usage: python3 Tests/http2/h2_test.py [STUBD_BINARY]   (make test)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
+BIG = 3 * 1024 * 1024
+
+ROUTES = [
+    {"name": "zen", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "Design for failure."}},
+    {"name": "create", "request": {"method": "POST", "path": "/items", "body": {"json": {"name": "tea"}}},
+     "response": {"status": 201, "json": {"id": 9}}},
+    {"name": "upload", "request": {"method": "PUT", "path": "/upload"}, "response": {"status": 204}},
+    {"name": "big", "request": {"method": "GET", "path": "/big"}, "response": {"bodyFile": "big.bin"}},
+    {"name": "slow", "request": {"method": "GET", "path": "/slow"}, "response": {"text": "late"}, "delay": 0.4},
+    {"name": "down", "request": {"method": "GET", "path": "/down"}, "fault": "reset"},
+    {"name": "steps", "request": {"method": "GET", "path": "/steps"}, "responses": [{"status": 500}, {"fault": "reset"}, {"text": "ok"}]},
+    {"name": "hello", "request": {"method": "GET", "pathTemplate": "/hello/{name}"},
+     "response": {"template": True, "text": "hello {{request.path.name}} via {{request.headers.host}}"}},
+    {"name": "events", "request": {"method": "GET", "path": "/events"},
+     "stream": {"events": [{"data": "one"}, {"data": "two"}]}},
+]
+
+NODE = r"""
+const http2 = require('http2');
+const [base] = process.argv.slice(1);
+const client = http2.connect(base);
+client.on('error', () => {});
+const ask = (path) => new Promise((resolve) => {
+  const stream = client.request({':path': path});
+  let status = 0, body = '';
+  stream.on('response', (headers) => { status = headers[':status']; });
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => { body += chunk; });
+  stream.on('end', () => resolve(`${status} ${body}`));
+  stream.on('error', (error) => resolve(`error ${error.code} ${stream.rstCode}`));
+  stream.end();
+});
+const paths = ['/zen', '/zen', '/zen', '/down', '/zen', '/zen', '/slow', '/zen', '/zen', '/zen'];
+Promise.all(paths.map(ask)).then((results) => { console.log(JSON.stringify(results)); client.close(); });
+"""
+
+
+class Stubd:
+    """`stubd serve` on free ports (plain and HTTPS), their URLs from the ready file."""
+
+    def __init__(self, folder, work, *extra):
+        ready = os.path.join(work, f"ready-{len(os.listdir(work))}")
+        self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", "--https-port", "0", "--ca-dir", os.path.join(work, "ca"),
+                                         "--ready-file", ready, "--quiet", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            if os.path.exists(ready):
+                break
+            time.sleep(0.05)
+        with open(ready) as handle:
+            self.lines = handle.read().splitlines()
+        self.base, self.https = self.lines[0], self.lines[1].replace("127.0.0.1", "localhost")
+        self.ca = os.path.join(work, "ca", "stubd-ca.pem")
+
+    def journal(self, path):
+        out = subprocess.run(["curl", "-s", f"{self.base}/__stubd/requests?path={path}"], capture_output=True, text=True, timeout=30).stdout
+        return json.loads(out)["requests"]
+
+    def reset(self):
+        subprocess.run(["curl", "-s", "-X", "POST", f"{self.base}/__stubd/reset"], capture_output=True, timeout=30)
+        subprocess.run(["curl", "-s", "-X", "DELETE", f"{self.base}/__stubd/requests"], capture_output=True, timeout=30)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def curl(*arguments):
+    done = subprocess.run(["curl", "-s", *arguments], capture_output=True, timeout=60)
+    return done.returncode, done.stdout
+
+
+def main():
+    import httpx
+    work = tempfile.mkdtemp(prefix="stubd-h2-")
+    folder = os.path.join(work, "fixtures")
+    os.makedirs(os.path.join(folder, "__files"))
+    with open(os.path.join(folder, "routes.json"), "w") as handle:
+        json.dump({"routes": ROUTES}, handle)
+    big = bytes(range(256)) * (BIG // 256)
+    with open(os.path.join(folder, "__files", "big.bin"), "wb") as handle:
+        handle.write(big)
+    failures = []
+
+    def check(label, good, detail):
+        print(f"{'ok  ' if good else 'FAIL'} {label}: {detail}", flush=True)
+        if not good:
+            failures.append(label)
+
+    server = Stubd(folder, work)
+    try:
+        base, https, ca = server.base, server.https, server.ca
+        check("the ready file says HTTP/2 is on", server.lines[-1] == "http2 on", server.lines)
+        # curl: h2c by prior knowledge, and h2 by ALPN over TLS.
+        code, out = curl("--http2-prior-knowledge", "-w", " %{http_version}", f"{base}/zen")
+        check("curl --http2-prior-knowledge reads the stub over HTTP/2", (code, out) == (0, b"Design for failure. 2"), (code, out))
+        code, out = curl("--cacert", ca, "-w", " %{http_version}", f"{https}/zen")
+        check("curl over HTTPS negotiates h2 by ALPN", (code, out) == (0, b"Design for failure. 2"), (code, out))
+        code, out = curl("--http1.1", "--cacert", ca, "-w", " %{http_version}", f"{https}/zen")
+        check("  …and HTTP/1.1 when it asks for it", (code, out) == (0, b"Design for failure. 1.1"), (code, out))
+        # httpx: several requests on one connection, h2c and TLS.
+        server.reset()
+        with httpx.Client(http1=False, http2=True) as client:
+            answers = [client.get(f"{base}/zen") for _ in range(3)]
+            created = client.post(f"{base}/items", json={"name": "tea"})
+        check("httpx over h2c: three GETs and a POST matched by its JSON body",
+              [(a.http_version, a.status_code) for a in answers] + [(created.http_version, created.status_code, created.text)]
+              == [("HTTP/2", 200)] * 3 + [("HTTP/2", 201, '{"id":9}')], [a.http_version for a in answers] + [created.status_code])
+        journal = server.journal("/zen")
+        check("the journal: each stream a request with protocol h2, one connection, its streams counted, :authority as host",
+              [(e.get("protocol"), e["connectionRequest"]) for e in journal] == [("h2", 1), ("h2", 2), ("h2", 3)]
+              and len({e["connection"] for e in journal}) == 1 and ["host", base.split("//")[1]] in journal[0]["headers"],
+              [(e.get("protocol"), e["connection"], e["connectionRequest"]) for e in journal])
+        with httpx.Client(http2=True, verify=ca) as client:
+            answer = client.get(f"{https}/zen")
+            admin = client.get(f"{https.replace('localhost', '127.0.0.1')}/__stubd/requests?path=/zen", headers={"host": "localhost"})
+        check("httpx over TLS: h2, and the admin API answers over h2", (answer.http_version, answer.status_code, admin.http_version, admin.status_code)
+              == ("HTTP/2", 200, "HTTP/2", 200), (answer.http_version, admin.status_code))
+        # Flow control both ways: a body larger than every window, an answer larger too.
+        with httpx.Client(http1=False, http2=True, timeout=30) as client:
+            upload = client.put(f"{base}/upload", content=big)
+            download = client.get(f"{base}/big")
+        sizes = [e["bodySize"] for e in server.journal("/upload")]
+        check("a 3 MiB PUT body arrives whole over h2", upload.status_code == 204 and sizes == [BIG], (upload.status_code, sizes))
+        check("a 3 MiB answer is read whole over h2", download.status_code == 200 and download.content == big, len(download.content))
+        with httpx.Client(http1=False, http2=True) as client:
+            ranged = client.get(f"{base}/big", headers={"range": "bytes=10-19"})
+            head = client.head(f"{base}/big")
+            templated = client.get(f"{base}/hello/ada")
+        check("over h2: a byte range (206, ten bytes), HEAD (the length, no body), a template reading the path and :authority",
+              (ranged.status_code, ranged.content, head.status_code, head.headers.get("content-length"), head.content, templated.text)
+              == (206, big[10:20], 200, str(BIG), b"", f"hello ada via {base.split('//')[1]}"),
+              (ranged.status_code, len(ranged.content), head.headers.get("content-length"), templated.text))
+        started = time.monotonic()
+        code, out = curl("--http2-prior-knowledge", f"{base}/slow")
+        check("a delay is kept over h2", out == b"late" and time.monotonic() - started >= 0.4, f"{out} in {time.monotonic() - started:.2f} s")
+        # Faults fail their stream only.
+        server.reset()
+        done = subprocess.run(["node", "-e", NODE, base], capture_output=True, text=True, timeout=60)
+        results = json.loads(done.stdout) if done.stdout.strip() else done.stderr[-300:]
+        check("Node http2: ten streams on one connection, the fault's stream reset (INTERNAL_ERROR), the nine others answered",
+              isinstance(results, list) and results[3] == "error ERR_HTTP2_STREAM_ERROR 2"
+              and results[:3] + results[4:6] + results[7:] == ["200 Design for failure."] * 8 and results[6] == "200 late", results)
+        ends = {e["connection"] for e in server.journal("/zen")} | {e["connection"] for e in server.journal("/down")}
+        check("  …all ten on one connection", len(ends) == 1, ends)
+        try:
+            with httpx.Client(http1=False, http2=True) as client:
+                client.get(f"{base}/down")
+            got = "no error"
+        except httpx.RemoteProtocolError as error:
+            got = str(error)
+        check("httpx reads reset as a stream reset with INTERNAL_ERROR (2)", "error_code:2" in got, got)
+        code, _ = curl("--http2-prior-knowledge", f"{base}/down")
+        check("curl reads reset as a stream error (92)", code == 92, code)
+        server.reset()
+        with httpx.Client(http1=False, http2=True) as client:
+            seen = []
+            for _ in range(3):
+                try:
+                    seen.append(str(client.get(f"{base}/steps").status_code))
+                except httpx.RemoteProtocolError:
+                    seen.append("error")
+        check("a sequence [500, reset, ok] over h2: 500, error, ok, one attempt each", seen == ["500", "error", "200"] and len(server.journal("/steps")) == 3,
+              (seen, len(server.journal("/steps"))))
+        # h2load: many streams at once.
+        done = subprocess.run(["h2load", "-n", "200", "-c", "2", "-m", "10", f"{base}/zen"], capture_output=True, text=True, timeout=60)
+        check("h2load: 200 requests, 10 streams at a time, all 2xx", "200 succeeded" in done.stdout and "200 2xx" in done.stdout,
+              [line for line in done.stdout.splitlines() if "requests:" in line or "status codes" in line])
+        # An answer only HTTP/1.1 carries: the stream is reset with HTTP_1_1_REQUIRED; curl over
+        # TLS asks again over HTTP/1.1.
+        try:
+            with httpx.Client(http1=False, http2=True) as client:
+                client.get(f"{base}/events")
+            got = "no error"
+        except httpx.RemoteProtocolError as error:
+            got = str(error)
+        check("an SSE stream over h2: RST_STREAM HTTP_1_1_REQUIRED (13)", "error_code:13" in got, got)
+        code, out = curl("--cacert", ca, "-w", " %{http_version}", f"{https}/events")
+        check("  …curl over TLS asks again over HTTP/1.1 and reads the stream", code == 0 and b"data: two" in out and out.endswith(b" 1.1"), (code, out[-40:]))
+    finally:
+        server.stop()
+    server = Stubd(folder, work, "--http2", "off")
+    try:
+        check("--http2 off: the ready file says so", server.lines[-1] == "http2 off", server.lines)
+        code, out = curl("--http2-prior-knowledge", f"{server.base}/zen")
+        check("--http2 off: the preface is answered GOAWAY HTTP_1_1_REQUIRED (curl 16)", code == 16, (code, out))
+        code, out = curl("--cacert", server.ca, "-w", " %{http_version}", f"{server.https}/zen")
+        check("--http2 off: TLS negotiates HTTP/1.1", (code, out) == (0, b"Design for failure. 1.1"), (code, out))
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"h2: {'every check passed' if not failures else str(len(failures)) + ' failed: ' + ', '.join(failures)}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
