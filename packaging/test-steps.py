@@ -72,6 +72,7 @@ STAGES = [
     ("hostile clients (alone: they measure waits)", 1, [
         ("hostile-connections", py("Tests/hostile/connections_test.py"), 600, None),
         ("hostile-margins", py("Tests/hostile/margins_test.py"), 600, None),
+        ("hostile-http2", py("Tests/hostile/http2_test.py"), 300, None),
     ]),
     ("builds of their own", 1, [
         ("fuzz", sh("bash Fuzz/run.sh", {"FUZZ_CONFIGURATION": "debug", "FUZZ_SCRATCH": ".build-fuzz", "FUZZ_SECONDS": "3", "FUZZ_STRICT": "1"}), 1500, None),
