@@ -32,9 +32,9 @@ final class ConnectionTracker {
     private let tls: TLSServerContext?
     /// Whether this front is HTTPS.
     var isTLS: Bool { tls != nil }
-    /// What the front is for: HTTP/2 is taken by its preface on the direct ports only — in clear
-    /// (h2c with prior knowledge) and over TLS, where a client sends the preface once ALPN chose
-    /// `h2`; the proxy port speaks HTTP/1.1 to its clients.
+    /// What the front is for: HTTP/2 is taken by its preface on the direct ports and in
+    /// intercepted tunnels — in clear (h2c with prior knowledge) and over TLS, where a client sends
+    /// the preface once ALPN chose `h2`; the proxy port itself speaks HTTP/1.1 to its clients.
     private let kind: Worker.FrontKind
     /// The worker's budget, shared with its other front.
     private let budget: ConnectionBudget
@@ -131,7 +131,7 @@ final class ConnectionTracker {
         bufferevent_incref(bev)
         acceptsSinceYield += 1
         if acceptsSinceYield >= Self.acceptsPerTurn { yieldTurn() }
-        let takeForHTTP2: (() -> Bool)? = worker.configuration.http2 && kind.isDirect ? { [unowned self] in self.takeForHTTP2(bev) } : nil
+        let takeForHTTP2: (() -> Bool)? = worker.configuration.http2 && kind.takesHTTP2 ? { [unowned self] in self.takeForHTTP2(bev) } : nil
         let newcomer = Newcomer(bev: bev, since: budget.tick(), sinceTick: tick, acceptedAt: DispatchTime.now().uptimeNanoseconds,
                                 input: NewcomerInput(bev, bodyLimit: worker.configuration.maxBodyBytes, onEvent: worker.configuration.onEvent,
                                                      takeForHTTP2: takeForHTTP2))
@@ -289,9 +289,21 @@ final class ConnectionTracker {
         var port: UInt16 = 0
         evhttp_connection_get_peer(evcon, &host, &port)
         let connection = HTTP2Connection(connection: evcon, bev: bev, worker: worker, number: numbers.next(), peer: host.map { String(cString: $0) } ?? "",
-                                         isTLS: tls != nil) { [unowned self] in self.connectionGone() }
+                                         isTLS: tls != nil, tunnel: tunnelArrival(of: bev)) { [unowned self] in self.connectionGone() }
         connection.start()
         return true
+    }
+
+    /// For a connection on the interception front, the tunnel it came through (its host and
+    /// session, found by the connection's peer port as for an HTTP/1.1 request); `.direct` on the
+    /// direct ports, `.unknown` when no tunnel leads here.
+    private func tunnelArrival(of bev: OpaquePointer) -> HTTP2Connection.Tunnel {
+        guard case .interception = kind else { return .direct }
+        let fd = bufferevent_getfd(bev)
+        guard fd >= 0, let port = System.peerPort(fd), var arrival = worker.interception?.arrival(peerPort: port) else { return .unknown }
+        arrival.isConnect = false
+        arrival.inTunnel = true
+        return .through(arrival)
     }
 
     /// The head deadline of a connection that has sent nothing whole yet.

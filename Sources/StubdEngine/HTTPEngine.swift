@@ -53,7 +53,7 @@ public final class HTTPEngine: Engine, SessionProxyPorts {
         var bound: [Listener] = []
         var listeners: [(fd: Int32, tls: TLSServerContext?, kind: Worker.FrontKind)] = []
         var ports = BoundPorts()
-        let interception = try configuration.proxy.map { settings throws(EngineError) in try Interception(settings: settings) }
+        let interception = try configuration.proxy.map { settings throws(EngineError) in try Interception(settings: settings, http2: configuration.http2) }
         /// A bound socket, and its loopback twin (the other address family's) when it has one.
         func serve(_ listener: Listener, tls: TLSServerContext?, kind: Worker.FrontKind = .direct, host: String = configuration.host) {
             bound.append(listener)

@@ -146,6 +146,13 @@ final class Worker {
             if case .direct = self { return true }
             return false
         }
+
+        /// Whether a connection's HTTP/2 preface is taken here (the direct ports and intercepted
+        /// tunnels; the proxy port speaks HTTP/1.1 to its clients).
+        var takesHTTP2: Bool {
+            if case .proxy = self { return false }
+            return true
+        }
     }
 
     /// The interception front's shared state, when the engine is a proxy.

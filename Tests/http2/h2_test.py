@@ -13,6 +13,8 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
   streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each;
 - an answer stubd sends only over HTTP/1.1 (an SSE stream) resets its stream with
   HTTP_1_1_REQUIRED, and curl over TLS asks again over HTTP/1.1 and reads the stream;
+- through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
+  server;
 - `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED and TLS offers http/1.1 only.
 
 Usage: python3 Tests/http2/h2_test.py [STUBD_BINARY]   (make test)
@@ -37,6 +39,7 @@ ROUTES = [
     {"name": "slow", "request": {"method": "GET", "path": "/slow"}, "response": {"text": "late"}, "delay": 0.4},
     {"name": "down", "request": {"method": "GET", "path": "/down"}, "fault": "reset"},
     {"name": "steps", "request": {"method": "GET", "path": "/steps"}, "responses": [{"status": 500}, {"fault": "reset"}, {"text": "ok"}]},
+    {"name": "me", "request": {"method": "GET", "path": "/v1/me", "host": "api.example.com"}, "response": {"json": {"me": 1}}},
     {"name": "hello", "request": {"method": "GET", "pathTemplate": "/hello/{name}"},
      "response": {"template": True, "text": "hello {{request.path.name}} via {{request.headers.host}}"}},
     {"name": "events", "request": {"method": "GET", "path": "/events"},
@@ -207,6 +210,17 @@ def main():
         check("an SSE stream over h2: RST_STREAM HTTP_1_1_REQUIRED (13)", "error_code:13" in got, got)
         code, out = curl("--cacert", ca, "-w", " %{http_version}", f"{https}/events")
         check("  …curl over TLS asks again over HTTP/1.1 and reads the stream", code == 0 and b"data: two" in out and out.endswith(b" 1.1"), (code, out[-40:]))
+    finally:
+        server.stop()
+    # Through the proxy: a tunnel stubd intercepts negotiates h2 as the real API would.
+    server = Stubd(folder, work, "--proxy-port", "0")
+    try:
+        proxy = next(line.split()[1] for line in server.lines if line.startswith("proxy "))
+        code, out = curl("-x", proxy, "--cacert", server.ca, "-w", " %{http_version}", "https://api.example.com/v1/me")
+        check("through the proxy: an intercepted tunnel negotiates h2", (code, out) == (0, b'{"me":1} 2'), (code, out))
+        entry = server.journal("/v1/me")[-1]
+        check("  …journaled with the tunnel's server and protocol h2", (entry.get("server"), entry.get("protocol")) == ("https://api.example.com", "h2"),
+              (entry.get("server"), entry.get("protocol")))
     finally:
         server.stop()
     server = Stubd(folder, work, "--http2", "off")

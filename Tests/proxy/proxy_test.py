@@ -98,6 +98,8 @@ def chromium_through_the_proxy(stubd, ca, work):
         check(text == '{"name":"Chromium\'s session"}', f"Chromium --proxy-server=<the session's port> opens the session's stub over https ({text!r})")
         fetched = browser.evaluate("fetch('/v1/me').then(r => r.status + ' ' + r.headers.get('content-type'))")
         check(fetched == "200 application/json", f"…and the page's fetch() through the tunnel ({fetched!r})")
+        spoken = {e.get("protocol") for e in admin(stubd.base, "GET", "requests?path=/v1/me", session="chromium-1")["requests"]}
+        check(spoken == {"h2"}, f"…both over HTTP/2, negotiated in the tunnel as with the real API ({spoken})")
         browser.open("https://sdk.unrouted.example/track")
         text = browser.evaluate("document.body.innerText")
         check("sdk.unrouted.example has no routes" in text, f"an unrouted HTTPS host shows stubd's reason and fix, not ERR_TUNNEL_CONNECTION_FAILED ({text[:90]!r})")
@@ -432,6 +434,10 @@ def run(binary, work):
             expected = [f'{client} {scheme} 200 {{"name":"Jay"}}' for client in ("java", "okhttp") for scheme in ("https", "http")]
             check(java.returncode == 0 and lines == expected,
                   f"Java HttpClient and OkHttp through the proxy, https and http, in their session ({lines}; {java.stderr.strip()[-300:]})")
+            # Inside an intercepted tunnel both negotiate HTTP/2 by ALPN, as with the real API (issue 61).
+            spoken = [(e.get("server"), e.get("protocol")) for e in admin(locked.base, "GET", "requests?path=/v1/me", session="device-j")["requests"]]
+            check(spoken == [("https://api.example.com", "h2"), ("http://api.example.com", None)] * 2,
+                  f"…Java's and OkHttp's HTTPS requests came over h2 inside the tunnel, their plain ones over HTTP/1.1 ({spoken})")
         finally:
             locked.stop()
     finally:

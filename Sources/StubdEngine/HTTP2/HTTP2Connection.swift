@@ -24,6 +24,7 @@ final class HTTP2Connection: InFlight {
     private let number: Int
     private let peer: String
     private let isTLS: Bool
+    private let tunnel: Tunnel
     private let onEnd: () -> Void
     /// Requests this connection has carried (a request's place on it).
     private var requests = 0
@@ -33,10 +34,21 @@ final class HTTP2Connection: InFlight {
     /// Output above which no more frames are made until the socket takes what is queued.
     static let outputHighWater = 512 * 1024
 
+    /// Where the connection came from: a direct port, an intercepted tunnel of the proxy (every
+    /// stream's request carries the tunnel's host and session, as an HTTP/1.1 request in it
+    /// does), or the interception front with no tunnel leading to it (refused, 421).
+    enum Tunnel {
+        case direct
+        case through(ProxyArrival)
+        case unknown
+    }
+
     /// Takes `bev`, the bufferevent of evhttp's `connection`, for HTTP/2: the bytes already in
     /// its input (the preface and what followed) are read at once.
-    init(connection: OpaquePointer, bev: OpaquePointer, worker: Worker, number: Int, peer: String, isTLS: Bool, onEnd: @escaping () -> Void) {
+    init(connection: OpaquePointer, bev: OpaquePointer, worker: Worker, number: Int, peer: String, isTLS: Bool, tunnel: Tunnel,
+         onEnd: @escaping () -> Void) {
         self.connection = connection
+        self.tunnel = tunnel
         self.bev = bev
         self.worker = worker
         self.number = number
@@ -146,6 +158,13 @@ final class HTTP2Connection: InFlight {
         request.peer = peer
         request.isTLS = isTLS
         request.isHTTP2 = true
+        switch tunnel {
+        case .direct: break
+        case .through(let arrival): request.proxied = arrival
+        case .unknown:
+            send(ProtocolChecks.reply(421, "this connection came through no tunnel of stubd's proxy"), headOnly: false, extraHeaders: [], on: arrival.stream)
+            return
+        }
         if let refusal = ProtocolChecks.refusal(for: request) {
             send(refusal, headOnly: false, extraHeaders: [], on: arrival.stream)
             return

@@ -27,12 +27,17 @@ final class Interception: @unchecked Sendable {
     /// OpenSSL counts references), so a proxy recording any host stays bounded.
     static let leafLimit = 1000
 
-    init(settings: ProxySettings) throws(EngineError) {
+    /// Whether tunnels offer `h2` in ALPN (`--http2`), as the real API would.
+    private let http2: Bool
+
+    init(settings: ProxySettings, http2: Bool) throws(EngineError) {
         mint = settings.mint
+        self.http2 = http2
         guard let base = SSL_CTX_new(TLS_server_method()) else {
             throw .tls(flag: "--proxy-port", problem: "OpenSSL could not create a server context")
         }
         _ = stubd_ssl_ctx_min_tls12(base)
+        stubd_ssl_ctx_set_alpn(base, http2 ? 1 : 0)
         context = TLSServerContext(adopting: base)
         _ = stubd_ssl_ctx_set_chooser(base, chooseContext, Unmanaged.passUnretained(self).toOpaque())
     }
@@ -73,6 +78,8 @@ final class Interception: @unchecked Sendable {
             }
         }
         guard let made else { return nil }
+        // ALPN is answered from the context the handshake was switched to.
+        stubd_ssl_ctx_set_alpn(made, http2 ? 1 : 0)
         let leaf = Leaf(context: made)
         let (kept, dropped) = leaves.withLock { cache -> (Leaf, Leaf?) in
             if let earlier = cache.byHost[host] {
