@@ -15,13 +15,12 @@ public enum ReplyContent: Sendable {
     /// Answer a proxy's `CONNECT` with `200` and join the connection to `target` (`Tunnel`).
     case tunnel(TunnelTarget)
 
-    /// Its kind in a few words, for the log line of an answer HTTP/2 does not carry yet (a
-    /// response is one only when dribbled).
+    /// Its kind in a few words, for the log line of an answer HTTP/2 does not carry yet.
     var kindName: String {
         switch self {
-        case .response: return "a dribbled response"
+        case .response: return "a response"
         case .fault: return "a fault"
-        case .stream: return "a stream"
+        case .stream: return "a stream written as it goes (the dashboard's events, a relayed upstream stream)"
         case .script: return "a timed stream"
         case .upgrade: return "a WebSocket"
         case .tunnel: return "a tunnel"

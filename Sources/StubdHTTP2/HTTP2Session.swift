@@ -164,6 +164,56 @@ public final class HTTP2Session {
         } == 0
     }
 
+    /// Answers `stream` with a head now and a body written later (`write`, then `finish` or
+    /// `failAfterWritten`): a timed stream, a dribbled body. False when the stream is gone.
+    @discardableResult
+    public func respondOpen(stream: Int32, status: Int, headers: [NameValue]) -> Bool {
+        guard live.contains(stream) else { return false }
+        let body = OutgoingBody(bytes: [])
+        body.open = true
+        sending[stream] = body
+        let submitted = Self.withFields(Self.fields(status: status, headers)) { nva, count in
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: { _, stream, buffer, length, flags, _, user in
+                guard let user, let buffer, let flags else { return Int(cngh2_err_callback_failure()) }
+                return HTTP2Session.of(user).read(stream: stream, into: buffer, length: length, flags: flags)
+            })
+            return nghttp2_submit_response(session, stream, nva, count, &provider)
+        }
+        if submitted != 0 { sending[stream] = nil }
+        return submitted == 0
+    }
+
+    /// Adds `bytes` to an open body of `stream` (`respondOpen`); false when the stream is gone.
+    @discardableResult
+    public func write(stream: Int32, _ bytes: [UInt8]) -> Bool {
+        guard let body = sending[stream], body.open else { return false }
+        body.append(bytes)
+        nghttp2_session_resume_data(session, stream)
+        return true
+    }
+
+    /// Ends an open body of `stream` (END_STREAM once what was written has gone).
+    public func finish(stream: Int32) {
+        guard let body = sending[stream], body.open else { return }
+        body.open = false
+        nghttp2_session_resume_data(session, stream)
+    }
+
+    /// Fails an open body of `stream` once what was written has gone: RST_STREAM INTERNAL_ERROR
+    /// in place of its end (a stream cut short, reset or stalled past its hold).
+    public func failAfterWritten(stream: Int32) {
+        guard let body = sending[stream], body.open else { return }
+        body.open = false
+        body.failAtEnd = true
+        nghttp2_session_resume_data(session, stream)
+    }
+
+    /// Bytes written to `stream`'s body that have not gone yet (the client's flow control holds
+    /// them): what a slow reader has left unread.
+    public func unsentBytes(of stream: Int32) -> Int {
+        sending[stream].map { $0.bytes.count - $0.offset } ?? 0
+    }
+
     /// Resets `stream` with `code` (RST_STREAM), dropping whatever of its answer was not sent.
     public func reset(stream: Int32, code: HTTP2ErrorCode) {
         sending[stream] = nil
@@ -324,11 +374,19 @@ public final class HTTP2Session {
     private func read(stream: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
         guard let body = sending[stream] else { return Int(cngh2_err_callback_failure()) }
         let count = min(length, body.bytes.count - body.offset)
+        if count == 0 {
+            // Nothing to send now: wait for more (`write`), fail, or end.
+            if body.open { return Int(cngh2_err_deferred()) }
+            sending[stream] = nil
+            if body.failAtEnd { return Int(cngh2_err_temporal_callback_failure()) }
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            return 0
+        }
         body.bytes.withUnsafeBufferPointer { bytes in
             buffer.update(from: bytes.baseAddress! + body.offset, count: count)
         }
         body.offset += count
-        if body.offset == body.bytes.count {
+        if body.offset == body.bytes.count && !body.open && !body.failAtEnd {
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
             sending[stream] = nil
         }
@@ -336,12 +394,25 @@ public final class HTTP2Session {
     }
 }
 
-/// An answer's body on its way out: nghttp2 asks for it piece by piece as windows open.
+/// An answer's body on its way out: nghttp2 asks for it piece by piece as windows open. An open
+/// one is still being written (a timed stream): its sent bytes are dropped as it goes.
 private final class OutgoingBody {
-    let bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     var offset = 0
+    /// More may be written.
+    var open = false
+    /// Once what was written has gone, the stream is reset instead of ended.
+    var failAtEnd = false
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    func append(_ more: [UInt8]) {
+        if offset > 0 && offset >= bytes.count / 2 {
+            bytes.removeFirst(offset)
+            offset = 0
+        }
+        bytes += more
     }
 }

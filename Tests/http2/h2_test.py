@@ -11,8 +11,10 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
   kept; the admin API answers over h2;
 - faults fail their stream only: `reset` is RST_STREAM INTERNAL_ERROR, the connection's other
   streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each;
-- an answer stubd sends only over HTTP/1.1 (an SSE stream) resets its stream with
-  HTTP_1_1_REQUIRED, and curl over TLS asks again over HTTP/1.1 and reads the stream;
+- timed answers over h2: an SSE stream's events as DATA frames (httpx, curl over TLS), a reset
+  inside it after two events, a dribbled body over its seconds;
+- an answer stubd sends only over HTTP/1.1 (the dashboard's event stream, written as it goes)
+  resets its stream with HTTP_1_1_REQUIRED, and curl over TLS asks again over HTTP/1.1;
 - through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
   server;
 - `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED and TLS offers http/1.1 only.
@@ -44,6 +46,9 @@ ROUTES = [
      "response": {"template": True, "text": "hello {{request.path.name}} via {{request.headers.host}}"}},
     {"name": "events", "request": {"method": "GET", "path": "/events"},
      "stream": {"events": [{"data": "one"}, {"data": "two"}]}},
+    {"name": "cut", "request": {"method": "GET", "path": "/cut"},
+     "stream": {"events": [{"data": "one"}, {"data": "two"}, {"data": "three"}], "fault": {"kind": "reset", "after": 2}}},
+    {"name": "dribbled", "request": {"method": "GET", "path": "/dribbled"}, "response": {"text": "0123456789"}, "dribble": {"chunks": 5, "seconds": 0.5}},
 ]
 
 NODE = r"""
@@ -199,17 +204,39 @@ def main():
         done = subprocess.run(["h2load", "-n", "200", "-c", "2", "-m", "10", f"{base}/zen"], capture_output=True, text=True, timeout=60)
         check("h2load: 200 requests, 10 streams at a time, all 2xx", "200 succeeded" in done.stdout and "200 2xx" in done.stdout,
               [line for line in done.stdout.splitlines() if "requests:" in line or "status codes" in line])
-        # An answer only HTTP/1.1 carries: the stream is reset with HTTP_1_1_REQUIRED; curl over
-        # TLS asks again over HTTP/1.1.
+        # Timed answers: a stream's events as DATA frames, a fault inside it, a dribble.
+        with httpx.Client(http1=False, http2=True) as client:
+            with client.stream("GET", f"{base}/events") as events:
+                lines = [line for line in events.iter_lines() if line]
+                version = events.http_version
+            cut = []
+            try:
+                with client.stream("GET", f"{base}/cut") as broken:
+                    for line in broken.iter_lines():
+                        if line:
+                            cut.append(line)
+            except httpx.RemoteProtocolError as error:
+                cut.append("error " + str(error).split(",")[1].strip())
+            started = time.monotonic()
+            dribbled = client.get(f"{base}/dribbled")
+            took = time.monotonic() - started
+        check("an SSE stream over h2: its events as DATA frames", (version, lines) == ("HTTP/2", ["data: one", "data: two"]), (version, lines))
+        check("  …a reset inside it: the events before it, then a stream reset (INTERNAL_ERROR)", cut == ["data: one", "data: two", "error error_code:2"], cut)
+        check("  …a dribbled body over h2 arrives whole over its seconds", dribbled.text == "0123456789" and took >= 0.45, f"{dribbled.text!r} in {took:.2f} s")
+        code, out = curl("--cacert", ca, "-N", "-w", " %{http_version}", f"{https}/events")
+        check("  …curl over TLS reads the stream over h2", code == 0 and out == b"data: one\n\ndata: two\n\n 2", (code, out[-40:]))
+        # An answer only HTTP/1.1 carries (the dashboard's event stream, written as it goes): the
+        # stream is reset with HTTP_1_1_REQUIRED; curl over TLS asks again over HTTP/1.1.
         try:
             with httpx.Client(http1=False, http2=True) as client:
-                client.get(f"{base}/events")
+                with client.stream("GET", f"{base}/__stubd/events") as events:
+                    next(events.iter_lines())
             got = "no error"
         except httpx.RemoteProtocolError as error:
             got = str(error)
-        check("an SSE stream over h2: RST_STREAM HTTP_1_1_REQUIRED (13)", "error_code:13" in got, got)
-        code, out = curl("--cacert", ca, "-w", " %{http_version}", f"{https}/events")
-        check("  …curl over TLS asks again over HTTP/1.1 and reads the stream", code == 0 and b"data: two" in out and out.endswith(b" 1.1"), (code, out[-40:]))
+        check("the dashboard's live events over h2: RST_STREAM HTTP_1_1_REQUIRED (13)", "error_code:13" in got, got)
+        code, out = curl("--cacert", ca, "-N", "--max-time", "2", "-w", " %{http_version}", f"{https.replace('localhost', '127.0.0.1')}/__stubd/events")
+        check("  …curl over TLS asks again over HTTP/1.1 and reads it", out.endswith(b" 1.1"), (code, out[-60:]))
     finally:
         server.stop()
     # Through the proxy: a tunnel stubd intercepts negotiates h2 as the real API would.

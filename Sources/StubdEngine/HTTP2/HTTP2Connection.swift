@@ -9,9 +9,10 @@ import StubdSystem
 /// its upgrade, and an `HTTP2Session` reads and writes its frames. Each stream's request becomes
 /// an `IncomingRequest` for the same handler as an HTTP/1.1 request — one arrival, one pipeline,
 /// one journal — and its plan is carried out as HTTP/2: the response as HEADERS and DATA under the
-/// client's flow control, a delay on a loop timer, a fault as the stream's failure (`HTTP2Fault`).
-/// An answer HTTP/2 does not carry yet (a stream, a script, a dribble, a WebSocket) resets its
-/// stream with HTTP_1_1_REQUIRED, which curl and Chromium answer by asking again over HTTP/1.1.
+/// client's flow control, a delay on a loop timer, a timed answer (a stream's events, a dribble)
+/// by `HTTP2ScriptPlayer`, a fault as the stream's failure (`HTTP2Fault`). An answer HTTP/2 does
+/// not carry yet (a stream written as it goes, a WebSocket, a tunnel) resets its stream with
+/// HTTP_1_1_REQUIRED, which curl and Chromium answer by asking again over HTTP/1.1.
 ///
 /// One per connection (as nghttp2's own libevent server keeps one session per connection); owned
 /// by the loop's `InFlightRegistry` until the connection ends. evhttp keeps the connection's
@@ -30,6 +31,8 @@ final class HTTP2Connection: InFlight {
     private var requests = 0
     /// Streams whose answer waits for a delay or a later completion.
     private var waiting: [Int32: WaitingStream] = [:]
+    /// Streams playing a timed answer (a stream's events, a dribbled body).
+    private var playing: [Int32: HTTP2ScriptPlayer] = [:]
     private var ended = false
     /// Output above which no more frames are made until the socket takes what is queued.
     static let outputHighWater = 512 * 1024
@@ -103,7 +106,7 @@ final class HTTP2Connection: InFlight {
     }
 
     fileprivate func event(_ what: Int16) {
-        if what & Int16(BEV_EVENT_TIMEOUT) != 0, waiting.isEmpty {
+        if what & Int16(BEV_EVENT_TIMEOUT) != 0, waiting.isEmpty, playing.isEmpty {
             // Idle past the server's timeout: a graceful GOAWAY, then the close once it is written.
             session.goAway(code: .noError, debug: "idle")
             flush()
@@ -114,9 +117,10 @@ final class HTTP2Connection: InFlight {
         end()
     }
 
-    /// The read timeout is the server's idle timeout while no stream is waiting; off while one is.
+    /// The read timeout is the server's idle timeout while no stream is waiting or playing; off
+    /// while one is.
     private func armIdleTimeout() {
-        guard waiting.isEmpty else {
+        guard waiting.isEmpty && playing.isEmpty else {
             bufferevent_set_timeouts(bev, nil, nil)
             return
         }
@@ -131,6 +135,8 @@ final class HTTP2Connection: InFlight {
         ended = true
         for (_, stream) in waiting { stream.stop(finished: true) }
         waiting.removeAll()
+        for (_, player) in playing { player.streamClosed() }
+        playing.removeAll()
         worker.inFlight.letGo(self)
         worker.budget.letGo(ObjectIdentifier(self))
         bufferevent_setcb(bev, nil, nil, nil, nil)
@@ -213,20 +219,47 @@ final class HTTP2Connection: InFlight {
     }
 
     private func execute(_ plan: ReplyPlan, on stream: Int32, start: UInt64, listener: (any ReplyListener)?) {
-        defer { listener?.replyFinished(latencySeconds: Self.seconds(since: start)) }
-        guard !plan.alreadySent, session.isOpen(stream) else { return }
+        guard !plan.alreadySent, session.isOpen(stream) else {
+            listener?.replyFinished(latencySeconds: Self.seconds(since: start))
+            return
+        }
         switch plan.content {
-        case .response(let reply) where plan.dribble == nil || plan.headOnly || reply.body.isEmpty:
+        case .response(let reply):
+            if let dribble = plan.dribble, !plan.headOnly, !reply.body.isEmpty {
+                // A dribble is a script of the body's pieces; the player reports when it is over.
+                return play(.dribble(reply, dribble), extraHeaders: plan.extraHeaders, on: stream, start: start, listener: listener)
+            }
             send(reply, headOnly: plan.headOnly, extraHeaders: plan.extraHeaders, on: stream)
+        case .script(let script) where !plan.headOnly:
+            return play(script, extraHeaders: plan.extraHeaders, on: stream, start: start, listener: listener)
+        case .script(let script):
+            send(PreparedReply(status: script.status, headers: script.headers, body: []), headOnly: true, extraHeaders: plan.extraHeaders, on: stream)
         case .fault(let fault, let sending):
             HTTP2Fault.apply(fault, sending: sending, on: stream, session: session, extraHeaders: plan.extraHeaders,
                              hangCap: worker.configuration.hangCapSeconds, hold: { [unowned self] seconds, then in self.hold(stream, seconds, then) })
-        case .response, .stream, .script, .upgrade, .tunnel:
+        case .stream, .upgrade, .tunnel:
             session.reset(stream: stream, code: .http11Required)
             worker.configuration.onEvent?("an HTTP/2 request met an answer stubd sends only over HTTP/1.1 (\(plan.content.kindName)): "
                                           + "its stream was reset with HTTP_1_1_REQUIRED (curl and Chromium ask again over HTTP/1.1; or serve with --http2 off)")
             if case .stream(let replyStream) = plan.content { replyStream.end(.clientLeft) }
         }
+        listener?.replyFinished(latencySeconds: Self.seconds(since: start))
+    }
+
+    /// Plays `script` on `stream` (`HTTP2ScriptPlayer`); `listener` hears when it is over. Called
+    /// from `execute`, whose own report is skipped (the player reports).
+    private func play(_ script: StreamScript, extraHeaders: [NameValue], on stream: Int32, start: UInt64, listener: (any ReplyListener)?) {
+        var headers = script.headers + extraHeaders
+        if !headers.contains(where: { $0.name.equalsIgnoringCase("Date") }) { headers.append(NameValue("date", worker.currentDate())) }
+        let player = HTTP2ScriptPlayer(script: script, stream: stream, session: session, worker: worker, start: start, listener: listener) {
+            [unowned self] done in
+            if done { self.playing[stream] = nil }
+            self.armIdleTimeout()
+            self.flush()
+        }
+        guard player.begin(headers: headers) else { return }
+        playing[stream] = player
+        armIdleTimeout()
     }
 
     /// Sends `reply` on `stream`: its headers with the plan's extra ones, `content-length`, `date`.
@@ -253,9 +286,10 @@ final class HTTP2Connection: InFlight {
         armIdleTimeout()
     }
 
-    /// The client reset a stream, or it ended: what waited for it stops.
+    /// The client reset a stream, or it ended: what waited for it or played on it stops.
     private func streamClosed(_ stream: Int32) {
-        guard let waiter = waiting.removeValue(forKey: stream) else { return }
+        if let player = playing.removeValue(forKey: stream) { player.streamClosed() }
+        guard let waiter = waiting.removeValue(forKey: stream) else { return armIdleTimeout() }
         waiter.stop(finished: true)
         armIdleTimeout()
     }
