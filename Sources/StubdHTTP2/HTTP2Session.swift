@@ -231,6 +231,9 @@ public final class HTTP2Session {
         if code != .noError { nghttp2_session_terminate_session(session, code.rawValue) }
     }
 
+    /// Whether any stream is open.
+    public var hasOpenStreams: Bool { !live.isEmpty }
+
     /// Whether `stream` is open (not yet closed or reset).
     public func isOpen(_ stream: Int32) -> Bool {
         live.contains(stream)

@@ -17,6 +17,7 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
   resets its stream with HTTP_1_1_REQUIRED, and curl over TLS asks again over HTTP/1.1;
 - through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
   server;
+- an idle HTTP/2 connection gets GOAWAY at `--idle-timeout` and is closed;
 - `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED and TLS offers http/1.1 only.
 
 Usage: python3 Tests/http2/h2_test.py [STUBD_BINARY]   (make test)
@@ -248,6 +249,34 @@ def main():
         entry = server.journal("/v1/me")[-1]
         check("  …journaled with the tunnel's server and protocol h2", (entry.get("server"), entry.get("protocol")) == ("https://api.example.com", "h2"),
               (entry.get("server"), entry.get("protocol")))
+    finally:
+        server.stop()
+    # An idle HTTP/2 connection: GOAWAY at the idle timeout, then the close, whatever the client does.
+    server = Stubd(folder, work, "--idle-timeout", "1")
+    try:
+        import socket
+        port = int(server.base.rsplit(":", 1)[1])
+        started = time.monotonic()
+        kinds, closed = [], False
+        with socket.create_connection(("127.0.0.1", port), timeout=6) as raw:
+            raw.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+            data = b""
+            try:
+                while True:
+                    chunk = raw.recv(4096)
+                    if not chunk:
+                        closed = True
+                        break
+                    data += chunk
+            except OSError:
+                pass
+            while len(data) >= 9:
+                length = int.from_bytes(data[:3], "big")
+                kinds.append(data[3])
+                data = data[9 + length:]
+        took = time.monotonic() - started
+        check("an idle h2 connection gets GOAWAY at the idle timeout and is closed", 7 in kinds and closed and 0.9 <= took < 4,
+              f"frames {kinds}, closed {closed} after {took:.1f} s")
     finally:
         server.stop()
     server = Stubd(folder, work, "--http2", "off")

@@ -34,6 +34,9 @@ final class HTTP2Connection: InFlight {
     /// Streams playing a timed answer (a stream's events, a dribbled body).
     private var playing: [Int32: HTTP2ScriptPlayer] = [:]
     private var ended = false
+    /// GOAWAY was sent (idle past the timeout, the server draining): the connection ends once no
+    /// stream is open and everything is written, or one idle timeout later whatever the client does.
+    private var closingWhenIdle = false
     /// Output above which no more frames are made until the socket takes what is queued.
     static let outputHighWater = 512 * 1024
 
@@ -102,24 +105,34 @@ final class HTTP2Connection: InFlight {
         while evbuffer_get_length(output) < Self.outputHighWater, let bytes = session.produce() {
             _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
         }
-        if session.isFinished && evbuffer_get_length(output) == 0 { end() }
+        guard evbuffer_get_length(output) == 0 else { return }
+        if session.isFinished || (closingWhenIdle && !session.hasOpenStreams && waiting.isEmpty && playing.isEmpty) { end() }
     }
 
     fileprivate func event(_ what: Int16) {
-        if what & Int16(BEV_EVENT_TIMEOUT) != 0, waiting.isEmpty, playing.isEmpty {
-            // Idle past the server's timeout: a graceful GOAWAY, then the close once it is written.
-            session.goAway(code: .noError, debug: "idle")
-            flush()
-            bufferevent_set_timeouts(bev, nil, nil)
+        if what & Int16(BEV_EVENT_TIMEOUT) != 0, !closingWhenIdle, waiting.isEmpty, playing.isEmpty {
+            // Idle past the server's timeout: a graceful GOAWAY, then the close once it is written
+            // (or at the next timeout, if the client neither closes nor leaves the streams).
+            goAwayWhenIdle(debug: "idle")
             if !ended { bufferevent_enable(bev, Int16(EV_READ | EV_WRITE)) }
             return
         }
         end()
     }
 
+    /// Says GOAWAY (streams already taken are still answered) and ends the connection once it is idle.
+    private func goAwayWhenIdle(debug: String) {
+        guard !ended, !closingWhenIdle else { return }
+        closingWhenIdle = true
+        session.goAway(code: .noError, debug: debug)
+        armIdleTimeout()
+        flush()
+    }
+
     /// The read timeout is the server's idle timeout while no stream is waiting or playing; off
     /// while one is.
     private func armIdleTimeout() {
+        guard !ended else { return }
         guard waiting.isEmpty && playing.isEmpty else {
             bufferevent_set_timeouts(bev, nil, nil)
             return
@@ -202,10 +215,12 @@ final class HTTP2Connection: InFlight {
         guard let delay = plan.delay, delay > 0 else { return execute(plan, on: stream, start: start, listener: listener) }
         let waiter = WaitingStream(token: 0, listener: listener, timer: nil)
         waiter.fire = { [unowned self] in
-            self.waiting.removeValue(forKey: stream)?.stop(finished: false)
-            self.execute(plan, on: stream, start: start, listener: listener)
-            self.armIdleTimeout()
-            self.flush()
+            withExtendedLifetime(self) {
+                self.waiting.removeValue(forKey: stream)?.stop(finished: false)
+                self.execute(plan, on: stream, start: start, listener: listener)
+                self.armIdleTimeout()
+                self.flush()
+            }
         }
         waiter.start = start
         waiter.timer = clev_timer_new(worker.base, onHTTP2Timer, Unmanaged.passUnretained(waiter).toOpaque())
@@ -253,9 +268,11 @@ final class HTTP2Connection: InFlight {
         if !headers.contains(where: { $0.name.equalsIgnoringCase("Date") }) { headers.append(NameValue("date", worker.currentDate())) }
         let player = HTTP2ScriptPlayer(script: script, stream: stream, session: session, worker: worker, start: start, listener: listener) {
             [unowned self] done in
-            if done { self.playing[stream] = nil }
-            self.armIdleTimeout()
-            self.flush()
+            withExtendedLifetime(self) {
+                if done { self.playing[stream] = nil }
+                self.armIdleTimeout()
+                self.flush()
+            }
         }
         guard player.begin(headers: headers) else { return }
         playing[stream] = player
@@ -274,10 +291,12 @@ final class HTTP2Connection: InFlight {
     private func hold(_ stream: Int32, _ seconds: Double, _ then: @escaping () -> Void) {
         let waiter = WaitingStream(token: 0, listener: nil, timer: nil)
         waiter.fire = { [unowned self] in
-            self.waiting.removeValue(forKey: stream)?.stop(finished: false)
-            if self.session.isOpen(stream) { then() }
-            self.armIdleTimeout()
-            self.flush()
+            withExtendedLifetime(self) {
+                self.waiting.removeValue(forKey: stream)?.stop(finished: false)
+                if self.session.isOpen(stream) { then() }
+                self.armIdleTimeout()
+                self.flush()
+            }
         }
         waiter.timer = clev_timer_new(worker.base, onHTTP2Timer, Unmanaged.passUnretained(waiter).toOpaque())
         var time = System.timeValue(seconds: seconds)
@@ -310,8 +329,7 @@ final class HTTP2Connection: InFlight {
     }
 
     func serverDraining() {
-        session.goAway(code: .noError, debug: "stubd is stopping")
-        flush()
+        goAwayWhenIdle(debug: "stubd is stopping")
     }
 }
 
@@ -338,19 +356,24 @@ private final class WaitingStream {
     }
 }
 
+// Each callback keeps the connection alive through the call: ending it lets the loop's table go
+// of it, which would otherwise free it under the code still running.
 private func onHTTP2Read(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
-    Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue().readAvailable()
+    let connection = Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue()
+    withExtendedLifetime(connection) { connection.readAvailable() }
 }
 
 private func onHTTP2Write(_ bev: OpaquePointer?, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
-    Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue().flush()
+    let connection = Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue()
+    withExtendedLifetime(connection) { connection.flush() }
 }
 
 private func onHTTP2Event(_ bev: OpaquePointer?, _ what: Int16, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
-    Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue().event(what)
+    let connection = Unmanaged<HTTP2Connection>.fromOpaque(arg).takeUnretainedValue()
+    withExtendedLifetime(connection) { connection.event(what) }
 }
 
 private func onHTTP2Timer(_ fd: Int32, _ events: Int16, _ arg: UnsafeMutableRawPointer?) {
