@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stubd benchmark: builds release, installs the peers when missing, and prints one table of
 # figures measured in this run (stubd vs a C evhttp baseline, nginx and WireMock), then writes
-# docs/PERFORMANCE.md; then prints the WebSocket and forward-proxy tables (beside mitmproxy). Figures only: it never fails on timing.
+# docs/PERFORMANCE.md; then prints the WebSocket, forward-proxy (beside mitmproxy) and HTTP/2 (beside nginx) tables. Figures only: it never fails on timing.
 #   BENCH_SECONDS=10  length of each wrk run      BENCH_WARMUP=20  WireMock JIT warm-up seconds
 #   BENCH_QUICK=1     shorter runs, 1k/10k routes only (a smoke test of the script)
 set -euo pipefail
@@ -36,3 +36,6 @@ python3 -c 'import websockets' 2>/dev/null || python3 -m pip install -q websocke
 python3 bench/websocket_bench.py .build/release/stubd
 # The forward proxy: stubbed HTTPS through it beside the direct port and mitmproxy; leaf minting.
 python3 bench/proxy_bench.py .build/release/stubd
+# HTTP/2: h2load beside nginx, h2c and TLS (Debian's nghttp2-client).
+command -v h2load >/dev/null || { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq nghttp2-client >/dev/null; }
+python3 bench/h2_bench.py .build/release/stubd

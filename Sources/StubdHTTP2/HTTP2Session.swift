@@ -79,6 +79,9 @@ public final class HTTP2Session {
     }
 
     deinit {
+        // Whatever nghttp2 does as it frees its streams reaches no owner that may be going too.
+        onRequest = nil
+        onStreamClosed = nil
         nghttp2_session_del(session)
     }
 
