@@ -1,6 +1,5 @@
 import CLibevent
 import Dispatch
-import StubdSystem
 import StubdHTTP
 
 /// Plays a `StreamScript` on its request's loop: the head through a `ReplyStream`, each step on
@@ -52,9 +51,7 @@ final class ScriptPlayer {
 
     private func arm(_ seconds: Double) {
         guard let timer else { return }
-        var interval = System.timeValue(seconds: max(0, seconds))
-        event_base_update_cache_time(worker.base)
-        event_add(timer, &interval)
+        worker.arm(timer, after: seconds)
     }
 
     fileprivate func tick() {

@@ -275,6 +275,15 @@ final class Worker {
         awaiting[token] = .http2(connection, stream: stream)
     }
 
+    /// Arms the one-shot `timer` to fire `seconds` from now (never early: libevent measures from
+    /// the loop's cached time, refreshed first); false when libevent refused it.
+    @discardableResult
+    func arm(_ timer: OpaquePointer, after seconds: Double) -> Bool {
+        var interval = System.timeValue(seconds: max(0, seconds))
+        event_base_update_cache_time(base)
+        return event_add(timer, &interval) == 0
+    }
+
     /// The `Date` value of this loop's replies now (`DateHeader`).
     func currentDate() -> String {
         dateHeader.current(base: base).withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -137,10 +137,15 @@ public final class HTTP2Session {
     @discardableResult
     public func respond(stream: Int32, status: Int, headers: [NameValue], body: [UInt8]?) -> Bool {
         guard live.contains(stream) else { return false }
-        let fields = Self.fields(status: status, headers)
-        let submitted: Int32 = Self.withFields(fields) { nva, count in
-            guard let body, !body.isEmpty else { return nghttp2_submit_response(session, stream, nva, count, nil) }
-            sending[stream] = OutgoingBody(bytes: body)
+        return submit(stream: stream, status: status, headers: headers, body: body.flatMap { $0.isEmpty ? nil : OutgoingBody(bytes: $0) })
+    }
+
+    /// Submits the head of `stream`'s answer and, with `body`, the source nghttp2 reads its DATA
+    /// from (none: END_STREAM on the HEADERS).
+    private func submit(stream: Int32, status: Int, headers: [NameValue], body: OutgoingBody?) -> Bool {
+        if let body { sending[stream] = body }
+        let submitted: Int32 = Self.withFields(Self.fields(status: status, headers)) { nva, count in
+            guard body != nil else { return nghttp2_submit_response(session, stream, nva, count, nil) }
             var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: { _, stream, buffer, length, flags, _, user in
                 guard let user, let buffer, let flags else { return Int(cngh2_err_callback_failure()) }
                 return HTTP2Session.of(user).read(stream: stream, into: buffer, length: length, flags: flags)
@@ -174,16 +179,7 @@ public final class HTTP2Session {
         guard live.contains(stream) else { return false }
         let body = OutgoingBody(bytes: [])
         body.open = true
-        sending[stream] = body
-        let submitted = Self.withFields(Self.fields(status: status, headers)) { nva, count in
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: { _, stream, buffer, length, flags, _, user in
-                guard let user, let buffer, let flags else { return Int(cngh2_err_callback_failure()) }
-                return HTTP2Session.of(user).read(stream: stream, into: buffer, length: length, flags: flags)
-            })
-            return nghttp2_submit_response(session, stream, nva, count, &provider)
-        }
-        if submitted != 0 { sending[stream] = nil }
-        return submitted == 0
+        return submit(stream: stream, status: status, headers: headers, body: body)
     }
 
     /// Adds `bytes` to an open body of `stream` (`respondOpen`); false when the stream is gone.

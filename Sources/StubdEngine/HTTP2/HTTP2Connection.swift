@@ -224,9 +224,7 @@ final class HTTP2Connection: InFlight {
         }
         waiter.start = start
         waiter.timer = clev_timer_new(worker.base, onHTTP2Timer, Unmanaged.passUnretained(waiter).toOpaque())
-        var time = System.timeValue(seconds: delay)
-        event_base_update_cache_time(worker.base)
-        guard let timer = waiter.timer, event_add(timer, &time) == 0 else {
+        guard let timer = waiter.timer, worker.arm(timer, after: delay) else {
             return execute(plan, on: stream, start: start, listener: listener)
         }
         waiting[stream] = waiter
@@ -299,8 +297,7 @@ final class HTTP2Connection: InFlight {
             }
         }
         waiter.timer = clev_timer_new(worker.base, onHTTP2Timer, Unmanaged.passUnretained(waiter).toOpaque())
-        var time = System.timeValue(seconds: seconds)
-        guard let timer = waiter.timer, event_add(timer, &time) == 0 else { return then() }
+        guard let timer = waiter.timer, worker.arm(timer, after: seconds) else { return then() }
         waiting[stream] = waiter
         armIdleTimeout()
     }

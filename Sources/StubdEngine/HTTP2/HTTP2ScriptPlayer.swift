@@ -2,7 +2,6 @@ import CLibevent
 import Dispatch
 import StubdHTTP
 import StubdHTTP2
-import StubdSystem
 
 /// Plays a `StreamScript` on one HTTP/2 stream, as `ScriptPlayer` does on an HTTP/1.1
 /// connection: the head at once, each step's bytes after its pause on one re-armed loop timer
@@ -51,9 +50,7 @@ final class HTTP2ScriptPlayer {
 
     private func arm(_ seconds: Double) {
         guard let timer else { return }
-        var interval = System.timeValue(seconds: max(0, seconds))
-        event_base_update_cache_time(worker.base)
-        event_add(timer, &interval)
+        worker.arm(timer, after: seconds)
     }
 
     fileprivate func tick() {
