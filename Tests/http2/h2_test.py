@@ -31,6 +31,8 @@ import tempfile
 import time
 
 STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+import stubd_server  # noqa: E402
 BIG = 3 * 1024 * 1024
 
 ROUTES = [
@@ -72,8 +74,9 @@ Promise.all(paths.map(ask)).then((results) => { console.log(JSON.stringify(resul
 """
 
 
-class Stubd:
-    """`stubd serve` on free ports (plain and HTTPS), their URLs from the ready file."""
+class Stubd(stubd_server.Stubd):
+    """`stubd serve` on free ports (plain and HTTPS), their URLs from the ready file (stopped as
+    Tests/python/stubd_server.py stops one)."""
 
     def __init__(self, folder, work, *extra):
         ready = os.path.join(work, f"ready-{len(os.listdir(work))}")
@@ -96,12 +99,6 @@ class Stubd:
         subprocess.run(["curl", "-s", "-X", "POST", f"{self.base}/__stubd/reset"], capture_output=True, timeout=30)
         subprocess.run(["curl", "-s", "-X", "DELETE", f"{self.base}/__stubd/requests"], capture_output=True, timeout=30)
 
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def curl(*arguments):
