@@ -43,7 +43,8 @@ def h2load(url):
                           timeout=SECONDS + 60)
     match = re.search(r"finished in [\d.]+\w+, ([\d.]+) req/s", done.stdout)
     ok = re.search(r"(\d+) succeeded, (\d+) failed", done.stdout)
-    if not match or not ok or ok.group(2) != "0":
+    # With -D, requests still in flight when the time is up count as failed: a few hundred at most.
+    if not match or not ok or int(ok.group(1)) == 0 or int(ok.group(2)) > 1000:
         raise RuntimeError(f"h2load {url}: {done.stdout[-400:]} {done.stderr[-200:]}")
     return float(match.group(1))
 
@@ -65,7 +66,7 @@ def main():
         with open(os.path.join(nginx_dir, "nginx.conf"), "w") as out:
             out.write(f"""worker_processes 1; daemon off; pid {nginx_dir}/nginx.pid; error_log /dev/null;
 events {{ worker_connections 4096; }}
-http {{ access_log off; client_body_temp_path {nginx_dir}; proxy_temp_path {nginx_dir}; fastcgi_temp_path {nginx_dir};
+http {{ access_log off; keepalive_requests 10000000; client_body_temp_path {nginx_dir}; proxy_temp_path {nginx_dir}; fastcgi_temp_path {nginx_dir};
   uwsgi_temp_path {nginx_dir}; scgi_temp_path {nginx_dir};
   server {{ listen 127.0.0.1:18393 http2; listen 127.0.0.1:18394 ssl http2;
     ssl_certificate {ca}/server.pem; ssl_certificate_key {ca}/server-key.pem;
