@@ -255,6 +255,7 @@ final class HTTP2Connection: InFlight {
             worker.configuration.onEvent?("an HTTP/2 request met an answer stubd sends only over HTTP/1.1 (\(plan.content.kindName)): "
                                           + "its stream was reset with HTTP_1_1_REQUIRED (curl and Chromium ask again over HTTP/1.1; or serve with --http2 off)")
             if case .stream(let replyStream) = plan.content { replyStream.end(.clientLeft) }
+            if case .upgrade(let upgrade) = plan.content { upgrade.peer.ended(code: nil, reason: "asked over HTTP/2, which has no upgrade", by: .network) }
         }
         listener?.replyFinished(latencySeconds: Self.seconds(since: start))
     }
