@@ -25,17 +25,17 @@ import Synchronization
 /// The fields touched per request skip Swift's run-time exclusivity check (`@exclusivity(unchecked)`):
 /// one thread, no overlapping access, and the check cost about 75 instructions per access.
 final class ConnectionTracker {
-    private unowned let worker: Worker
+    unowned let worker: Worker
     /// The evhttp whose connections these are.
     private let http: OpaquePointer
     /// For an HTTPS front: each connection's bufferevent is an OpenSSL one.
-    private let tls: TLSServerContext?
+    let tls: TLSServerContext?
     /// Whether this front is HTTPS.
     var isTLS: Bool { tls != nil }
     /// What the front is for: HTTP/2 is taken by its preface on the direct ports and in
     /// intercepted tunnels — in clear (h2c with prior knowledge) and over TLS, where a client sends
     /// the preface once ALPN chose `h2`; the proxy port itself speaks HTTP/1.1 to its clients.
-    private let kind: Worker.FrontKind
+    let kind: Worker.FrontKind
     /// The worker's budget, shared with its other front.
     private let budget: ConnectionBudget
     private let headTimeout: Double
@@ -62,11 +62,11 @@ final class ConnectionTracker {
     private let sweepInterval: Double
     private let deadlineTicks: UInt64
     /// Connections that have not sent a request yet, by bufferevent.
-    @exclusivity(unchecked) private var newcomers: [OpaquePointer: Newcomer] = [:]
+    @exclusivity(unchecked) var newcomers: [OpaquePointer: Newcomer] = [:]
     /// Connections that have, by `evhttp_connection`.
     @exclusivity(unchecked) private var known: [OpaquePointer: KnownConnection] = [:]
 
-    private let numbers: ConnectionNumbers
+    let numbers: ConnectionNumbers
 
     init(worker: Worker, http: OpaquePointer, tls: TLSServerContext?, kind: Worker.FrontKind, budget: ConnectionBudget, headTimeout: Double,
          numbers: ConnectionNumbers) {
@@ -270,40 +270,10 @@ final class ConnectionTracker {
     }
 
     /// Whether evhttp still owns `bev` (it clears the callbacks when it frees its connection).
-    private static func evhttpHolds(_ bev: OpaquePointer) -> Bool {
+    static func evhttpHolds(_ bev: OpaquePointer) -> Bool {
         var read: bufferevent_data_cb?
         bufferevent_getcb(bev, &read, nil, nil, nil)
         return read != nil
-    }
-
-    /// Takes the newcomer `bev` for HTTP/2 (its first bytes are the preface): it stops being a
-    /// newcomer, gets its number, and an `HTTP2Connection` owns it until it ends; false when
-    /// evhttp does not hold it any more.
-    private func takeForHTTP2(_ bev: OpaquePointer) -> Bool {
-        var cbarg: UnsafeMutableRawPointer?
-        bufferevent_getcb(bev, nil, nil, nil, &cbarg)
-        guard Self.evhttpHolds(bev), let evcon = cbarg.map(OpaquePointer.init), let newcomer = newcomers.removeValue(forKey: bev) else { return false }
-        newcomer.input.stopWatching()
-        bufferevent_decref(bev)
-        var host: UnsafeMutablePointer<CChar>?
-        var port: UInt16 = 0
-        evhttp_connection_get_peer(evcon, &host, &port)
-        let connection = HTTP2Connection(connection: evcon, bev: bev, worker: worker, number: numbers.next(), peer: host.map { String(cString: $0) } ?? "",
-                                         isTLS: tls != nil, tunnel: tunnelArrival(of: bev)) { [unowned self] in self.connectionGone() }
-        connection.start()
-        return true
-    }
-
-    /// For a connection on the interception front, the tunnel it came through (its host and
-    /// session, found by the connection's peer port as for an HTTP/1.1 request); `.direct` on the
-    /// direct ports, `.unknown` when no tunnel leads here.
-    private func tunnelArrival(of bev: OpaquePointer) -> HTTP2Connection.Tunnel {
-        guard case .interception = kind else { return .direct }
-        let fd = bufferevent_getfd(bev)
-        guard fd >= 0, let port = System.peerPort(fd), var arrival = worker.interception?.arrival(peerPort: port) else { return .unknown }
-        arrival.isConnect = false
-        arrival.inTunnel = true
-        return .through(arrival)
     }
 
     /// The head deadline of a connection that has sent nothing whole yet.
@@ -366,7 +336,7 @@ final class ConnectionTracker {
         connectionGone()
     }
 
-    private func connectionGone() {
+    func connectionGone() {
         budget.released()
     }
 

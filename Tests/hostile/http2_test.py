@@ -109,12 +109,12 @@ def main():
         ]}, handle)
     ready = os.path.join(work, "ready")
     process = subprocess.Popen([BINARY, "serve", work, "--port", "0", "--quiet", "--ready-file", ready, "--workers", "1"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        for _ in range(200):
-            if os.path.exists(ready):
-                break
-            time.sleep(0.05)
+        # The ready file is written before the banner line: once that is read, the file is there.
+        while "serving" not in (line := process.stdout.readline()):
+            if not line:
+                raise RuntimeError("stubd exited before serving")
         port = int(open(ready).read().split("\n")[0].rsplit(":", 1)[1])
 
         def rapid_reset(sock):

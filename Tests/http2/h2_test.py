@@ -81,11 +81,11 @@ class Stubd(stubd_server.Stubd):
     def __init__(self, folder, work, *extra):
         ready = os.path.join(work, f"ready-{len(os.listdir(work))}")
         self.process = subprocess.Popen([STUBD, "serve", folder, "--port", "0", "--https-port", "0", "--ca-dir", os.path.join(work, "ca"),
-                                         "--ready-file", ready, "--quiet", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            if os.path.exists(ready):
-                break
-            time.sleep(0.05)
+                                         "--ready-file", ready, "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        # The ready file is written before the banner line: once that is read, the file is there.
+        while "serving" not in (line := self.process.stdout.readline()):
+            if not line:
+                raise RuntimeError("stubd exited before serving")
         with open(ready) as handle:
             self.lines = handle.read().splitlines()
         self.base, self.https = self.lines[0], self.lines[1].replace("127.0.0.1", "localhost")
