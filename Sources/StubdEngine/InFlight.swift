@@ -27,12 +27,20 @@ enum InFlightShutdown: Int, Comparable {
     static func < (a: InFlightShutdown, b: InFlightShutdown) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// The loop's side of a `ReplyStream` being written to a client — on an HTTP/1.1 connection
+/// (`StreamWriter`) or an HTTP/2 stream (`HTTP2StreamWriter`): what a mailbox wake-up for the
+/// stream reaches.
+protocol StreamSink: AnyObject {
+    /// Pieces were written to the stream, it finished or overflowed: take what is ready.
+    func flush()
+}
+
 /// Everything in flight on one loop, in one table (nghttp2's libevent server keeps one list), with
 /// the two lookups the loop needs: a streamed reply by its stream (a mailbox wake-up, a script's
 /// next write) and by its client connection (a drain, a close). Confined to the loop's thread.
 struct InFlightRegistry {
     private var items: [ObjectIdentifier: any InFlight] = [:]
-    private var streams: [ObjectIdentifier: StreamWriter] = [:]
+    private var streams: [ObjectIdentifier: any StreamSink] = [:]
     private var streamConnections: [OpaquePointer: ObjectIdentifier] = [:]
 
     /// Keeps `item` alive until `letGo` or shutdown.
@@ -65,13 +73,27 @@ struct InFlightRegistry {
         streamConnections[writer.connection] = nil
     }
 
-    /// The streamed reply writing `stream`, while it does.
-    func writer(of stream: AnyObject) -> StreamWriter? { streams[ObjectIdentifier(stream)] }
+    /// Makes `sink` what a wake-up for `stream` reaches, until `detach`: an HTTP/2 stream's
+    /// writer, which its connection keeps alive and stops.
+    mutating func attach(_ sink: HTTP2StreamWriter, to stream: ReplyStream) {
+        streams[ObjectIdentifier(stream)] = sink
+    }
+
+    /// Forgets the sink of `stream`.
+    mutating func detach(_ stream: ReplyStream) {
+        streams[ObjectIdentifier(stream)] = nil
+    }
+
+    /// Whatever writes `stream` to its client, while it does.
+    func sink(of stream: AnyObject) -> (any StreamSink)? { streams[ObjectIdentifier(stream)] }
+
+    /// The HTTP/1.1 streamed reply writing `stream`, while it does.
+    func writer(of stream: AnyObject) -> StreamWriter? { streams[ObjectIdentifier(stream)] as? StreamWriter }
 
     /// The streamed reply on a client connection, if one is.
     func writer(on connection: OpaquePointer) -> StreamWriter? {
         guard !streamConnections.isEmpty, let id = streamConnections[connection] else { return nil }
-        return streams[id]
+        return streams[id] as? StreamWriter
     }
 
     /// Forgets, and hands over in shutdown order, everything held that stops before `limit` (all

@@ -8,7 +8,7 @@ import StubdSystem
 ///
 /// Confined to its worker. Owned by the loop's `InFlightRegistry` from the head to the end; a closing
 /// connection finds its stream through `Worker.streamConnections`.
-final class StreamWriter {
+final class StreamWriter: StreamSink {
     let stream: ReplyStream
     private let request: OpaquePointer
     let connection: OpaquePointer
@@ -169,7 +169,7 @@ extension Worker {
 
     /// A mailbox wake-up for `stream`; nothing when it has ended meanwhile.
     func flush(_ stream: ReplyStream) {
-        inFlight.writer(of: stream)?.flush()
+        inFlight.sink(of: stream)?.flush()
     }
 
     /// A connection closed (`ConnectionTracker`): a stream on it learns that its client left.

@@ -8,7 +8,8 @@ client that never opens its window) and a frame past the largest allowed. For ea
 lives, the attacking connection ends (a flood's, by nghttp2's bound on owed ACKs, or it is held
 back with its memory bounded: which one depends on when the attacker's socket fills), a normal request on another connection
 answers within 100 ms while the attack runs (the slowest of 20 is printed), and the server's
-resident memory stays under 200 MiB.
+resident memory stays under 200 MiB. Then a stream written as it goes (the dashboard's journal
+events) to a client that never opens its window: reset with CANCEL once past its bound.
 
     python3 Tests/hostile/http2_test.py .build/debug/stubd
 """
@@ -21,11 +22,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+import http.client
 import time
 import urllib.request
 
 import h2.config
 import h2.connection
+import h2.events
+import h2.settings
 
 BINARY = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
@@ -48,8 +52,8 @@ def client():
     return connection
 
 
-def headers(connection, stream, path="/zen", end=True):
-    connection.send_headers(stream, [(":method", "GET"), (":path", path), (":scheme", "http"), (":authority", "x")], end_stream=end)
+def headers(connection, stream, path="/zen", end=True, authority="x"):
+    connection.send_headers(stream, [(":method", "GET"), (":path", path), (":scheme", "http"), (":authority", authority)], end_stream=end)
 
 
 def rss_mib(pid):
@@ -180,6 +184,38 @@ def main():
                   + (", the attacker's connection ended" if ends else ""),
                   alive and answered == 20 and slowest < 100 and memory < 200 and (seen["closed"] or not ends),
                   f"alive {alive}, {answered} answered, slowest {slowest:.1f} ms, RSS {memory:.0f} MiB, attacker: {seen}")
+        # A stream written as it goes (the dashboard's journal events) to a client whose window
+        # stays shut: past the stream's bound (8 MiB) its stream is reset with CANCEL, the
+        # connection and the server go on.
+        sock = socket.create_connection(("127.0.0.1", port))
+        sock.settimeout(5)
+        watcher = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+        watcher.local_settings = h2.settings.Settings(client=True, initial_values={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
+        watcher.initiate_connection()
+        headers(watcher, 1, path="/__stubd/events", authority=f"127.0.0.1:{port}")
+        sock.sendall(watcher.data_to_send())
+        filler = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        started = time.monotonic()
+        for _ in range(1500):
+            filler.request("GET", "/zen", headers={"X-Filler": "f" * 8000})
+            filler.getresponse().read()
+        filled = time.monotonic() - started
+        codes, deadline = [], time.monotonic() + 10
+        while 8 not in codes and time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            for event in watcher.receive_data(chunk):
+                if isinstance(event, h2.events.StreamReset):
+                    codes.append(event.error_code)
+        alive = process.poll() is None
+        memory = rss_mib(process.pid) if alive else 0
+        check("a stream written as it goes (journal events) to a window kept shut: reset CANCEL past its bound, stubd lives, under 200 MiB",
+              codes == [8] and alive and memory < 200, f"resets {codes}, 1,500 requests of 8 KiB journaled in {filled:.1f} s, RSS {memory:.0f} MiB")
+        sock.close()
     finally:
         process.terminate()
         process.wait(timeout=10)

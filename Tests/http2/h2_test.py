@@ -13,8 +13,8 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
   streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each;
 - timed answers over h2: an SSE stream's events as DATA frames (httpx, curl over TLS), a reset
   inside it after two events, a dribbled body over its seconds;
-- an answer stubd sends only over HTTP/1.1 (the dashboard's event stream, written as it goes)
-  resets its stream with HTTP_1_1_REQUIRED, and curl over TLS asks again over HTTP/1.1;
+- a stream written as it goes (the dashboard's journal events) over h2: its events arrive while
+  other streams on the connection are answered, and closing it leaves the connection serving;
 - through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
   server;
 - an idle HTTP/2 connection gets GOAWAY at `--idle-timeout` and is closed;
@@ -223,18 +223,28 @@ def main():
         check("  …a dribbled body over h2 arrives whole over its seconds", dribbled.text == "0123456789" and took >= 0.45, f"{dribbled.text!r} in {took:.2f} s")
         code, out = curl("--cacert", ca, "-N", "-w", " %{http_version}", f"{https}/events")
         check("  …curl over TLS reads the stream over h2", code == 0 and out == b"data: one\n\ndata: two\n\n 2", (code, out[-40:]))
-        # An answer only HTTP/1.1 carries (the dashboard's event stream, written as it goes): the
-        # stream is reset with HTTP_1_1_REQUIRED; curl over TLS asks again over HTTP/1.1.
-        try:
-            with httpx.Client(http1=False, http2=True) as client:
-                with client.stream("GET", f"{base}/__stubd/events") as events:
-                    next(events.iter_lines())
-            got = "no error"
-        except httpx.RemoteProtocolError as error:
-            got = str(error)
-        check("the dashboard's live events over h2: RST_STREAM HTTP_1_1_REQUIRED (13)", "error_code:13" in got, got)
-        code, out = curl("--cacert", ca, "-N", "--max-time", "2", "-w", " %{http_version}", f"{https.replace('localhost', '127.0.0.1')}/__stubd/events")
-        check("  …curl over TLS asks again over HTTP/1.1 and reads it", out.endswith(b" 1.1"), (code, out[-60:]))
+        # A stream written as it goes (the dashboard's journal events): its events arrive as DATA
+        # while other streams on the same connection are answered; closing it leaves the
+        # connection serving.
+        with httpx.Client(http1=False, http2=True, timeout=10) as client:
+            with client.stream("GET", f"{base}/__stubd/events") as events:
+                lines = events.iter_lines()
+                first = next(lines)
+                beside = client.get(f"{base}/zen")
+                seen = []
+                for line in lines:
+                    seen.append(line)
+                    if line.startswith("data:") and '"/zen"' in line:
+                        break
+                version = events.http_version
+            after = client.get(f"{base}/zen")
+        check("the dashboard's live events over h2: a GET on the same connection is answered and arrives as an event",
+              (version, first, beside.status_code, any('"/zen"' in line for line in seen)) == ("HTTP/2", "retry: 1000", 200, True),
+              (version, first, beside.status_code, seen[-2:]))
+        check("  …closing the event stream (RST_STREAM CANCEL) leaves the connection serving", after.status_code == 200 and after.http_version == "HTTP/2",
+              (after.status_code, after.http_version))
+        code, out = curl("--cacert", ca, "-N", "--max-time", "1", "-w", " %{http_version}", f"{https.replace('localhost', '127.0.0.1')}/__stubd/events")
+        check("  …curl over TLS reads them over h2", code == 28 and out.startswith(b"retry: 1000") and out.endswith(b" 2"), (code, out[-60:]))
     finally:
         server.stop()
     # Through the proxy: a tunnel stubd intercepts negotiates h2 as the real API would.

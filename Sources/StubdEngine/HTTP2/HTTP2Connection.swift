@@ -10,9 +10,10 @@ import StubdSystem
 /// an `IncomingRequest` for the same handler as an HTTP/1.1 request — one arrival, one pipeline,
 /// one journal — and its plan is carried out as HTTP/2: the response as HEADERS and DATA under the
 /// client's flow control, a delay on a loop timer, a timed answer (a stream's events, a dribble)
-/// by `HTTP2ScriptPlayer`, a fault as the stream's failure (`HTTP2Fault`). An answer HTTP/2 does
-/// not carry yet (a stream written as it goes, a WebSocket, a tunnel) resets its stream with
-/// HTTP_1_1_REQUIRED, which curl and Chromium answer by asking again over HTTP/1.1.
+/// by `HTTP2ScriptPlayer`, a stream written as it goes by `HTTP2StreamWriter`, a fault as the
+/// stream's failure (`HTTP2Fault`). An answer HTTP/2 does not carry (a WebSocket, a tunnel)
+/// resets its stream with HTTP_1_1_REQUIRED, which curl and Chromium answer by asking again over
+/// HTTP/1.1.
 ///
 /// One per connection (as nghttp2's own libevent server keeps one session per connection); owned
 /// by the loop's `InFlightRegistry` until the connection ends. evhttp keeps the connection's
@@ -33,6 +34,8 @@ final class HTTP2Connection: InFlight {
     private var waiting: [Int32: WaitingStream] = [:]
     /// Streams playing a timed answer (a stream's events, a dribbled body).
     private var playing: [Int32: HTTP2ScriptPlayer] = [:]
+    /// Streams written as they go (`ReplyStream`s: events, a streamed body).
+    private var writing: [Int32: HTTP2StreamWriter] = [:]
     private var ended = false
     /// GOAWAY was sent (idle past the timeout, the server draining): the connection ends once no
     /// stream is open and everything is written, or one idle timeout later whatever the client does.
@@ -102,15 +105,30 @@ final class HTTP2Connection: InFlight {
     /// session is finished and everything is written.
     fileprivate func flush() {
         guard !ended, let output = bufferevent_get_output(bev) else { return }
-        while evbuffer_get_length(output) < Self.outputHighWater, let bytes = session.produce() {
-            _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
-        }
+        repeat {
+            while evbuffer_get_length(output) < Self.outputHighWater, let bytes = session.produce() {
+                _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+            }
+        } while evbuffer_get_length(output) < Self.outputHighWater && takeNextBatches()
         guard evbuffer_get_length(output) == 0 else { return }
-        if session.isFinished || (closingWhenIdle && !session.hasOpenStreams && waiting.isEmpty && playing.isEmpty) { end() }
+        if session.isFinished || (closingWhenIdle && !session.hasOpenStreams && isIdle) { end() }
+    }
+
+    /// Each stream written as it goes whose last batch has gone takes its next; true when one
+    /// gave the session more to send.
+    private func takeNextBatches() -> Bool {
+        guard !writing.isEmpty else { return false }
+        var took = false
+        for (stream, writer) in writing {
+            if writer.sent() { took = true }
+            if writer.done { writing[stream] = nil }
+        }
+        if writing.isEmpty { armIdleTimeout() }
+        return took
     }
 
     fileprivate func event(_ what: Int16) {
-        if what & Int16(BEV_EVENT_TIMEOUT) != 0, !closingWhenIdle, waiting.isEmpty, playing.isEmpty {
+        if what & Int16(BEV_EVENT_TIMEOUT) != 0, !closingWhenIdle, isIdle {
             // Idle past the server's timeout: a graceful GOAWAY, then the close once it is written
             // (or at the next timeout, if the client neither closes nor leaves the streams).
             goAwayWhenIdle(debug: "idle")
@@ -129,11 +147,14 @@ final class HTTP2Connection: InFlight {
         flush()
     }
 
+    /// No stream waits for its answer, plays a script or is written as it goes.
+    private var isIdle: Bool { waiting.isEmpty && playing.isEmpty && writing.isEmpty }
+
     /// The read timeout is the server's idle timeout while no stream is waiting or playing; off
     /// while one is.
     private func armIdleTimeout() {
         guard !ended else { return }
-        guard waiting.isEmpty && playing.isEmpty else {
+        guard isIdle else {
             bufferevent_set_timeouts(bev, nil, nil)
             return
         }
@@ -143,9 +164,11 @@ final class HTTP2Connection: InFlight {
 
     /// Ends the connection: waiting streams stop (their exchanges still end, so the journal shows
     /// them), evhttp frees the connection.
-    private func end() {
+    private func end(_ ending: ReplyStream.Ending = .clientLeft) {
         guard !ended else { return }
         ended = true
+        for (_, writer) in writing { writer.stopped(ending) }
+        writing.removeAll()
         for (_, stream) in waiting { stream.stop(finished: true) }
         waiting.removeAll()
         for (_, player) in playing { player.streamClosed() }
@@ -250,11 +273,12 @@ final class HTTP2Connection: InFlight {
         case .fault(let fault, let sending):
             HTTP2Fault.apply(fault, sending: sending, on: stream, session: session, extraHeaders: plan.extraHeaders,
                              hangCap: worker.configuration.hangCapSeconds, hold: { [unowned self] seconds, then in self.hold(stream, seconds, then) })
-        case .stream, .upgrade, .tunnel:
+        case .stream(let replyStream):
+            write(replyStream, headOnly: plan.headOnly, extraHeaders: plan.extraHeaders, on: stream)
+        case .upgrade, .tunnel:
             session.reset(stream: stream, code: .http11Required)
             worker.configuration.onEvent?("an HTTP/2 request met an answer stubd sends only over HTTP/1.1 (\(plan.content.kindName)): "
                                           + "its stream was reset with HTTP_1_1_REQUIRED (curl and Chromium ask again over HTTP/1.1; or serve with --http2 off)")
-            if case .stream(let replyStream) = plan.content { replyStream.end(.clientLeft) }
             if case .upgrade(let upgrade) = plan.content { upgrade.peer.ended(code: nil, reason: "asked over HTTP/2, which has no upgrade", by: .network) }
         }
         listener?.replyFinished(latencySeconds: Self.seconds(since: start))
@@ -275,6 +299,23 @@ final class HTTP2Connection: InFlight {
         }
         guard player.begin(headers: headers) else { return }
         playing[stream] = player
+        armIdleTimeout()
+    }
+
+    /// Writes `replyStream` on `stream` as its pieces come (`HTTP2StreamWriter`).
+    private func write(_ replyStream: ReplyStream, headOnly: Bool, extraHeaders: [NameValue], on stream: Int32) {
+        var headers = replyStream.headers + extraHeaders
+        if !headers.contains(where: { $0.name.equalsIgnoringCase("Date") }) { headers.append(NameValue("date", worker.currentDate())) }
+        let writer = HTTP2StreamWriter(stream: replyStream, id: stream, session: session, worker: worker) { [unowned self] done in
+            withExtendedLifetime(self) {
+                if done { self.writing[stream] = nil }
+                self.worker.budget.heldActive(ObjectIdentifier(self))
+                self.armIdleTimeout()
+                self.flush()
+            }
+        }
+        guard writer.begin(headers: headers, headOnly: headOnly) else { return }
+        writing[stream] = writer
         armIdleTimeout()
     }
 
@@ -305,6 +346,7 @@ final class HTTP2Connection: InFlight {
 
     /// The client reset a stream, or it ended: what waited for it or played on it stops.
     private func streamClosed(_ stream: Int32) {
+        if let writer = writing.removeValue(forKey: stream) { writer.stopped(.clientLeft) }
         if let player = playing.removeValue(forKey: stream) { player.streamClosed() }
         guard let waiter = waiting.removeValue(forKey: stream) else { return armIdleTimeout() }
         waiter.stop(finished: true)
@@ -323,7 +365,7 @@ final class HTTP2Connection: InFlight {
         guard !ended else { return }
         session.goAway(code: .noError, debug: "stubd is stopping")
         _ = session.produce().map { bytes in bytes.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) } }
-        end()
+        end(.serverStopped)
     }
 
     func serverDraining() {
