@@ -10,7 +10,9 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
   is read whole; a byte range, HEAD and a template reading the request are answered; a delay is
   kept; the admin API answers over h2;
 - faults fail their stream only: `reset` is RST_STREAM INTERNAL_ERROR, the connection's other
-  streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each;
+  streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each
+  (httpx over h2c; Java's HttpClient and OkHttp 3 over h2 on the HTTPS port), a plain reset route
+  is an error for both (OkHttp asks twice);
 - timed answers over h2: an SSE stream's events as DATA frames (httpx, curl over TLS), a reset
   inside it after two events, a dribbled body over its seconds;
 - a stream written as it goes (the dashboard's journal events) over h2: its events arrive while
@@ -30,6 +32,7 @@ import sys
 import tempfile
 import time
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 STUBD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/stubd")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
 import stubd_server  # noqa: E402
@@ -198,6 +201,25 @@ def main():
                     seen.append("error")
         check("a sequence [500, reset, ok] over h2: 500, error, ok, one attempt each", seen == ["500", "error", "200"] and len(server.journal("/steps")) == 3,
               (seen, len(server.journal("/steps"))))
+        # Java's HttpClient and OkHttp on the HTTPS port: h2 by ALPN, and a fault step each reads
+        # as an error with one attempt (OkHttp re-sends a GET once after a reset before any HEADERS,
+        # so a step is a 502 head, then the reset: docs/HTTP2.md "Faults").
+        if sys.platform != "darwin":
+            for name in ("java", "okhttp"):
+                server.reset()
+                done = subprocess.run(["java", "-cp", "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar", os.path.join(HERE, "H2JavaClients.java"),
+                                       name, https, ca, "/zen", "/steps", "/steps", "/steps", "/down"], capture_output=True, text=True, timeout=120)
+                lines = [line.strip() for line in done.stdout.splitlines()]
+                attempts = (len(server.journal("/steps")), len(server.journal("/down")))
+                check(f"{name} over h2 on the HTTPS port: the stub, then [500, reset, ok] as 500, error, ok with one attempt each",
+                      lines[:4] == ["h2 200 Design for failure.", "h2 500", "error IOException" if name == "java" else "error StreamResetException", "h2 200 ok"]
+                      and attempts[0] == 3, (lines, attempts, done.stderr[-300:]))
+                # A plain fault route is sent as authored (a reset before any HEADERS): OkHttp asks twice, both fail.
+                check(f"  …{name}: a reset route reads as an error ({'two attempts' if name == 'okhttp' else 'one attempt'})",
+                      lines[4:] == ["error IOException" if name == "java" else "error StreamResetException"]
+                      and attempts[1] == (2 if name == "okhttp" else 1), (lines[4:], attempts))
+        else:
+            print("not run: Java's HttpClient and OkHttp over h2 (Debian's OkHttp jars; Linux make test runs them)")
         # h2load: many streams at once.
         done = subprocess.run(["h2load", "-n", "200", "-c", "2", "-m", "10", f"{base}/zen"], capture_output=True, text=True, timeout=60)
         check("h2load: 200 requests, 10 streams at a time, all 2xx", "200 succeeded" in done.stdout and "200 2xx" in done.stdout,
