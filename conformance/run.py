@@ -57,6 +57,7 @@ def client_command(name, bin_dir):
         "httpx": [sys.executable, os.path.join(CLIENTS, "httpx_client.py")],
         "aiohttp": [sys.executable, os.path.join(CLIENTS, "aiohttp_client.py")],
         "node": ["node", os.path.join(CLIENTS, "node_fetch.mjs")],
+        "node-http2": ["node", os.path.join(CLIENTS, "node_http2.mjs")],
         "chromium": [sys.executable, os.path.join(CLIENTS, "chromium_client.py")],
         "java": ["java", os.path.join(CLIENTS, "JavaHttpClient.java")],
         "okhttp": ["java", "-cp", OKHTTP, os.path.join(CLIENTS, "OkHttpProbe.java")],
@@ -66,7 +67,7 @@ def client_command(name, bin_dir):
 
 TITLES = {
     "urlsession": "URLSession (Linux)", "curl": "curl", "requests": "Python requests", "httpx": "httpx",
-    "aiohttp": "aiohttp", "node": "Node fetch",
+    "aiohttp": "aiohttp", "node": "Node fetch", "node-http2": "Node http2",
     "chromium": "Chromium fetch", "java": "Java HttpClient", "okhttp": "OkHttp 3",
 }
 
@@ -177,6 +178,7 @@ def available(name):
         "curl": ["curl", "--version"], "requests": [sys.executable, "-c", "import requests"],
         "httpx": [sys.executable, "-c", "import httpx"], "aiohttp": [sys.executable, "-c", "import aiohttp"],
         "node": ["node", "-e", "if (typeof fetch !== 'function') process.exit(1)"],
+        "node-http2": ["node", "-e", "require('http2')"],
         "chromium": ["chromium", "--version"], "java": ["java", "-version"],
         "okhttp": ["test", "-r", OKHTTP.split(":")[0]],
     }

@@ -33,5 +33,9 @@ public class OkHttpProbe {
                 System.out.println("error\t" + error.getClass().getSimpleName() + ": " + String.valueOf(error.getMessage()).replaceAll("\\s+", " "));
             }
         }
+        // Over HTTP/2 OkHttp 3's connection reader is not a daemon thread and its pool keeps the
+        // connection for five minutes: without this the program would outlive its steps by that.
+        client.connectionPool().evictAll();
+        System.exit(0);
     }
 }

@@ -1,7 +1,8 @@
 """httpx (one Client, so keep-alive connections are reused) running conformance steps.
 
 Usage: python3 httpx_client.py BASE_URL "METHOD PATH"...  (METHOD JSON posts {"name": "milk", "qty": 2}
-with httpx's own JSON spelling; STUBD_USER_AGENT, when set, replaces its User-Agent).
+with httpx's own JSON spelling; STUBD_USER_AGENT, when set, replaces its User-Agent; STUBD_HTTP2=1
+offers HTTP/2 by ALPN, for conformance/h2_encodings.py).
 Prints one line per step: ok<TAB>status<TAB>body, or error<TAB>message.
 """
 import os
@@ -11,7 +12,7 @@ import httpx
 
 base, steps = sys.argv[1], sys.argv[2:]
 headers = {"User-Agent": os.environ["STUBD_USER_AGENT"]} if os.environ.get("STUBD_USER_AGENT") else None
-with httpx.Client(headers=headers, timeout=2) as client:
+with httpx.Client(headers=headers, timeout=2, http2=os.environ.get("STUBD_HTTP2") == "1") as client:
     for step in steps:
         method, path = step.split(" ", 1)
         try:
