@@ -51,6 +51,7 @@ STAGES = [
         ("node-fetch", py("Tests/clients/node_fetch_test.py"), 600, None),
         ("tls-fault-steps", py("Tests/clients/tls_fault_steps_test.py"), 600, None),
         ("http2", py("Tests/http2/h2_test.py"), 300, None),
+        ("http2-chromium", py("Tests/http2/h2_chromium_test.py"), 300, "macOS: Debian's chromium" if DARWIN else None),
         ("websockets", py("Tests/websockets/clients_test.py"), 600, None),
         ("websocket-record", py("Tests/websockets/record_test.py"), 600, None),
         ("graphql-ws", py("Tests/websockets/graphql_ws_test.py"), 600, None),

@@ -14,7 +14,8 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
   (httpx over h2c; Java's HttpClient and OkHttp 3 over h2 on the HTTPS port), a plain reset route
   is an error for both (OkHttp asks twice);
 - timed answers over h2: an SSE stream's events as DATA frames (httpx, curl over TLS), a reset
-  inside it after two events, a dribbled body over its seconds;
+  inside it after two events, a dribbled body over its seconds; the `openai` and `anthropic` SDKs
+  on the HTTPS port with their HTTP/2 client (`http2=True`) stream an LLM answer;
 - a stream written as it goes (the dashboard's journal events) over h2: its events arrive while
   other streams on the connection are answered, and closing it leaves the connection serving;
 - through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
@@ -54,6 +55,8 @@ ROUTES = [
      "stream": {"events": [{"data": "one"}, {"data": "two"}]}},
     {"name": "cut", "request": {"method": "GET", "path": "/cut"},
      "stream": {"events": [{"data": "one"}, {"data": "two"}, {"data": "three"}], "fault": {"kind": "reset", "after": 2}}},
+    {"name": "chat", "request": {"method": "POST", "path": "/v1/chat/completions"}, "llm": {"provider": "openai-chat", "text": "Hello over h2."}},
+    {"name": "messages", "request": {"method": "POST", "path": "/v1/messages"}, "llm": {"provider": "anthropic", "text": "Hello over h2."}},
     {"name": "dribbled", "request": {"method": "GET", "path": "/dribbled"}, "response": {"text": "0123456789"}, "dribble": {"chunks": 5, "seconds": 0.5}},
 ]
 
@@ -243,6 +246,28 @@ def main():
         check("an SSE stream over h2: its events as DATA frames", (version, lines) == ("HTTP/2", ["data: one", "data: two"]), (version, lines))
         check("  …a reset inside it: the events before it, then a stream reset (INTERNAL_ERROR)", cut == ["data: one", "data: two", "error error_code:2"], cut)
         check("  …a dribbled body over h2 arrives whole over its seconds", dribbled.text == "0123456789" and took >= 0.45, f"{dribbled.text!r} in {took:.2f} s")
+        # The LLM SDKs with their HTTP/2 client (http2=True) on the HTTPS port: a streamed answer each.
+        # Each SDK takes a client of the HTTP package it was built on (httpx, or httpx2 since 2026).
+        import anthropic
+        import anthropic._base_client
+        import openai
+        import openai._base_client
+
+        def sdk_client(base_client):
+            package = vars(base_client).get("httpx2") or vars(base_client)["httpx"]
+            return package.Client(http2=True, verify=ca)
+        server.reset()
+        with sdk_client(openai._base_client) as transport:
+            chat = openai.OpenAI(base_url=f"{https}/v1", api_key="sk-stubd", max_retries=0, http_client=transport)
+            text = "".join(choice.delta.content or "" for chunk in chat.chat.completions.create(
+                model="gpt-test", messages=[{"role": "user", "content": "hi"}], stream=True) for choice in chunk.choices)
+        with sdk_client(anthropic._base_client) as transport:
+            claude = anthropic.Anthropic(base_url=https, api_key="stubd", max_retries=0, http_client=transport)
+            with claude.messages.stream(model="claude-test", max_tokens=50, messages=[{"role": "user", "content": "hi"}]) as stream:
+                said = stream.get_final_message().content[0].text
+        protocols = [e.get("protocol") for e in server.journal("/v1/chat/completions") + server.journal("/v1/messages")]
+        check("the openai and anthropic SDKs over h2 (http2=True): a streamed answer each, journaled h2",
+              (text, said, protocols) == ("Hello over h2.", "Hello over h2.", ["h2", "h2"]), (text, said, protocols))
         code, out = curl("--cacert", ca, "-N", "-w", " %{http_version}", f"{https}/events")
         check("  …curl over TLS reads the stream over h2", code == 0 and out == b"data: one\n\ndata: two\n\n 2", (code, out[-40:]))
         # A stream written as it goes (the dashboard's journal events): its events arrive as DATA
