@@ -20,7 +20,8 @@
 #   FuzzServe             a whole stubd in memory: templates with request values, GraphQL,
 #                         JSON, form and multipart bodies, regexes, streams, Range,
 #                         hosts (Host, X-Stubd-Host through HostName)                  corpus/serve
-#   FuzzHTTP2             HTTP/2 frames after the preface, in pieces, each request answered  corpus/http2
+#   FuzzHTTP2             HTTP/2 frames after the preface, in pieces, each request answered;
+#                         an h2c upgrade first (HTTP2-Settings decoded) when the first byte says   corpus/http2
 set -uo pipefail
 cd "$(dirname "$0")"
 runs=${FUZZ_RUNS:-1000000}

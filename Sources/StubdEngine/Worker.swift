@@ -254,6 +254,10 @@ final class Worker {
             Reply.send(refusal, extraHeaders: [NameValue("Connection", "close")], on: req, headOnly: false)
             return
         }
+        // `Upgrade: h2c` on a direct plain port: the request is answered as HTTP/2's stream 1.
+        if configuration.http2, let front, fronts[front].kind.isDirect, !request.isTLS, HTTP2Connection.upgrade(req, request: request, worker: self) {
+            return
+        }
         lastToken &+= 1
         let start = DispatchTime.now().uptimeNanoseconds
         let handle = ReplyHandle(carrier: mailbox, request: req, token: lastToken, start: start)

@@ -129,6 +129,18 @@ public final class HTTP2Session {
         failure != nil || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
     }
 
+    /// Goes on from an HTTP/1.1 request that asked for h2c (`HTTP2Upgrade`): `settings`, its
+    /// decoded `HTTP2-Settings`, count as the client's first SETTINGS, and stream 1 is that
+    /// request's, half-closed by the client, to be answered with `respond` and the rest as any
+    /// stream is. Call before anything is received; the client's preface comes next. False when
+    /// nghttp2 refuses the payload (then nothing is changed and the 101 must not be sent).
+    public func upgrade(settings: [UInt8], headRequest: Bool) -> Bool {
+        let result = settings.withUnsafeBufferPointer { nghttp2_session_upgrade2(session, $0.baseAddress, $0.count, headRequest ? 1 : 0, nil) }
+        guard result == 0 else { return false }
+        live.insert(1)
+        return true
+    }
+
     // MARK: - Answers
 
     /// Answers `stream` with `status`, `headers` (lower-cased; connection-specific fields, which

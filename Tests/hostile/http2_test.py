@@ -4,7 +4,8 @@ over h2c from a raw socket (frames made with Python's `h2` and by hand): rapid r
 header block in 10,000 frames), a SETTINGS flood and a PING flood (1,000,000 frames whose ACKs
 the attacker does not read), a
 stream count past the limit (500 opened at once), a zero-window stall (a 3 MiB answer to a
-client that never opens its window) and a frame past the largest allowed. For each: the process
+client that never opens its window), a frame past the largest allowed, and on connections that
+came by `Upgrade: h2c` a rapid reset and HTTP/1.1 requests where the preface belongs. For each: the process
 lives, the attacking connection ends (a flood's, by nghttp2's bound on owed ACKs, or it is held
 back with its memory bounded: which one depends on when the attacker's socket fills), a normal request on another connection
 answers within 100 ms while the attack runs (the slowest of 20 is printed), and the server's
@@ -166,6 +167,30 @@ def main():
             sock.sendall(connection.data_to_send())
             time.sleep(1.5)
 
+        def upgraded(sock):
+            # h2c by Upgrade: the HTTP/1.1 request with the client's SETTINGS, read up to the 101's end.
+            connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+            settings = connection.initiate_upgrade_connection()
+            sock.sendall(b"GET /zen HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: " + settings + b"\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head and len(head) < 1000:
+                head += sock.recv(1) or b"\r\n\r\n"
+            return connection
+
+        def upgraded_rapid_reset(sock):
+            connection = upgraded(sock)
+            sock.sendall(connection.data_to_send())
+            for stream in range(3, 40003, 2):
+                headers(connection, stream, end=False)
+                connection.reset_stream(stream)
+                if stream % 200 == 1:
+                    sock.sendall(connection.data_to_send())
+            sock.sendall(connection.data_to_send())
+
+        def upgraded_then_garbage(sock):
+            upgraded(sock)
+            sock.sendall(b"GET /zen HTTP/1.1\r\nHost: x\r\n\r\n" * 20000)
+
         def oversized_frame(sock):
             sock.sendall(PREFACE + frame(0x4, 0, 0) + struct.pack(">I", 0xFFFFFF)[1:] + bytes([0x0, 0]) + struct.pack(">I", 1) + b"x" * 100000)
 
@@ -175,7 +200,9 @@ def main():
                    ("PING flood (1,000,000 frames, their ACKs unread)", ping_flood, False),
                    ("500 streams at once (the limit is 100)", too_many_streams, False),
                    ("zero window (50 streams of a 3 MiB answer never read)", zero_window, False),
-                   ("a frame past the largest allowed", oversized_frame, True)]
+                   ("a frame past the largest allowed", oversized_frame, True),
+                   ("an h2c upgrade, then a rapid reset (20,000 streams)", upgraded_rapid_reset, True),
+                   ("an h2c upgrade, then HTTP/1.1 requests instead of the preface", upgraded_then_garbage, True)]
         for name, send, ends in attacks:
             slowest, answered, seen = attack(port, name, send)
             alive = process.poll() is None

@@ -1,5 +1,6 @@
 // Java 17's HttpClient or OkHttp 3 (Debian's libokhttp-java) over HTTP/2 on stubd's HTTPS port,
-// trusting stubd's CA only (Tests/http2/h2_test.py runs it, once per client):
+// trusting stubd's CA only, or (HttpClient) on its plain port, where it asks for h2c by Upgrade
+// (Tests/http2/h2_test.py runs it, once per client and port):
 //   java -cp okhttp.jar:okio.jar H2JavaClients.java java|okhttp HTTPS_BASE CA PATH...
 // Asks each PATH in turn on one client (so on one connection while it lasts) and prints a line
 // per request: the protocol, the status and the body, or "error" and the exception's class.

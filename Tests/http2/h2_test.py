@@ -1,7 +1,11 @@
 """HTTP/2 wherever stubd's direct ports listen (issue 61), with clients nobody here wrote, over
-real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTTPS port.
+real sockets: h2c by prior knowledge and by `Upgrade: h2c` on the plain port and h2 by ALPN on the
+HTTPS port.
 
-- curl (`--http2-prior-knowledge`; over TLS it negotiates h2 by itself), httpx with `h2` (h2c and
+- curl (`--http2-prior-knowledge`, and `--http2` on http://, which upgrades: two GETs on one
+  connection and a POST whose body goes with the upgrade; over TLS it negotiates h2 by itself; an
+  `Upgrade: h2c` over TLS is ignored), Java's HttpClient on http:// (its default HTTP/2 upgrades,
+  then a fault sequence reads as over TLS), httpx with `h2` (h2c and
   TLS, several requests on one connection), Node's `http2` module (ten streams at once on one
   connection, one of them a fault), h2load (200 streams, 10 at a time): each reads the stub;
 - the journal lists each stream as its own request with `"protocol": "h2"`, one connection,
@@ -21,7 +25,8 @@ real sockets: h2c by prior knowledge on the plain port and h2 by ALPN on the HTT
 - through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
   server;
 - an idle HTTP/2 connection gets GOAWAY at `--idle-timeout` and is closed;
-- `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED and TLS offers http/1.1 only.
+- `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED, TLS offers http/1.1 only and
+  an `Upgrade: h2c` is answered over HTTP/1.1.
 
 Usage: python3 Tests/http2/h2_test.py [STUBD_BINARY]   (make test)
 """
@@ -140,6 +145,21 @@ def main():
         check("curl over HTTPS negotiates h2 by ALPN", (code, out) == (0, b"Design for failure. 2"), (code, out))
         code, out = curl("--http1.1", "--cacert", ca, "-w", " %{http_version}", f"{https}/zen")
         check("  …and HTTP/1.1 when it asks for it", (code, out) == (0, b"Design for failure. 1.1"), (code, out))
+        # h2c by Upgrade (curl --http2 on http://): the 101, the answer on stream 1, the next
+        # request stream 3 of the same connection; a POST's body goes with the upgrade.
+        server.reset()
+        code, out = curl("--http2", "-w", " %{http_version}\n", f"{base}/zen", f"{base}/zen")
+        posted = curl("--http2", "-w", " %{http_version}", "-H", "content-type: application/json", "-d", '{"name":"tea"}', f"{base}/items")
+        journal = server.journal("/zen")
+        check("curl --http2 on http:// upgrades (Upgrade: h2c): two GETs and a POST with its body read over HTTP/2",
+              (code, out, posted) == (0, b"Design for failure. 2\nDesign for failure. 2\n", (0, b'{"id":9} 2')), (code, out, posted))
+        check("  …one connection, protocol h2, the upgrade's own fields not in the journal",
+              [(e.get("protocol"), e["connectionRequest"]) for e in journal] == [("h2", 1), ("h2", 2)] and len({e["connection"] for e in journal}) == 1
+              and not any(name.lower() in ("upgrade", "http2-settings", "connection") for name, _ in journal[0]["headers"]),
+              [(e.get("protocol"), e["connection"], e["connectionRequest"], [n for n, _ in e["headers"]]) for e in journal])
+        code, out = curl("--http1.1", "--cacert", ca, "-w", " %{http_version}", "-H", "Connection: Upgrade, HTTP2-Settings", "-H", "Upgrade: h2c",
+                         "-H", "HTTP2-Settings: AAMAAABk", f"{https}/zen")
+        check("  …over TLS an Upgrade: h2c is ignored (h2c is for clear text): HTTP/1.1", (code, out) == (0, b"Design for failure. 1.1"), (code, out))
         # httpx: several requests on one connection, h2c and TLS.
         server.reset()
         with httpx.Client(http1=False, http2=True) as client:
@@ -221,6 +241,16 @@ def main():
                 check(f"  …{name}: a reset route reads as an error ({'two attempts' if name == 'okhttp' else 'one attempt'})",
                       lines[4:] == ["error IOException" if name == "java" else "error StreamResetException"]
                       and attempts[1] == (2 if name == "okhttp" else 1), (lines[4:], attempts))
+            # Java's HttpClient on http:// (HTTP/2 is its default version): h2c by Upgrade, then the same steps.
+            server.reset()
+            done = subprocess.run(["java", "-cp", "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar", os.path.join(HERE, "H2JavaClients.java"),
+                                   "java", base, ca, "/zen", "/steps", "/steps", "/steps"], capture_output=True, text=True, timeout=120)
+            lines = [line.strip() for line in done.stdout.splitlines()]
+            journal = server.journal("/zen") + server.journal("/steps")
+            check("java on http:// upgrades to h2c: the stub, then [500, reset, ok] as 500, error, ok with one attempt each, one connection",
+                  lines == ["h2 200 Design for failure.", "h2 500", "error IOException", "h2 200 ok"]
+                  and [e.get("protocol") for e in journal] == ["h2"] * 4 and len({e["connection"] for e in journal}) == 1,
+                  (lines, [(e.get("protocol"), e["connection"]) for e in journal], done.stderr[-300:]))
         else:
             print("not run: Java's HttpClient and OkHttp over h2 (Debian's OkHttp jars; Linux make test runs them)")
         # h2load: many streams at once.
@@ -340,6 +370,8 @@ def main():
         check("--http2 off: the preface is answered GOAWAY HTTP_1_1_REQUIRED (curl 16)", code == 16, (code, out))
         code, out = curl("--cacert", server.ca, "-w", " %{http_version}", f"{server.https}/zen")
         check("--http2 off: TLS negotiates HTTP/1.1", (code, out) == (0, b"Design for failure. 1.1"), (code, out))
+        code, out = curl("--http2", "-w", " %{http_version}", f"{server.base}/zen")
+        check("--http2 off: an Upgrade: h2c is answered over HTTP/1.1", (code, out) == (0, b"Design for failure. 1.1"), (code, out))
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)

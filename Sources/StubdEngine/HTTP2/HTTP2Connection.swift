@@ -5,7 +5,8 @@ import StubdHTTP2
 import StubdSystem
 
 /// An HTTP/2 connection, taken from evhttp before it read a byte (a client's preface on the plain
-/// port: `FirstBytes`): its bufferevent's callbacks become this object's, as a WebSocket's do after
+/// port: `FirstBytes`; ALPN's `h2` on TLS) or right after the HTTP/1.1 request that asked for h2c
+/// (`HTTP2Connection+Upgrade`): its bufferevent's callbacks become this object's, as a WebSocket's do after
 /// its upgrade, and an `HTTP2Session` reads and writes its frames. Each stream's request becomes
 /// an `IncomingRequest` for the same handler as an HTTP/1.1 request — one arrival, one pipeline,
 /// one journal — and its plan is carried out as HTTP/2: the response as HEADERS and DATA under the
@@ -53,10 +54,12 @@ final class HTTP2Connection: InFlight {
     }
 
     /// Takes `bev`, the bufferevent of evhttp's `connection`, for HTTP/2: the bytes already in
-    /// its input (the preface and what followed) are read at once.
+    /// its input (the preface and what followed) are read at once. `requestsBefore`: requests the
+    /// connection carried as HTTP/1.1 (the one that asked for h2c).
     init(connection: OpaquePointer, bev: OpaquePointer, worker: Worker, number: Int, peer: String, isTLS: Bool, tunnel: Tunnel,
-         onEnd: @escaping () -> Void) {
+         requestsBefore: Int = 0, onEnd: @escaping () -> Void) {
         self.connection = connection
+        self.requests = requestsBefore
         self.tunnel = tunnel
         self.bev = bev
         self.worker = worker
@@ -80,6 +83,18 @@ final class HTTP2Connection: InFlight {
         armIdleTimeout()
         bufferevent_enable(bev, Int16(EV_READ | EV_WRITE))
         readAvailable()
+    }
+
+    /// Goes on as HTTP/2 from `request`, the HTTP/1.1 request that asked for h2c with `settings`
+    /// (`HTTP2Upgrade`): the `101`, the server's SETTINGS, and `request` answered on stream 1 as
+    /// any stream's request is. False, with nothing written, when the settings are refused.
+    func startUpgraded(from request: IncomingRequest, settings: [UInt8]) -> Bool {
+        guard session.upgrade(settings: settings, headRequest: request.method == "HEAD") else { return false }
+        _ = HTTP2Upgrade.switchingHead.withUnsafeBytes { bufferevent_write(bev, $0.baseAddress, $0.count) }
+        start()
+        dispatch(request, on: 1)
+        flush()
+        return true
     }
 
     // MARK: - Bytes
@@ -211,14 +226,19 @@ final class HTTP2Connection: InFlight {
             send(refusal, headOnly: false, extraHeaders: [], on: arrival.stream)
             return
         }
+        dispatch(request, on: arrival.stream)
+    }
+
+    /// Hands `request` to the handler and carries out its plan on `stream`, now or later.
+    private func dispatch(_ request: IncomingRequest, on stream: Int32) {
         let start = DispatchTime.now().uptimeNanoseconds
         let token = worker.nextToken()
         let handle = ReplyHandle(carrier: worker.mailbox, request: nil, token: token, start: start)
         switch worker.handler.handle(request, reply: handle) {
-        case .reply(let plan, let listener): carryOut(plan, on: arrival.stream, start: start, listener: listener)
+        case .reply(let plan, let listener): carryOut(plan, on: stream, start: start, listener: listener)
         case .later:
-            waiting[arrival.stream] = WaitingStream(token: token, listener: nil, timer: nil)
-            worker.awaitLater(token, on: self, stream: arrival.stream)
+            waiting[stream] = WaitingStream(token: token, listener: nil, timer: nil)
+            worker.awaitLater(token, on: self, stream: stream)
             armIdleTimeout()
         }
     }
