@@ -31,10 +31,10 @@ import socket
 import struct
 import subprocess
 import sys
-import threading
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import encodings_common  # noqa: E402  (what both scripts share)
 import run  # noqa: E402  (the clients and how to start them)
 
 ENCODINGS = ["reset", "empty", "framing", "framing2", "bodycut", "headcut", "linecut"]
@@ -45,22 +45,14 @@ MOZILLA = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko
 PAGE = os.path.join(run.HERE, "fixtures", "__files", "page.html")
 
 
-class ProbeServer:
+class ProbeServer(encodings_common.Listener):
     """Answers the probe paths, the Chromium page, and the two stubd endpoints the Chromium
     client reads its results through."""
 
     def __init__(self):
-        self.hits = {}
         self.results = None
-        self.lock = threading.Lock()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            connection, _ = self.listener.accept()
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+        super().__init__()
+        self.base = f"http://127.0.0.1:{self.port}"
 
     def serve(self, connection):
         buffer = b""
@@ -99,15 +91,10 @@ class ProbeServer:
         if path == "/__stubd/requests":
             listed = [{"body": self.results}] if self.results is not None else []
             return send(connection, 200, json.dumps({"requests": listed}).encode(), "application/json")
-        parts = path.split("/")
-        if len(parts) != 5 or parts[1] != "s":
+        probe = self.step(path, SHAPES)
+        if probe is None:
             return send(connection, 200, b"warm")
-        _, _, encoding, _, shape = parts
-        with self.lock:
-            hit = self.hits.get(path, 0)
-            self.hits[path] = hit + 1
-        steps = SHAPES[shape]
-        step = steps[min(hit, len(steps) - 1)]
+        encoding, step = probe
         if step == "ok":
             return send(connection, 200, b"ok", head_only=method == "HEAD")
         if step == "500":
@@ -159,16 +146,9 @@ def measure(server, name, command, agent, run_id):
         try:
             results = run.run_client(command, server.base, steps)
         except (RuntimeError, subprocess.TimeoutExpired) as error:
-            for shape, path, _, _ in plan:
-                cells[(encoding, shape)] = (False, "client crashed", server.hits.get(path, 0), str(error).splitlines()[-1][:60])
+            encodings_common.crashed(cells, encoding, plan, error, server.hits)
             continue
-        for shape, path, first, wanted in plan:
-            seen = results[first:first + len(wanted)]
-            words = ["E" if r[0] == "error" else r[1] for r in seen]
-            good = all((w == "fault") == (r[0] == "error") and (w == "fault" or r[1] == ("500" if w == "500" else "200"))
-                       for w, r in zip(wanted, seen))
-            errors = [r[1] for r in seen if r[0] == "error"]
-            cells[(encoding, shape)] = (good, " → ".join(words), server.hits.get(path, 0), errors[0] if errors else "")
+        encodings_common.read(cells, encoding, plan, results, server.hits)
     return cells
 
 
@@ -205,26 +185,8 @@ def main():
                 merged[-1] = (merged[-1][0] + " — the same with `Mozilla/5.0`", cells)
                 continue
         merged.append((label, cells))
-    out = []
-    for shape, wanted in SHAPES.items():
-        out.append(f"\n{METHODS[shape]} `[{', '.join(wanted)}]` after a warm-up request:\n")
-        out.append("| client | " + " | ".join(f"`{e}`" for e in ENCODINGS) + " |")
-        out.append("|---|" + "---|" * len(ENCODINGS))
-        for label, cells in merged:
-            texts = []
-            for encoding in ENCODINGS:
-                good, words, attempts, _ = cells[(encoding, shape)]
-                texts.append(f"{'✓' if good else '✗'} {words} ({attempts})")
-            out.append(f"| {label} | " + " | ".join(texts) + " |")
-    out.append("\nWhat each client raised for the GET fault step:\n")
-    out.append("| client | " + " | ".join(f"`{e}`" for e in ENCODINGS) + " |")
-    out.append("|---|" + "---|" * len(ENCODINGS))
-    for label, cells in merged:
-        if "Mozilla" in label and "the same" not in label:
-            continue
-        texts = [cells[(encoding, "f")][3].replace("|", "\\|")[:60] or "—" for encoding in ENCODINGS]
-        out.append(f"| {label.split(' — ')[0]} | " + " | ".join(texts) + " |")
-    text = "\n".join(out)
+    raised = [(label.split(" — ")[0], cells) for label, cells in merged if "Mozilla" not in label or "the same" in label]
+    text = encodings_common.markdown(merged, ENCODINGS, SHAPES, METHODS, "after a warm-up request", raised)
     print(text)
     if options.out:
         with open(options.out, "w", encoding="utf-8") as file:

@@ -22,12 +22,10 @@ the attempts that reached the server, `✓` when it saw exactly the authored ste
 """
 import argparse
 import os
-import socket
 import ssl
 import subprocess
 import sys
 import tempfile
-import threading
 import urllib.parse
 
 import h2.config
@@ -36,6 +34,7 @@ import h2.errors
 import h2.events
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import encodings_common  # noqa: E402  (what both scripts share)
 import run  # noqa: E402  (the clients and how to start them)
 
 ENCODINGS = ["rst", "rstproto", "h502rst", "h502len", "h200rst"]
@@ -45,23 +44,15 @@ METHODS = {"f": "GET", "5f": "GET", "hf": "HEAD"}
 H2_CLIENTS = "curl,httpx,node-http2,java,okhttp,chromium,urlsession"
 
 
-class ProbeServer:
+class ProbeServer(encodings_common.Listener):
     """Answers the probe paths over h2 on TLS, one thread per connection."""
 
     def __init__(self, cert, key):
-        self.hits = {}
-        self.lock = threading.Lock()
         self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.context.load_cert_chain(cert, key)
         self.context.set_alpn_protocols(["h2"])
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.base = f"https://localhost:{self.listener.getsockname()[1]}"
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            connection, _ = self.listener.accept()
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+        super().__init__()
+        self.base = f"https://localhost:{self.port}"
 
     def serve(self, raw):
         try:
@@ -90,15 +81,10 @@ class ProbeServer:
 
     def answer(self, connection, stream, method, target):
         path = urllib.parse.urlsplit(target).path
-        parts = path.split("/")
-        if len(parts) != 5 or parts[1] != "s":
+        probe = self.step(path, SHAPES)
+        if probe is None:
             return send(connection, stream, 200, b"warm", method == "HEAD")
-        _, _, encoding, _, shape = parts
-        with self.lock:
-            hit = self.hits.get(path, 0)
-            self.hits[path] = hit + 1
-        steps = SHAPES[shape]
-        step = steps[min(hit, len(steps) - 1)]
+        encoding, step = probe
         if step == "ok":
             return send(connection, stream, 200, b"ok", method == "HEAD")
         if step == "500":
@@ -152,19 +138,12 @@ def measure(server, name, command, run_id):
         try:
             results = run.run_client(command, server.base, steps)
         except (RuntimeError, subprocess.TimeoutExpired) as error:
-            for shape, path, _, _ in plan:
-                cells[(encoding, shape)] = (False, "client crashed", server.hits.get(path, 0), str(error).splitlines()[-1][:60])
+            encodings_common.crashed(cells, encoding, plan, error, server.hits)
             continue
         if results[0][0] != "ok":
             print(f"h2-encodings: {name}: the warm-up failed over h2 ({results[0][1][:100]})", file=sys.stderr)
             return None
-        for shape, path, first, wanted in plan:
-            seen = results[first:first + len(wanted)]
-            words = ["E" if r[0] == "error" else r[1] for r in seen]
-            good = all((w == "fault") == (r[0] == "error") and (w == "fault" or r[1] == ("500" if w == "500" else "200"))
-                       for w, r in zip(wanted, seen))
-            errors = [r[1] for r in seen if r[0] == "error"]
-            cells[(encoding, shape)] = (good, " → ".join(words), server.hits.get(path, 0), errors[0] if errors else "")
+        encodings_common.read(cells, encoding, plan, results, server.hits)
     return cells
 
 
@@ -189,24 +168,7 @@ def main():
             continue
         rows.append((run.TITLES[name], cells))
         print(f"h2-encodings: {run.TITLES[name]} measured", file=sys.stderr)
-    out = []
-    for shape, wanted in SHAPES.items():
-        out.append(f"\n{METHODS[shape]} `[{', '.join(wanted)}]` over h2, after a warm-up request:\n")
-        out.append("| client | " + " | ".join(f"`{e}`" for e in ENCODINGS) + " |")
-        out.append("|---|" + "---|" * len(ENCODINGS))
-        for label, cells in rows:
-            texts = []
-            for encoding in ENCODINGS:
-                good, words, attempts, _ = cells[(encoding, shape)]
-                texts.append(f"{'✓' if good else '✗'} {words} ({attempts})")
-            out.append(f"| {label} | " + " | ".join(texts) + " |")
-    out.append("\nWhat each client raised for the GET fault step:\n")
-    out.append("| client | " + " | ".join(f"`{e}`" for e in ENCODINGS) + " |")
-    out.append("|---|" + "---|" * len(ENCODINGS))
-    for label, cells in rows:
-        texts = [cells[(encoding, "f")][3].replace("|", "\\|")[:60] or "—" for encoding in ENCODINGS]
-        out.append(f"| {label} | " + " | ".join(texts) + " |")
-    text = "\n".join(out)
+    text = encodings_common.markdown(rows, ENCODINGS, SHAPES, METHODS, "over h2, after a warm-up request")
     print(text)
     if options.out:
         with open(options.out, "w", encoding="utf-8") as file:

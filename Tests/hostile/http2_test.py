@@ -122,10 +122,11 @@ def main():
                 raise RuntimeError("stubd exited before serving")
         port = int(open(ready).read().split("\n")[0].rsplit(":", 1)[1])
 
-        def rapid_reset(sock):
-            connection = client()
+        def rapid_reset(sock, connection=None, first=1):
+            # 20,000 streams from `first`, each opened and at once reset by the client.
+            connection = connection or client()
             sock.sendall(connection.data_to_send())
-            for stream in range(1, 40001, 2):
+            for stream in range(first, first + 40000, 2):
                 headers(connection, stream, end=False)
                 connection.reset_stream(stream)
                 if stream % 200 == 1:
@@ -178,14 +179,7 @@ def main():
             return connection
 
         def upgraded_rapid_reset(sock):
-            connection = upgraded(sock)
-            sock.sendall(connection.data_to_send())
-            for stream in range(3, 40003, 2):
-                headers(connection, stream, end=False)
-                connection.reset_stream(stream)
-                if stream % 200 == 1:
-                    sock.sendall(connection.data_to_send())
-            sock.sendall(connection.data_to_send())
+            rapid_reset(sock, upgraded(sock), first=3)
 
         def upgraded_then_garbage(sock):
             upgraded(sock)
