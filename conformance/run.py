@@ -44,6 +44,8 @@ SEQUENCES = [
 MOZILLA = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
 AGENT_SUFFIX = ", `Mozilla/5.0` User-Agent"
 WARM = "GET /c/warm"
+# The protocols the journal shows the client's requests came over (judged over HTTP/2 only).
+PROTOCOL_ROW = "protocol spoken (the journal's `protocol`)"
 # Failures no bytes can avoid, documented in docs/FAULTS.md rather than counted.
 KNOWN = {
     ("chromium", "`truncated`, HEAD request"): "Chromium reads a cut status line as status 2",
@@ -65,6 +67,10 @@ def client_command(name, bin_dir):
     }[name]
 
 
+# The clients that speak HTTP/2 here (Node's fetch does not: `node-http2` is its `http2` module;
+# URLSession on Linux is left out of HTTPS runs, its libcurl reads only the system store).
+H2_CLIENTS = "curl,httpx,node-http2,chromium,java,okhttp"
+
 TITLES = {
     "urlsession": "URLSession (Linux)", "curl": "curl", "requests": "Python requests", "httpx": "httpx",
     "aiohttp": "aiohttp", "node": "Node fetch", "node-http2": "Node http2",
@@ -73,10 +79,10 @@ TITLES = {
 
 
 class Stubd:
-    def __init__(self, binary, ca_dir=None):
+    def __init__(self, binary, ca_dir=None, extra=()):
         https = ["--https-port", "0", "--ca-dir", ca_dir] if ca_dir else []
         self.process = subprocess.Popen(
-            [binary, "serve", os.path.join(HERE, "fixtures"), "--port", "0", "--hang-cap", "30", *https],
+            [binary, "serve", os.path.join(HERE, "fixtures"), "--port", "0", "--hang-cap", "30", *https, *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         first = self.process.stdout.readline()
         if " on http://" not in first:
@@ -100,6 +106,10 @@ class Stubd:
         method, path = step.split(" ", 1)
         return sum(1 for entry in self.admin("GET", "requests")["requests"]
                    if entry["url"] == path and entry["method"] == method)
+
+    def protocols(self):
+        """The protocols the journal's requests came over (`h2`, or `http/1.1`)."""
+        return {entry.get("protocol") or "http/1.1" for entry in self.admin("GET", "requests")["requests"]}
 
     def stop(self):
         self.process.terminate()
@@ -142,6 +152,7 @@ def measure(stubd, name, command):
         steps += [WARM, step]
     steps.append(JSON_ROW[1])
     results = run_client(command, stubd.base, steps)
+    spoken = stubd.protocols()
     for index, (label, step, expected) in enumerate(FAULTS):
         parts = results[2 * index + 1]
         tries = stubd.attempts(step)
@@ -169,7 +180,11 @@ def measure(stubd, name, command):
             good = good and stubd.attempts(step) == count
             text = " → ".join("error" if r[0] == "error" else r[1] for r in results)
             cells[label + suffix] = (good, f"{text} — {stubd.attempts(step)} attempts")
+            spoken |= stubd.protocols()
     CLIENT_ENV["STUBD_USER_AGENT"] = ""
+    # Over HTTP/2 every request must have come as h2 (a client that fell back to HTTP/1.1 measured the wrong thing).
+    wanted = {"h2"} if CLIENT_ENV.get("STUBD_HTTP2") == "1" else None
+    cells[PROTOCOL_ROW] = (None if wanted is None else spoken == wanted, ", ".join(sorted(spoken)))
     return cells
 
 
@@ -193,7 +208,7 @@ def available(name):
 
 def table(columns, measured):
     rows = [label for label, _, _ in FAULTS] + [JSON_ROW[0]] + [label for label, _, _ in SEQUENCES] \
-        + [label + AGENT_SUFFIX for label, _, _ in SEQUENCES]
+        + [label + AGENT_SUFFIX for label, _, _ in SEQUENCES] + [PROTOCOL_ROW]
     mark = {True: "✓ ", False: "✗ ", None: ""}
     lines = ["| case | " + " | ".join(TITLES[c] for c in columns) + " |",
              "|---|" + "---|" * len(columns)]
@@ -243,15 +258,24 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--page", help="replace the table between the conformance markers of this file (docs/FAULTS.md)")
     parser.add_argument("--https", action="store_true",
-                        help="the same steps over HTTPS, the local CA (made in a temporary folder) trusted per client")
+                        help="the same steps over HTTPS with HTTP/1.1 (stubd --http2 off), the local CA (made in a temporary folder) "
+                             "trusted per client")
+    parser.add_argument("--http2", action="store_true",
+                        help="the same steps over HTTPS with HTTP/2 (h2 by ALPN; httpx and Java's HttpClient told to use it), the "
+                             "clients that speak it here; every request must reach stubd as h2")
     options = parser.parse_args()
     columns, measured, failures = [], {}, []
     ca_dir = None
+    if options.http2:
+        options.https = True
+        CLIENT_ENV["STUBD_HTTP2"] = "1"
+        if options.clients == parser.get_default("clients"):
+            options.clients = H2_CLIENTS
     if options.https:
         import tempfile
         ca_dir = tempfile.mkdtemp(prefix="stubd-conformance-ca-")
         trust_local_ca(ca_dir, options.stubd)
-    stubd = Stubd(options.stubd, ca_dir)
+    stubd = Stubd(options.stubd, ca_dir, () if options.http2 or not options.https else ("--http2", "off"))
     try:
         for name in options.clients.split(","):
             missing = available(name)
@@ -275,12 +299,14 @@ def main():
                        "reached stubd (a silent re-send shows as 2).\n\n" + text + "\n")
         os.replace(options.out + ".tmp", options.out)
     if options.out and options.https:
+        title = ("Over HTTP/2 (h2 by ALPN on the HTTPS port, the clients that speak it here)" if options.http2 else
+                 "Over HTTPS with HTTP/1.1 (stubd `--http2 off`; the local CA trusted per client; URLSession on Linux left out: its "
+                 "libcurl reads only the system store)")
         with open(options.out, "a", encoding="utf-8") as file:
-            file.write("\n## Over HTTPS (the local CA trusted per client; URLSession on Linux left out: its libcurl "
-                       "reads only the system store)\n\n" + text + "\n")
-    wanted = set(TITLES) - ({"urlsession"} if options.https else set())
+            file.write(f"\n## {title}\n\n" + text + "\n")
+    wanted = set(H2_CLIENTS.split(",")) if options.http2 else set(TITLES) - {"node-http2"} - ({"urlsession"} if options.https else set())
     if options.page and set(columns) == wanted:
-        write_page(options.page, text, marker="conformance-https" if options.https else "conformance")
+        write_page(options.page, text, marker="conformance-h2" if options.http2 else "conformance-https" if options.https else "conformance")
     if failures:
         print("\nconformance: FAILED\n" + "\n".join(failures), file=sys.stderr)
         return 1
