@@ -36,6 +36,7 @@ python3 Tests/ui/fault_steps_test.py .build/release/stubd 20 --page docs/FAULTS.
 python3 -c 'import openai, anthropic, httpx' 2>/dev/null || python3 -m pip install -q openai anthropic httpx 2>/dev/null \
     || python3 -m pip install -q --break-system-packages openai anthropic httpx
 python3 Tests/streams/clients_test.py .build/release/stubd --clients=all
+python3 Tests/streams/clients_test.py .build/release/stubd --clients=all --http2
 # WebSockets: every client's report of every fault (Tests/websockets/clients_test.py), OkHttp's included.
 python3 -c 'import websockets, websocket' 2>/dev/null || python3 -m pip install -q websockets websocket-client 2>/dev/null \
     || python3 -m pip install -q --break-system-packages websockets websocket-client

@@ -5,10 +5,15 @@ SDKs and Node's fetch — printed as a table (docs/STREAMS.md) and checked: a fa
 stream (reset, close, a stall past the client's timeout, a malformed event) must surface as an
 error in every client; an `end` without `[DONE]` is what each client makes of it.
 
-Usage: python3 Tests/streams/clients_test.py [STUBD_BINARY] [--clients a,b,…]
+With `--http2`, the fault table again over HTTP/2 in clear (h2c) with the clients that speak it
+there — curl `--http2-prior-knowledge`, httpx and the SDKs with `http1=False, http2=True`, Node's
+`http2` module, Java's HttpClient (h2c by `Upgrade`), OkHttp with `H2_PRIOR_KNOWLEDGE` — and the
+journal checked: every stream came as h2.
+
+Usage: python3 Tests/streams/clients_test.py [STUBD_BINARY] [--clients a,b,…] [--http2]
   make test:        curl, requests, httpx, node, openai, anthropic (the default)
   make test-ui:     chromium-eventsource, chromium-fetch (headless Chromium over DevTools)
-  make conformance: every client, Java 17's HttpClient and OkHttp 3 among them
+  make conformance: every client, Java 17's HttpClient and OkHttp 3 among them; then --http2
 """
 import json
 import os
@@ -18,13 +23,19 @@ import sys
 import tempfile
 import time
 
-ARGS = [a for a in sys.argv[1:] if not a.startswith("--clients")]
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+H2 = "--http2" in sys.argv[1:]
+# Over h2c: the clients that speak it (requests and Chromium do not; Chromium's h2 is TLS only).
+H2_CLIENTS = ["curl", "httpx", "node", "openai", "openai-responses", "anthropic", "java", "okhttp"]
 STUBD = os.path.abspath(ARGS[0] if ARGS else ".build/debug/stubd")
 DEFAULT = ["curl", "requests", "httpx", "node", "openai", "openai-responses", "anthropic"]
 EVERY = DEFAULT + ["litellm", "java", "okhttp", "chromium-eventsource", "chromium-fetch"]
 CHOSEN = next((a.split("=", 1)[1].split(",") for a in sys.argv[1:] if a.startswith("--clients=")), DEFAULT)
 if "all" in CHOSEN:
     CHOSEN = EVERY
+if H2:
+    CHOSEN = [name for name in CHOSEN if name in H2_CLIENTS]
+    os.environ["STUBD_HTTP2"] = "1"  # the JVM clients' switch
 HERE = os.path.dirname(os.path.abspath(__file__))
 OKHTTP = "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar"
 FAULTS = ["none", "reset", "close", "stall", "malformed", "end"]
@@ -84,7 +95,7 @@ def sse_events(lines):
 
 
 def curl(url):
-    result = subprocess.run(["curl", "-sSN", "--max-time", "2", url], capture_output=True, text=True)
+    result = subprocess.run(["curl", "-sSN", "--max-time", "2", *(["--http2-prior-knowledge"] if H2 else []), url], capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"exit {result.returncode}: {result.stderr.strip()}")
     return f"{len(sse_events(result.stdout.splitlines()))} events"
@@ -98,8 +109,19 @@ def requests_lines(url):
 
 def httpx_lines(url):
     import httpx
-    with httpx.stream("GET", url, timeout=2) as response:
+    with httpx.Client(timeout=2, http1=not H2, http2=H2) as client, client.stream("GET", url) as response:
         return f"{len(sse_events(response.iter_lines()))} events"
+
+
+def sdk_http(sdk):
+    """The HTTP client an SDK is given: over h2c its own HTTP package's (httpx, or httpx2 since
+    2026) with HTTP/2 only; None (the SDK's default) otherwise."""
+    if not H2:
+        return None
+    import importlib
+    base_client = importlib.import_module(sdk.__name__ + "._base_client")
+    package = vars(base_client).get("httpx2") or vars(base_client)["httpx"]
+    return package.Client(http1=False, http2=True, timeout=2)
 
 
 NODE = r"""
@@ -117,8 +139,24 @@ setTimeout(() => controller.abort(), 2000);
 """
 
 
+NODE_H2 = r"""
+const http2 = require('http2');
+const url = new URL(process.argv[1]);
+const session = http2.connect(url.origin);
+session.on('error', () => {});
+const stream = session.request({':path': url.pathname});
+let text = '', done = false;
+const finish = (line) => { if (!done) { done = true; console.log(line); session.destroy(); } };
+setTimeout(() => { stream.close(http2.constants.NGHTTP2_CANCEL); finish('error: AbortError: timeout after 2 s'); }, 2000).unref();
+stream.setEncoding('utf8');
+stream.on('data', (chunk) => { text += chunk; });
+stream.on('end', () => finish('ok: ' + text.split('\n').filter(l => l.startsWith('data:')).length + ' events'));
+stream.on('error', (e) => finish('error: ' + e.code + ': rstCode ' + stream.rstCode));
+"""
+
+
 def node(url):
-    result = subprocess.run(["node", "-e", NODE, url], capture_output=True, text=True, timeout=20)
+    result = subprocess.run(["node", "-e", NODE_H2 if H2 else NODE, url], capture_output=True, text=True, timeout=20)
     line = (result.stdout.strip() or result.stderr.strip()).splitlines()[-1]
     if line.startswith("ok: "):
         return line[4:]
@@ -191,7 +229,7 @@ class ChromiumClient:
 
 def openai_chat(base):
     import openai
-    client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0)
+    client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0, http_client=sdk_http(openai))
     text, arguments, usage = "", "", None
     for chunk in client.chat.completions.create(model="gpt-test", messages=[{"role": "user", "content": "hi"}], stream=True,
                                                 stream_options={"include_usage": True}):
@@ -206,7 +244,7 @@ def openai_chat(base):
 
 def anthropic_stream(base):
     import anthropic
-    client = anthropic.Anthropic(base_url=base, api_key="stubd", timeout=2, max_retries=0)
+    client = anthropic.Anthropic(base_url=base, api_key="stubd", timeout=2, max_retries=0, http_client=sdk_http(anthropic))
     with client.messages.stream(model="claude-test", max_tokens=100, messages=[{"role": "user", "content": "hi"}]) as stream:
         message = stream.get_final_message()
     # A stream that ended early has no tool call: the SDK's own answer, not this harness, decides.
@@ -217,7 +255,7 @@ def anthropic_stream(base):
 
 def openai_responses(base):
     import openai
-    client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0)
+    client = openai.OpenAI(base_url=base + "/v1", api_key="sk-stubd", timeout=2, max_retries=0, http_client=sdk_http(openai))
     with client.responses.stream(model="gpt-test", input="hi") as stream:
         for _ in stream:
             pass
@@ -247,7 +285,7 @@ def main():
     server = Stubd(folder)
     failures = []
     try:
-        if "openai" in CHOSEN and "anthropic" in CHOSEN:
+        if "openai" in CHOSEN and "anthropic" in CHOSEN and not H2:
             # 1. Every envelope, streamed and whole, as the SDKs read it.
             import anthropic
             import openai
@@ -273,11 +311,11 @@ def main():
 
         # 2. A stream resumes after the last event id a client read (header or query), its
         #    earlier fault left behind; Chromium's EventSource reconnects by itself.
-        resumed = {how: subprocess.run(["curl", "-sS", "--max-time", "2", *args], capture_output=True, text=True).stdout
+        resumed = {} if H2 else {how: subprocess.run(["curl", "-sS", "--max-time", "2", *args], capture_output=True, text=True).stdout
                    for how, args in [("header", ["-H", "Last-Event-ID: 2", server.base + "/resume"]),
                                      ("query", [server.base + "/resume?lastEventId=2"]),
                                      ("unknown id", ["-H", "Last-Event-ID: 9", server.base + "/resume"])]}
-        for how, expected in [("header", ["event 3", "event 4"]), ("query", ["event 3", "event 4"]), ("unknown id", ["event 1", "event 2"])]:
+        for how, expected in [] if H2 else [("header", ["event 3", "event 4"]), ("query", ["event 3", "event 4"]), ("unknown id", ["event 1", "event 2"])]:
             data = [line[len("data: "):] for line in resumed[how].splitlines() if line.startswith("data: ")]
             good = data == expected
             print(f"{'ok  ' if good else 'FAIL'} a stream resumed by Last-Event-ID ({how}): {data}")
@@ -303,7 +341,7 @@ def main():
             "curl": ("curl -N", lambda: lambda f: curl(f"{server.base}/sse/{f}")),
             "requests": ("requests iter_lines", lambda: lambda f: requests_lines(f"{server.base}/sse/{f}")),
             "httpx": ("httpx iter_lines", lambda: lambda f: httpx_lines(f"{server.base}/sse/{f}")),
-            "node": ("Node fetch reader", lambda: lambda f: node(f"{server.base}/sse/{f}")),
+            "node": ("Node http2 stream" if H2 else "Node fetch reader", lambda: lambda f: node(f"{server.base}/sse/{f}")),
             "openai": ("openai SDK (chat)", lambda: lambda f: openai_chat(f"{server.base}/{f}")),
             "openai-responses": ("openai SDK (responses)", lambda: lambda f: openai_responses(f"{server.base}/{f}")),
             "anthropic": ("anthropic SDK", lambda: lambda f: anthropic_stream(f"{server.base}/{f}")),
@@ -316,7 +354,7 @@ def main():
         unknown = [name for name in CHOSEN if name not in makers]
         if unknown:
             sys.exit(f"streams: unknown clients {unknown}; choose from {', '.join(makers)} or all")
-        clients = [(makers[name][0], makers[name][1]()) for name in CHOSEN]
+        clients = [(makers[name][0] + (" over h2c" if H2 else ""), makers[name][1]()) for name in CHOSEN]
         print("\n| client | " + " | ".join(FAULTS) + " |")
         print("|---|" + "---|" * len(FAULTS))
         for label, run in clients:
@@ -337,6 +375,13 @@ def main():
             print(f"| {label} | " + " | ".join(cells) + " |")
             if hasattr(run, "close"):
                 run.close()
+        if H2:
+            import urllib.request
+            with urllib.request.urlopen(server.base + "/__stubd/requests", timeout=10) as answer:
+                spoken = sorted({entry.get("protocol") or "http/1.1" for entry in json.load(answer)["requests"]})
+            print(f"{'ok  ' if spoken == ['h2'] else 'FAIL'} every stream came as h2 (the journal's protocol): {spoken}")
+            if spoken != ["h2"]:
+                failures.append(f"a client fell back from h2 ({spoken})")
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
