@@ -16,7 +16,7 @@ struct ListenArguments: ParsableArguments {
     @Option(help: "Event-loop threads sharing the port (one per core unless given).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(name: .customLong("http2"), help: ArgumentHelp("HTTP/2 on the plain port for clients that start with its preface (h2c with prior knowledge, as curl --http2-prior-knowledge and gRPC clients do): on or off. Off answers GOAWAY HTTP_1_1_REQUIRED, as before.", valueName: "on|off"))
+    @Option(name: .customLong("http2"), help: ArgumentHelp("HTTP/2: h2 by ALPN on the HTTPS port, h2c on the plain port by its preface (curl --http2-prior-knowledge, gRPC clients) or by Upgrade: h2c (Java's HttpClient, curl --http2): on or off. Off speaks HTTP/1.1 only: the preface is answered GOAWAY HTTP_1_1_REQUIRED.", valueName: "on|off"))
     var http2: String = "on"
 
     func validate() throws {

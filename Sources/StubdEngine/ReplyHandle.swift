@@ -148,7 +148,7 @@ final class LoopMailbox: ReplyCarrier, StreamCarrier, @unchecked Sendable {
 
     func fetch(_ upstream: UpstreamRequest, for handle: ReplyHandle, then: @escaping (UpstreamResponse) -> Void) {
         precondition(owner.isCurrent, "UpstreamClient.fetch is called on the request's loop, while handling it")
-        worker.fetch(upstream, for: handle.request, then: then)
+        worker.fetch(upstream, for: handle, then: then)
     }
 
     func openWebSocket(_ upstream: UpstreamRequest, messageLimit: Int, for handle: ReplyHandle, then: @escaping (UpstreamWebSocketAnswer) -> Void) {

@@ -25,9 +25,16 @@ final class UpstreamCall {
     private var retained: Unmanaged<UpstreamCall>?
     /// The TLS bufferevent of an HTTPS call, asked why a handshake failed.
     fileprivate var tlsBufferevent: OpaquePointer?
+    /// Where a relayed answer goes: an HTTP/1.1 request (`StreamWriter` writes it), or the HTTP/2
+    /// stream awaiting the completion of a reply handle's token (`HTTP2Connection.relay`).
+    enum RelayTarget {
+        case http1(OpaquePointer)
+        case http2(token: UInt64)
+    }
+
     /// The client's request, answered directly when relaying; nil for a request of stubd's own
     /// (a webhook), which is never relayed.
-    private let client: OpaquePointer?
+    private let client: RelayTarget?
     private let relay: UpstreamRelay?
     private let isHead: Bool
     private var status = 0
@@ -47,7 +54,7 @@ final class UpstreamCall {
     /// Bytes waiting for the client above which the upstream is not read.
     static let pauseAbove = 256 * 1024
 
-    private init(worker: Worker, client: OpaquePointer?, request: UpstreamRequest, completion: @escaping (UpstreamResponse) -> Void) {
+    private init(worker: Worker, client: RelayTarget?, request: UpstreamRequest, completion: @escaping (UpstreamResponse) -> Void) {
         self.worker = worker
         self.client = client
         self.relay = client == nil ? nil : request.relay
@@ -57,7 +64,7 @@ final class UpstreamCall {
 
     /// Starts `request` for the client's request `client` (nil: for stubd itself); `completion`
     /// runs once, on the loop.
-    static func start(_ request: UpstreamRequest, for client: OpaquePointer?, on worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
+    static func start(_ request: UpstreamRequest, for client: RelayTarget?, on worker: Worker, completion: @escaping (UpstreamResponse) -> Void) {
         let call = UpstreamCall(worker: worker, client: client, request: request, completion: completion)
         guard let method = HTTPMethods.command(named: request.method) else {
             completion(.failed("method \(request.method) cannot be sent upstream"))
@@ -153,7 +160,13 @@ final class UpstreamCall {
                                  onEnd: { ending in call.value?.relayEnded(ending) },
                                  onDrained: { call.value?.resume() })
         self.stream = stream
-        StreamWriter.start(stream, extraHeaders: [], headOnly: false, on: client, worker: worker)
+        switch client {
+        case .http1(let req):
+            StreamWriter.start(stream, extraHeaders: [], headOnly: false, on: req, worker: worker)
+        case .http2(let token):
+            // The stream already went (its client reset it): the answer is read whole, and dropped.
+            if !worker.relay(stream, token: token) { self.stream = nil }
+        }
         return true
     }
 

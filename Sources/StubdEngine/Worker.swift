@@ -395,12 +395,20 @@ final class Worker {
         }
     }
 
-    /// Starts an upstream call on this loop (see `UpstreamClient.fetch`).
-    /// `client` is nil for a request whose answer is not relayed as it comes (an HTTP/2 stream's:
-    /// the whole answer is read, then sent).
-    func fetch(_ request: UpstreamRequest, for client: OpaquePointer?, then completion: @escaping (UpstreamResponse) -> Void) {
+    /// Starts an upstream call on this loop for `handle`'s request (see `UpstreamClient.fetch`):
+    /// a relayed answer goes to its HTTP/1.1 request, or to its HTTP/2 stream (the handle's
+    /// token finds it once the upstream's head arrives: the handler has said `.later` by then).
+    func fetch(_ request: UpstreamRequest, for handle: ReplyHandle, then completion: @escaping (UpstreamResponse) -> Void) {
         dnsStarted = true
-        UpstreamCall.start(request, for: client, on: self, completion: completion)
+        let target: UpstreamCall.RelayTarget = handle.request.map { .http1($0) } ?? .http2(token: handle.token)
+        UpstreamCall.start(request, for: target, on: self, completion: completion)
+    }
+
+    /// Starts writing `stream` (a relayed upstream answer) on the HTTP/2 stream that awaits the
+    /// completion of the handle with `token`; false when none does any more.
+    func relay(_ stream: ReplyStream, token: UInt64) -> Bool {
+        guard case .http2(let connection, let id)? = awaiting[token] else { return false }
+        return connection.relay(stream, on: id)
     }
 
     /// Opens a WebSocket to an upstream on this loop (see `UpstreamClient.openWebSocket`).

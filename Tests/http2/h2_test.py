@@ -24,6 +24,8 @@ HTTPS port.
   other streams on the connection are answered, and closing it leaves the connection serving;
 - through the forward proxy, a tunnel stubd intercepts negotiates h2, journaled with the tunnel's
   server;
+- an upstream's stream relayed as it arrives (`stubd record`, the client on h2c): each event reaches
+  the client when the upstream sends it, and the recording keeps its timing;
 - an idle HTTP/2 connection gets GOAWAY at `--idle-timeout` and is closed;
 - `--http2 off`: the preface is answered GOAWAY HTTP_1_1_REQUIRED, TLS offers http/1.1 only and
   an `Upgrade: h2c` is answered over HTTP/1.1.
@@ -110,6 +112,35 @@ class Stubd(stubd_server.Stubd):
         subprocess.run(["curl", "-s", "-X", "POST", f"{self.base}/__stubd/reset"], capture_output=True, timeout=30)
         subprocess.run(["curl", "-s", "-X", "DELETE", f"{self.base}/__stubd/requests"], capture_output=True, timeout=30)
 
+
+
+def paced_upstream():
+    """An HTTP/1.1 upstream on a free port whose /events answer is three events, chunked, 0.4 s
+    apart (a thread serves it until `shutdown`)."""
+    import http.server
+    import threading
+
+    class Events(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for n in range(3):
+                if n:
+                    time.sleep(0.4)
+                data = f"data: {n}\n\n".encode()
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+            self.wfile.write(b"0\r\n\r\n")
+
+        def log_message(self, *arguments):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Events)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def curl(*arguments):
@@ -335,6 +366,40 @@ def main():
               (entry.get("server"), entry.get("protocol")))
     finally:
         server.stop()
+    # An upstream's stream relayed as it arrives over h2 (stubd record, a client on h2c): each event
+    # reaches the client when the upstream sends it, and the recording keeps their timing.
+    upstream = paced_upstream()
+    recorded = os.path.join(work, "recorded")
+    ready = os.path.join(work, "ready-record")
+    recorder = subprocess.Popen([STUBD, "record", "--upstream", f"http://127.0.0.1:{upstream.server_port}", "--port", "0", "--out", recorded,
+                                 "--ready-file", ready, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if os.path.exists(ready) and open(ready).read().strip():
+                break
+            time.sleep(0.05)
+        base = open(ready).read().split()[0]
+        with httpx.Client(http1=False, http2=True, timeout=10) as client:
+            started = time.monotonic()
+            with client.stream("GET", f"{base}/events") as relayed:
+                arrivals = [(round(time.monotonic() - started, 2), line) for line in relayed.iter_lines() if line]
+                version = relayed.http_version
+        check("an upstream's stream relayed over h2 as it arrives (stubd record): each event when the upstream sends it",
+              version == "HTTP/2" and [line for _, line in arrivals] == ["data: 0", "data: 1", "data: 2"]
+              and arrivals[0][0] < 0.3 and arrivals[2][0] >= 0.8, (version, arrivals))
+        # The recording is written off the loop once the answer has gone.
+        fixture = os.path.join(recorded, "GET-events.json")
+        for _ in range(100):
+            if os.path.exists(fixture):
+                break
+            time.sleep(0.05)
+        with open(fixture) as handle:
+            events = json.load(handle)["routes"][0]["stream"]["events"]
+        check("  …and recorded with its timing", [(e["data"], e["delay"] >= 0.35) for e in events] == [("0", False), ("1", True), ("2", True)], events)
+    finally:
+        recorder.terminate()
+        recorder.wait(timeout=10)
+        upstream.shutdown()
     # An idle HTTP/2 connection: GOAWAY at the idle timeout, then the close, whatever the client does.
     server = Stubd(folder, work, "--idle-timeout", "1")
     try:

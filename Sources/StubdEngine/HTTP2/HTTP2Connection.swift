@@ -322,6 +322,16 @@ final class HTTP2Connection: InFlight {
         armIdleTimeout()
     }
 
+    /// Writes an upstream's answer relayed as it arrives on `stream`, whose request waits for its
+    /// completion (which comes, `alreadySent`, once the upstream has finished); false when the
+    /// stream is gone.
+    func relay(_ replyStream: ReplyStream, on stream: Int32) -> Bool {
+        guard !ended, session.isOpen(stream) else { return false }
+        write(replyStream, headOnly: false, extraHeaders: [], on: stream)
+        flush()
+        return true
+    }
+
     /// Writes `replyStream` on `stream` as its pieces come (`HTTP2StreamWriter`).
     private func write(_ replyStream: ReplyStream, headOnly: Bool, extraHeaders: [NameValue], on stream: Int32) {
         var headers = replyStream.headers + extraHeaders
