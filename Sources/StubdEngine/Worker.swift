@@ -255,7 +255,8 @@ final class Worker {
             return
         }
         // `Upgrade: h2c` on a direct plain port: the request is answered as HTTP/2's stream 1.
-        if configuration.http2, let front, fronts[front].kind.isDirect, !request.isTLS, HTTP2Connection.upgrade(req, request: request, worker: self) {
+        if request.sentUpgrade, configuration.http2, let front, fronts[front].kind.isDirect, !request.isTLS,
+           HTTP2Connection.upgrade(req, request: request, worker: self) {
             return
         }
         lastToken &+= 1

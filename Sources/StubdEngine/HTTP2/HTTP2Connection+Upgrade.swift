@@ -3,7 +3,9 @@ import StubdHTTP2
 
 // h2c by `Upgrade` on the plain port: the HTTP/1.1 request that asked becomes stream 1.
 extension HTTP2Connection {
-    /// Takes `req`'s connection from evhttp and goes on as HTTP/2 when `request` asked for h2c
+    /// Takes `req`'s connection from evhttp and goes on as HTTP/2 when `request` (one that sent
+    /// `Upgrade`: the caller asks `sentUpgrade` first, noted as the engine copied the fields, so
+    /// other requests pay nothing here) asked for h2c
     /// properly (`HTTP2Upgrade.settings`); false when it did not, or the connection is gone, and
     /// the request is answered as HTTP/1.1. The tracker already knows the connection (the request
     /// numbered it), so its close callback counts it out when this object frees it; evhttp frees
