@@ -5,7 +5,8 @@ HTTPS port.
 - curl (`--http2-prior-knowledge`, and `--http2` on http://, which upgrades: two GETs on one
   connection and a POST whose body goes with the upgrade; over TLS it negotiates h2 by itself; an
   `Upgrade: h2c` over TLS is ignored), Java's HttpClient on http:// (its default HTTP/2 upgrades,
-  then a fault sequence reads as over TLS), httpx with `h2` (h2c and
+  then a fault sequence reads as over TLS), URLSession on Linux over TLS (in a mount namespace whose
+  system bundle trusts stubd's CA: a stub and a fault sequence), httpx with `h2` (h2c and
   TLS, several requests on one connection), Node's `http2` module (ten streams at once on one
   connection, one of them a fault), h2load (200 streams, 10 at a time): each reads the stub;
 - the journal lists each stream as its own request with `"protocol": "h2"`, one connection,
@@ -272,6 +273,28 @@ def main():
                 check(f"  …{name}: a reset route reads as an error ({'two attempts' if name == 'okhttp' else 'one attempt'})",
                       lines[4:] == ["error IOException" if name == "java" else "error StreamResetException"]
                       and attempts[1] == (2 if name == "okhttp" else 1), (lines[4:], attempts))
+            # URLSession on Linux (swift-corelibs-foundation on libcurl) on the HTTPS port, in a mount
+            # namespace whose system bundle trusts stubd's CA (conformance/run.py's way).
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "conformance"))
+            import run as conformance  # noqa: E402
+            client = os.path.join(work, "URLSessionClient")
+            bundle = os.path.join(work, "bundle.pem")
+            with open(bundle, "wb") as out, open(conformance.SYSTEM_BUNDLE, "rb") as system, open(ca, "rb") as local:
+                out.write(system.read() + b"\n" + local.read())
+            conformance.CLIENT_ENV["STUBD_CA_BUNDLE"] = bundle
+            built = subprocess.run(["swiftc", "-O", os.path.join(os.path.dirname(os.path.dirname(HERE)), "conformance", "clients", "URLSessionClient.swift"),
+                                    "-o", client], capture_output=True, text=True, timeout=600)
+            isolated = subprocess.run(conformance.trusting_system_bundle() + ["true"], capture_output=True, text=True, timeout=60)
+            if built.returncode == 0 and isolated.returncode == 0:
+                server.reset()
+                lines = [line.split("\t")[:2] for line in subprocess.run(conformance.trusting_system_bundle() + [client, https, "GET /zen", "GET /steps", "GET /steps", "GET /steps"],
+                                                                          capture_output=True, text=True, timeout=120).stdout.splitlines()]
+                journal = server.journal("/zen") + server.journal("/steps")
+                check("URLSession on Linux over h2 on the HTTPS port: the stub, then [500, reset, ok] as 500, error, ok with one attempt each",
+                      [line[0] if line[0] == "error" else line[1] for line in lines] == ["200", "500", "error", "200"]
+                      and [e.get("protocol") for e in journal] == ["h2"] * 4, (lines, [e.get("protocol") for e in journal]))
+            else:
+                print(f"not run: URLSession on Linux over h2 (swiftc: {built.returncode}; unshare --mount: {isolated.stderr.strip()[-200:]})")
             # Java's HttpClient on http:// (HTTP/2 is its default version): h2c by Upgrade, then the same steps.
             server.reset()
             done = subprocess.run(["java", "-cp", "/usr/share/java/okhttp.jar:/usr/share/java/okio.jar", os.path.join(HERE, "H2JavaClients.java"),
