@@ -7,7 +7,7 @@ over real sockets: it picks h2 by ALPN, and a page of stubd's own origin reads
 - a plain reset route as an error (the attempts that reached stubd printed for the record);
 - an SSE route's events through `EventSource`, as DATA frames on one stream;
 - the dashboard, whose live journal is a stream stubd writes as requests come: it goes live, and a
-  request made with curl appears in it.
+  request made with curl appears in it, its connection cell marked `h2`.
 
 Each run is a fresh browser, as a page load is. Prints each check; exits 1 if any failed.
 
@@ -71,8 +71,9 @@ def main():
                 protocol = browser.evaluate("performance.getEntriesByType('navigation')[0].nextHopProtocol")
                 assert protocol == "h2", f"the dashboard was loaded over {protocol!r}"
                 h2_test.curl("--cacert", server.ca, server.https + "/made-by-curl")
-                browser.wait("[...document.querySelectorAll('#requests tbody td.path')].some(td => td.textContent === '/made-by-curl')",
-                             "curl's request in the dashboard", 5)
+                # Its row's last cell: the connection, the request's place on it, and h2.
+                browser.wait("[...document.querySelectorAll('#requests tbody tr')].some(tr => tr.querySelector('td.path')?.textContent === "
+                             "'/made-by-curl' && / h2$/.test(tr.lastElementChild.textContent))", "curl's request in the dashboard, marked h2", 5)
                 live = True
             except AssertionError as error:
                 live = str(error)
@@ -91,7 +92,7 @@ def main():
             check(f"run {run}: EventSource reads the SSE route over h2",
                   events == ["one", "two"] and [e.get("protocol") for e in server.journal("/events")][:1] == ["h2"],
                   f"{events}")
-            check(f"run {run}: the dashboard's live journal over h2 shows a request made with curl", live is True, str(live))
+            check(f"run {run}: the dashboard's live journal over h2 shows a request made with curl, marked h2", live is True, str(live))
     finally:
         server.stop()
     print("h2-chromium: " + (f"{len(failures)} check(s) failed: {failures}" if failures else "every check passed"))

@@ -160,7 +160,9 @@ function renderRequests() {
     cell(row, by, kind(entry) === 'route' ? 'hit' : by);
     cell(row, String(entry.latencyMs), 'optional');
     cell(row, entry.session || '', 'optional');
-    cell(row, entry.connection ? entry.connection + '#' + entry.connectionRequest : '', 'optional');
+    // The connection, the request's place on it, and `h2` for a request over HTTP/2.
+    const over = entry.protocol === 'h2' ? ' h2' : '';
+    cell(row, entry.connection ? entry.connection + '#' + entry.connectionRequest + over : '', 'optional');
     rows.push(row);
   }
   rows.push(spacer((shownEntries.length - last) * ROW));
