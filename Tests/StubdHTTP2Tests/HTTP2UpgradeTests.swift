@@ -69,4 +69,14 @@ struct HTTP2UpgradeTests {
         // Upgrading twice, or once streams have begun, is refused.
         #expect(!session.upgrade(settings: [], headRequest: false))
     }
+
+    @Test func anEmptyHTTP2SettingsStartsASessionToo() {
+        let (session, _) = HTTP2SessionTests.session()
+        #expect(session.upgrade(settings: [], headRequest: true))
+        #expect(session.respond(stream: 1, status: 200, headers: [NameValue("content-length", "2")], body: nil))
+        #expect(HTTP2SessionTests.feed(session, HTTP2SessionTests.preface + HTTP2SessionTests.settings()))
+        let out = HTTP2SessionTests.frames(session.produce() ?? [])
+        #expect(out.filter { $0.stream == 1 }.map(\.type) == [0x1], "HEAD: the head alone, END_STREAM on it")
+        #expect(!session.isFinished)
+    }
 }
