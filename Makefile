@@ -143,7 +143,7 @@ soak: deps
 	bash bench/soak.sh
 
 ## hostile: figures under hostile clients (bodies, a huge miss, floods under ulimit -n 256, admin batches, store and
-## template bounds, a webhook loop); BASELINE=path/to/stubd runs every row against that build too, in the same run.
+## template bounds, a webhook loop, the HTTP/2 attacks); BASELINE=path/to/stubd runs every row against that build too, in the same run.
 hostile: release
 	python3 bench/hostile.py .build/release/stubd $(BASELINE)
 

@@ -27,11 +27,14 @@ Rows:
   wsmessage  a WebSocket message of 50,000 JSON keys (1 MB) matched by a JSON path
   loading    `stubd check` of 1k/2k/4k/8k routes on one method and path, told apart by host, header, JSON body or GraphQL
              operation: seconds each, so the growth is visible (linear: about twice per doubling)
+  http2      the HTTP/2 attacks of Tests/hostile/http2_test.py (rapid reset, CONTINUATION, SETTINGS and PING floods, 500
+             streams, zero windows, an oversized frame, two after an h2c upgrade, a stream under a shut window): per
+             attack the slowest normal GET on another connection and the RSS
   (each survivor row: alive, answer, time, a normal GET's wait on the same loop, peak RSS)
 
 Usage: bench/hostile.py path/to/stubd [path/to/baseline-stubd] [row …]
 """
-import json, os, resource, shutil, socket, ssl, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
+import json, os, re, resource, shutil, socket, ssl, subprocess, sys, tempfile, threading, time, urllib.error, urllib.request
 
 ROUTES = {"routes": [
     {"name": "zen", "request": {"method": "GET", "path": "/zen"}, "response": {"text": "Design for failure."}},
@@ -581,13 +584,31 @@ def loading(binary):
     return "routes on one path, stubd check: " + "; ".join(rows)
 
 
+def http2(binary):
+    """The HTTP/2 attacks (Tests/hostile/http2_test.py, which make test judges): per attack, the
+    slowest normal GET on another connection and the server's RSS while it ran."""
+    if not supports(binary, "--http2"):
+        return "no HTTP/2 in this build"
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "hostile", "http2_test.py")
+    run = subprocess.run([sys.executable, script, binary], capture_output=True, text=True, timeout=600)
+    rows = []
+    for line in run.stdout.splitlines():
+        found = re.match(r"(ok  |FAIL) (.+?)(?:: stubd lives| \(|: reset)", line)
+        rss = re.search(r"RSS (\d+) MiB", line)
+        if found and rss:
+            slowest = re.search(r"slowest ([\d.]+) ms", line)
+            rows.append(f"{found.group(2).split(' (')[0]}{'' if found.group(1) == 'ok  ' else ' FAILED'}: "
+                        + (f"{float(slowest.group(1)):.0f} ms, " if slowest else "") + f"{rss.group(1)} MiB")
+    return f"{len(rows)} rows (a normal GET's slowest wait, RSS): " + "; ".join(rows) + ("" if run.returncode == 0 else f" — exit {run.returncode}")
+
+
 def supports(binary, flag):
     return flag in subprocess.run([binary, "serve", "--help"], capture_output=True, text=True).stdout
 
 
 ROWS = {"bodies": bodies, "miss": miss, "flood": flood, "tls-idle": tls_idle, "admin": admin, "saved": saved,
         "sessions": sessions, "items": items, "template": template, "webhooks": webhooks, "numbers": numbers, "nesting": nesting,
-        "helpers": helpers, "held": held, "streams": streams, "wsmessage": wsmessage, "loading": loading}
+        "helpers": helpers, "held": held, "streams": streams, "wsmessage": wsmessage, "loading": loading, "http2": http2}
 
 
 if __name__ == "__main__":
