@@ -13,7 +13,7 @@ HTTPS port.
   `connectionRequest` counting the streams; `:authority` is the request's `host`;
 - a POST body of 3 MiB (more than every flow-control window) arrives whole, and a 3 MiB answer
   is read whole; a byte range, HEAD and a template reading the request are answered; a delay is
-  kept; the admin API answers over h2;
+  kept; the admin API answers over h2; a GraphQL operation, a CORS preflight and a collection too;
 - faults fail their stream only: `reset` is RST_STREAM INTERNAL_ERROR, the connection's other
   streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each
   (httpx over h2c; Java's HttpClient and OkHttp 3 over h2 on the HTTPS port), a plain reset route
@@ -66,7 +66,10 @@ ROUTES = [
     {"name": "chat", "request": {"method": "POST", "path": "/v1/chat/completions"}, "llm": {"provider": "openai-chat", "text": "Hello over h2."}},
     {"name": "messages", "request": {"method": "POST", "path": "/v1/messages"}, "llm": {"provider": "anthropic", "text": "Hello over h2."}},
     {"name": "dribbled", "request": {"method": "GET", "path": "/dribbled"}, "response": {"text": "0123456789"}, "dribble": {"chunks": 5, "seconds": 0.5}},
+    {"name": "profile", "request": {"method": "POST", "path": "/graphql", "graphql": "ProfileQuery"},
+     "response": {"template": True, "json": {"data": {"user": {"id": "{{graphql.variables.id}}"}}}}},
 ]
+COLLECTIONS = [{"name": "todos", "path": "/todos", "seed": [{"id": 1, "title": "milk"}]}]
 
 NODE = r"""
 const http2 = require('http2');
@@ -156,6 +159,8 @@ def main():
     os.makedirs(os.path.join(folder, "__files"))
     with open(os.path.join(folder, "routes.json"), "w") as handle:
         json.dump({"routes": ROUTES}, handle)
+    with open(os.path.join(folder, "collections.json"), "w") as handle:
+        json.dump({"collections": COLLECTIONS}, handle)
     big = bytes(range(256)) * (BIG // 256)
     with open(os.path.join(folder, "__files", "big.bin"), "wb") as handle:
         handle.write(big)
@@ -225,6 +230,19 @@ def main():
               (ranged.status_code, ranged.content, head.status_code, head.headers.get("content-length"), head.content, templated.text)
               == (206, big[10:20], 200, str(BIG), b"", f"hello ada via {base.split('//')[1]}"),
               (ranged.status_code, len(ranged.content), head.headers.get("content-length"), templated.text))
+        # GraphQL, CORS and a collection over h2: the same pipeline as HTTP/1.1.
+        with httpx.Client(http1=False, http2=True) as client:
+            graphql = client.post(f"{base}/graphql", json={"operationName": "ProfileQuery", "query": "query ProfileQuery($id: ID!) { user(id: $id) { id } }",
+                                                          "variables": {"id": 7}})
+            preflight = client.options(f"{base}/zen", headers={"origin": "http://localhost:3000", "access-control-request-method": "GET"})
+            cors = client.get(f"{base}/zen", headers={"origin": "http://localhost:3000"})
+            added = client.post(f"{base}/todos", json={"title": "tea"})
+            listed = client.get(f"{base}/todos")
+        check("over h2: a GraphQL operation with its variable, a CORS preflight and answer, a collection's POST and list",
+              (graphql.http_version, graphql.json(), preflight.status_code, preflight.headers.get("access-control-allow-origin"),
+               cors.headers.get("access-control-allow-origin"), added.status_code, [item.get("title") for item in listed.json()])
+              == ("HTTP/2", {"data": {"user": {"id": 7}}}, 204, "http://localhost:3000", "http://localhost:3000", 201, ["milk", "tea"]),
+              (graphql.http_version, graphql.text[:80], preflight.status_code, cors.headers.get("access-control-allow-origin"), added.status_code, listed.text[:120]))
         started = time.monotonic()
         code, out = curl("--http2-prior-knowledge", f"{base}/slow")
         check("a delay is kept over h2", out == b"late" and time.monotonic() - started >= 0.4, f"{out} in {time.monotonic() - started:.2f} s")
