@@ -60,7 +60,7 @@ public struct AdminService: AdminResponder {
             return .later { answer in
                 work { reply in
                     let headers = cors.headers(for: request, exposing: reply)
-                    answer(headers.isEmpty ? reply : PreparedReply(status: reply.status, headers: reply.headers + headers, body: reply.body))
+                    answer(headers.isEmpty ? reply : PreparedReply(status: reply.status, headers: reply.headers + headers, body: reply.body, trailers: reply.trailers))
                 }
             }
         }

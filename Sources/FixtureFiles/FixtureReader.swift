@@ -442,6 +442,7 @@ public struct FixtureReader {
             }
         }
         var result = StubHTTPResponse(status: status, headers: sent, body: body)
+        result.trailers = try readTrailers(response["trailers"], status: status, at: join(field, "trailers"))
         if let flag = response["template"] {
             switch flag {
             case .bool(let on): result.template = on

@@ -1,4 +1,5 @@
 import CLibevent
+import CStubdEvent
 import StubdHTTP
 
 /// Writes a prepared reply through evhttp. evhttp frees the request once the bytes are written.
@@ -47,6 +48,7 @@ enum Reply {
         if let date, !reply.setsDate {
             _ = date.withUnsafeBufferPointer { evhttp_add_header(headers, "Date", $0.baseAddress) }
         }
+        if !reply.trailers.isEmpty, !headOnly, sendWithTrailers(reply, on: req, headers: headers) { return }
         reply.contentLengthBlock.add(to: headers)
         if !headOnly && !reply.body.isEmpty {
             addBody(of: reply, to: evhttp_request_get_output_buffer(req))
@@ -54,6 +56,22 @@ enum Reply {
         evhttp_send_reply(req, Int32(reply.status), nil, nil)
         // The write itself happens later in the loop; evhttp has queued head and body by now.
         if let output, evbuffer_get_length(output) <= tlsRecordPayload { evbuffer_pullup(output, -1) }
+    }
+}
+
+extension Reply {
+    /// A reply with trailers, to an HTTP/1.1 request: chunked, its fields announced in `Trailer`
+    /// and sent after the body (`stubd_send_reply_with_trailers`); false, with nothing sent, for
+    /// an HTTP/1.0 request, which gets the reply without them (HTTP/1.0 has no chunks).
+    fileprivate static func sendWithTrailers(_ reply: PreparedReply, on req: OpaquePointer, headers: UnsafeMutablePointer<evkeyvalq>?) -> Bool {
+        let names = reply.trailers.map(\.name).joined(separator: ", ")
+        let section = reply.trailers.map { "\($0.name): \($0.value)\r\n" }.joined()
+        evhttp_add_header(headers, "Trailer", names)
+        let sent = reply.body.withUnsafeBytes { body in
+            stubd_send_reply_with_trailers(req, Int32(reply.status), body.baseAddress, body.count, section)
+        }
+        if sent == 0 { evhttp_remove_header(headers, "Trailer") }
+        return sent != 0
     }
 }
 

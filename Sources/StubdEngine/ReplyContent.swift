@@ -46,25 +46,30 @@ public final class PreparedReply: Sendable {
     let contentLengthBlock: HeaderBlock
     /// The `Content-Length` sent (nil for a status without a body).
     let contentLength: Int?
+    /// Fields sent after the body (`StubHTTPResponse.trailers`; none for a status without a body).
+    public let trailers: [NameValue]
 
-    /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it).
-    public init(status: Int, headers: [NameValue], body: [UInt8]) {
+    /// Creates a reply; a body on a status that forbids one is dropped (HTTP cannot frame it), and
+    /// so are its trailers.
+    public init(status: Int, headers: [NameValue], body: [UInt8], trailers: [NameValue] = []) {
         self.status = status
         self.headers = headers
         self.body = PreparedReply.statusAllowsBody(status) ? body : []
         self.contentLength = PreparedReply.statusAllowsBody(status) ? self.body.count : nil
+        self.trailers = PreparedReply.statusAllowsBody(status) ? trailers : []
         self.setsDate = headers.contains { $0.name.equalsIgnoringCase("Date") }
         headerBlock = HeaderBlock(headers)
         contentLengthBlock = HeaderBlock(contentLength.map { [NameValue("Content-Length", String($0))] } ?? [])
     }
 
-    /// A reply with `prototype`'s status and headers (their formatted block shared, not made
-    /// again) and another body: a templated answer whose header values are constant.
+    /// A reply with `prototype`'s status, headers and trailers (the formatted head shared, not
+    /// made again) and another body: a templated answer whose header values are constant.
     public init(sameHeadAs prototype: PreparedReply, body: [UInt8]) {
         self.status = prototype.status
         self.headers = prototype.headers
         self.body = PreparedReply.statusAllowsBody(prototype.status) ? body : []
         self.contentLength = PreparedReply.statusAllowsBody(prototype.status) ? self.body.count : nil
+        self.trailers = prototype.trailers
         self.setsDate = prototype.setsDate
         headerBlock = prototype.headerBlock
         contentLengthBlock = HeaderBlock(contentLength.map { [NameValue("Content-Length", String($0))] } ?? [])
@@ -75,6 +80,7 @@ public final class PreparedReply: Sendable {
     public init(status: Int, headers: [NameValue], declaredLength: Int) {
         self.status = status
         self.headers = headers
+        self.trailers = []
         self.body = []
         self.contentLength = PreparedReply.statusAllowsBody(status) ? declaredLength : nil
         self.setsDate = headers.contains { $0.name.equalsIgnoringCase("Date") }

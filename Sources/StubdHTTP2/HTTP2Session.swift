@@ -144,11 +144,19 @@ public final class HTTP2Session {
     // MARK: - Answers
 
     /// Answers `stream` with `status`, `headers` (lower-cased; connection-specific fields, which
-    /// HTTP/2 forbids, left out) and `body` (nil: no DATA, as for HEAD or a bodiless status). False
-    /// when the stream is gone (reset by the client, or the connection ended).
+    /// HTTP/2 forbids, left out), `body` (nil: no DATA, as for HEAD or a bodiless status) and
+    /// `trailers` (a HEADERS frame after the body that ends the stream). False when the stream is
+    /// gone (reset by the client, or the connection ended).
     @discardableResult
-    public func respond(stream: Int32, status: Int, headers: [NameValue], body: [UInt8]?) -> Bool {
+    public func respond(stream: Int32, status: Int, headers: [NameValue], body: [UInt8]?, trailers: [NameValue] = []) -> Bool {
         guard live.contains(stream) else { return false }
+        // Trailers are sent from the body's source once it ends, so a reply without a body still
+        // gets one (nghttp2 then sends the trailers right after the head, no empty DATA).
+        guard trailers.isEmpty else {
+            let outgoing = OutgoingBody(bytes: body ?? [])
+            outgoing.trailers = trailers
+            return submit(stream: stream, status: status, headers: headers, body: outgoing)
+        }
         return submit(stream: stream, status: status, headers: headers, body: body.flatMap { $0.isEmpty ? nil : OutgoingBody(bytes: $0) })
     }
 
@@ -393,7 +401,7 @@ public final class HTTP2Session {
             if body.open { return Int(cngh2_err_deferred()) }
             sending[stream] = nil
             if body.failAtEnd { return Int(cngh2_err_temporal_callback_failure()) }
-            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            ended(body, stream: stream, flags: flags)
             return 0
         }
         body.bytes.withUnsafeBufferPointer { bytes in
@@ -401,10 +409,20 @@ public final class HTTP2Session {
         }
         body.offset += count
         if body.offset == body.bytes.count && !body.open && !body.failAtEnd {
-            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            ended(body, stream: stream, flags: flags)
             sending[stream] = nil
         }
         return count
+    }
+
+    /// The last of `body`'s DATA: END_STREAM on it, or, with trailers, on the HEADERS that carry
+    /// them after it (nghttp2 lets the read callback submit them).
+    private func ended(_ body: OutgoingBody, stream: Int32, flags: UnsafeMutablePointer<UInt32>) {
+        flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+        guard !body.trailers.isEmpty else { return }
+        let fields = body.trailers.filter { !Self.connectionSpecific($0.name) }.map { NameValue($0.name.lowercased(), $0.value) }
+        let submitted = Self.withFields(fields) { nva, count in nghttp2_submit_trailer(session, stream, nva, count) }
+        if submitted == 0 { flags.pointee |= NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue }
     }
 }
 
@@ -417,6 +435,8 @@ private final class OutgoingBody {
     var open = false
     /// Once what was written has gone, the stream is reset instead of ended.
     var failAtEnd = false
+    /// Fields sent after the last DATA, on a HEADERS frame that ends the stream.
+    var trailers: [NameValue] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes

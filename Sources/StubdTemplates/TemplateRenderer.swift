@@ -68,7 +68,7 @@ package struct TemplateRenderer {
         // JSON escapes can lengthen what the substitutions counted.
         if body.count > bound { return .failure(.outputBound(bound)) }
         if let head { return .success(PreparedReply(sameHeadAs: head, body: body)) }
-        return .success(PreparedReply(status: template.status, headers: headers, body: body))
+        return .success(PreparedReply(status: template.status, headers: headers, body: body, trailers: template.trailers))
     }
 
     /// TAB and every character that is not a control character (C0, DEL).

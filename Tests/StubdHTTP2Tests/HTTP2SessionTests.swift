@@ -83,6 +83,18 @@ struct HTTP2SessionTests {
         #expect(!session.isOpen(1))
     }
 
+    @Test func trailersFollowTheBodyOnAHeadersFrameThatEndsTheStream() throws {
+        let (session, _) = Self.session()
+        #expect(Self.feed(session, Self.preface + Self.settings() + Self.headers(stream: 1, path: "/a") + Self.headers(stream: 3, path: "/b")))
+        #expect(session.respond(stream: 1, status: 200, headers: [], body: Array("ok".utf8), trailers: [NameValue("Grpc-Status", "0")]))
+        // No body: the trailers follow the head at once (nghttp2 sends no empty DATA).
+        #expect(session.respond(stream: 3, status: 200, headers: [], body: nil, trailers: [NameValue("x-done", "yes")]))
+        let out = Self.frames(session.produce() ?? [])
+        let one = out.filter { $0.stream == 1 }, three = out.filter { $0.stream == 3 }
+        #expect(one.map(\.type) == [0x1, 0x0, 0x1] && one.map { $0.flags & 0x1 } == [0, 0, 1], "HEADERS, DATA, then the trailers with END_STREAM")
+        #expect(three.map(\.type) == [0x1, 0x1] && three.map { $0.flags & 0x1 } == [0, 1], "HEADERS, then the trailers with END_STREAM")
+    }
+
     @Test func aBodyOverTheLimitIsDroppedAndSaidSo() throws {
         let (session, box) = Self.session(maxBody: 8)
         let body = Array("0123456789".utf8)

@@ -14,6 +14,7 @@ HTTPS port.
 - a POST body of 3 MiB (more than every flow-control window) arrives whole, and a 3 MiB answer
   is read whole; a byte range, HEAD and a template reading the request are answered; a delay is
   kept; the admin API answers over h2; a GraphQL operation, a CORS preflight and a collection too;
+  a response's trailers over HTTP/1.1 (chunked) and h2c, read by Node's http and http2;
 - faults fail their stream only: `reset` is RST_STREAM INTERNAL_ERROR, the connection's other
   streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each
   (httpx over h2c; Java's HttpClient and OkHttp 3 over h2 on the HTTPS port), a plain reset route
@@ -66,6 +67,7 @@ ROUTES = [
     {"name": "chat", "request": {"method": "POST", "path": "/v1/chat/completions"}, "llm": {"provider": "openai-chat", "text": "Hello over h2."}},
     {"name": "messages", "request": {"method": "POST", "path": "/v1/messages"}, "llm": {"provider": "anthropic", "text": "Hello over h2."}},
     {"name": "dribbled", "request": {"method": "GET", "path": "/dribbled"}, "response": {"text": "0123456789"}, "dribble": {"chunks": 5, "seconds": 0.5}},
+    {"name": "checksum", "request": {"method": "GET", "path": "/checksum"}, "response": {"json": {"id": 1}, "trailers": {"X-Checksum": "sha-256=1"}}},
     {"name": "profile", "request": {"method": "POST", "path": "/graphql", "graphql": "ProfileQuery"},
      "response": {"template": True, "json": {"data": {"user": {"id": "{{graphql.variables.id}}"}}}}},
 ]
@@ -88,6 +90,24 @@ const ask = (path) => new Promise((resolve) => {
 });
 const paths = ['/zen', '/zen', '/zen', '/down', '/zen', '/zen', '/slow', '/zen', '/zen', '/zen'];
 Promise.all(paths.map(ask)).then((results) => { console.log(JSON.stringify(results)); client.close(); });
+"""
+
+
+TRAILERS = r"""
+const http = require('http');
+const http2 = require('http2');
+const [base] = process.argv.slice(1);
+const h1 = () => new Promise((resolve) => http.get(base + '/checksum', (res) => {
+  let body = ''; res.on('data', (d) => { body += d; });
+  res.on('end', () => resolve(['h1', res.headers.trailer, body, res.trailers['x-checksum']]));
+}));
+const h2 = () => new Promise((resolve) => {
+  const session = http2.connect(base); const stream = session.request({':path': '/checksum'});
+  let body = '', trailers = {}; stream.setEncoding('utf8');
+  stream.on('data', (d) => { body += d; }); stream.on('trailers', (t) => { trailers = t; });
+  stream.on('end', () => { session.close(); resolve(['h2', null, body, trailers['x-checksum']]); }); stream.end();
+});
+(async () => { console.log(JSON.stringify([await h1(), await h2()])); })();
 """
 
 
@@ -243,6 +263,13 @@ def main():
                cors.headers.get("access-control-allow-origin"), added.status_code, [item.get("title") for item in listed.json()])
               == ("HTTP/2", {"data": {"user": {"id": 7}}}, 204, "http://localhost:3000", "http://localhost:3000", 201, ["milk", "tea"]),
               (graphql.http_version, graphql.text[:80], preflight.status_code, cors.headers.get("access-control-allow-origin"), added.status_code, listed.text[:120]))
+        # Trailers: after the body, over HTTP/1.1 (chunked, announced in Trailer) and over h2c.
+        done = subprocess.run(["node", "-e", TRAILERS, base], capture_output=True, text=True, timeout=60)
+        read = json.loads(done.stdout) if done.stdout.strip() else done.stderr[-300:]
+        code, raw = curl("--raw", "--http1.1", f"{base}/checksum")
+        check("a response's trailers: Node's http (HTTP/1.1, announced in Trailer) and http2 read them after the body; curl --raw shows the section",
+              read == [["h1", "X-Checksum", '{"id":1}', "sha-256=1"], ["h2", None, '{"id":1}', "sha-256=1"]] and raw.endswith(b"0\r\nX-Checksum: sha-256=1\r\n\r\n"),
+              (read, raw[-40:]))
         started = time.monotonic()
         code, out = curl("--http2-prior-knowledge", f"{base}/slow")
         check("a delay is kept over h2", out == b"late" and time.monotonic() - started >= 0.4, f"{out} in {time.monotonic() - started:.2f} s")

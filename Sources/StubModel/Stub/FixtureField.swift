@@ -135,6 +135,7 @@ extension FixtureField {
         FixtureField(.response, "bodyFile", example: response(#""bodyFile": "issue.json""#), written: false),
         FixtureField(.response, "template", example: response(#""text": "{{request.path}}", "template": true"#)),
         FixtureField(.response, "defaultHeaders", example: response(#""text": "raw", "defaultHeaders": false"#)),
+        FixtureField(.response, "trailers", example: response(#""json": {"id": 1}, "trailers": {"X-Checksum": "sha-256=1"}"#)),
 
         FixtureField(.file, "routes", example: nil),
         FixtureField(.file, "recordedFrom", example: nil),

@@ -73,6 +73,7 @@ public enum FixtureWriter {
             let body = body(response.body)
             if let body { fields.append(body) }
             if response.template { fields.append(("template", response.templateDialect == .stubd ? .bool(true) : .string(response.templateDialect.rawValue))) }
+            if !response.trailers.isEmpty { fields.append(("trailers", pairs(response.trailers))) }
             // Read back, the file would gain headers this answer never had: say not to add them.
             let kind: ResponseDefaults.BodyKind? = switch body?.key {
             case "json": .json

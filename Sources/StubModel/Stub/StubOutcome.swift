@@ -42,6 +42,10 @@ public struct StubHTTPResponse: Sendable, Equatable {
     public var template: Bool
     /// Which Handlebars its templates are written in (`"template": "wiremock"`: `{{…}}` escapes HTML).
     public var templateDialect: TemplateDialect = .stubd
+    /// Fields sent after the body (`"trailers"`): a trailing HEADERS frame over HTTP/2, a chunked
+    /// body's trailer section over HTTP/1.1 (announced in `Trailer`), as gRPC and checksums use
+    /// them. Sent as written, never templated.
+    public var trailers: [NameValue] = []
 
     /// Creates a response.
     public init(status: Int, headers: [NameValue] = [], body: [UInt8] = [], template: Bool = false) {
@@ -53,7 +57,8 @@ public struct StubHTTPResponse: Sendable, Equatable {
 
     /// Equal as HTTP sees it: same status and body, header names compared case-insensitively and order across names ignored.
     public static func == (lhs: StubHTTPResponse, rhs: StubHTTPResponse) -> Bool {
-        lhs.status == rhs.status && lhs.body == rhs.body && lhs.template == rhs.template && lhs.templateDialect == rhs.templateDialect && canonical(lhs.headers) == canonical(rhs.headers)
+        lhs.status == rhs.status && lhs.body == rhs.body && lhs.template == rhs.template && lhs.templateDialect == rhs.templateDialect
+            && canonical(lhs.headers) == canonical(rhs.headers) && canonical(lhs.trailers) == canonical(rhs.trailers)
     }
 
     private static func canonical(_ headers: [NameValue]) -> [NameValue] {

@@ -45,6 +45,8 @@ public struct ResponseTemplate: Sendable {
     public let size: Int
     /// Bare names rendered empty in WireMock's dialect, for the importer's warning.
     public private(set) var emptyNames: [String] = []
+    /// The response's trailers, sent as written (not templated).
+    public var trailers: [NameValue] = []
 
     /// Compiles a response's body and header values.
     public static func compile(_ response: StubHTTPResponse) -> Result<ResponseTemplate, Problem> {
@@ -73,6 +75,7 @@ public struct ResponseTemplate: Sendable {
         }
         let size = response.body.count + response.headers.reduce(0) { $0 + $1.value.utf8.count }
         var template = ResponseTemplate(status: response.status, headers: headers, body: body, size: size)
+        template.trailers = response.trailers
         var empty = headers.flatMap(\.value.emptyNames)
         switch body {
         case .text(let text): empty += text.emptyNames

@@ -33,12 +33,12 @@ enum CompiledOutcome: Sendable {
         switch outcome {
         case .response(let response) where response.template:
             guard case .success(let template) = ResponseTemplate.compile(response) else {
-                self = .prepared(PreparedReply(status: response.status, headers: response.headers, body: response.body))
+                self = .prepared(PreparedReply(status: response.status, headers: response.headers, body: response.body, trailers: response.trailers))
                 return
             }
             self = .templated(template, head: Self.constantHead(of: template))
         case .response(let response):
-            self = .prepared(PreparedReply(status: response.status, headers: response.headers, body: response.body))
+            self = .prepared(PreparedReply(status: response.status, headers: response.headers, body: response.body, trailers: response.trailers))
         case .collection(let operation):
             self = .collection(operation)
         case .websocket(let script):
@@ -57,7 +57,7 @@ enum CompiledOutcome: Sendable {
         let headers = template.headers.map { header in
             NameValue(header.name, header.value.parts.map { part in if case .literal(let text) = part { text } else { "" } }.joined())
         }
-        return PreparedReply(status: template.status, headers: headers, body: [])
+        return PreparedReply(status: template.status, headers: headers, body: [], trailers: template.trailers)
     }
 
     /// What the step answers, as listings show it: `200`, `fault:reset`, `200 stream`,

@@ -354,7 +354,7 @@ final class HTTP2Connection: InFlight {
         var headers = reply.headers + extraHeaders
         if let length = reply.contentLength { headers.append(NameValue("content-length", String(length))) }
         if !reply.setsDate { headers.append(NameValue("date", worker.currentDate())) }
-        session.respond(stream: stream, status: reply.status, headers: headers, body: headOnly ? nil : reply.body)
+        session.respond(stream: stream, status: reply.status, headers: headers, body: headOnly ? nil : reply.body, trailers: headOnly ? [] : reply.trailers)
     }
 
     /// Waits `seconds` on a timer for `stream`, then runs `then` (a hang's cap).
