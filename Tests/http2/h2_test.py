@@ -14,7 +14,8 @@ HTTPS port.
 - a POST body of 3 MiB (more than every flow-control window) arrives whole, and a 3 MiB answer
   is read whole; a byte range, HEAD and a template reading the request are answered; a delay is
   kept; the admin API answers over h2; a GraphQL operation, a CORS preflight and a collection too;
-  a response's trailers over HTTP/1.1 (chunked) and h2c, read by Node's http and http2;
+  a multipart upload and a gzip-compressed JSON body matched; a response's trailers over HTTP/1.1
+  (chunked) and h2c, read by Node's http and http2;
 - faults fail their stream only: `reset` is RST_STREAM INTERNAL_ERROR, the connection's other
   streams are answered; a sequence `[500, reset, ok]` reads 500, error, ok with one attempt each
   (httpx over h2c; Java's HttpClient and OkHttp 3 over h2 on the HTTPS port), a plain reset route
@@ -67,6 +68,10 @@ ROUTES = [
     {"name": "chat", "request": {"method": "POST", "path": "/v1/chat/completions"}, "llm": {"provider": "openai-chat", "text": "Hello over h2."}},
     {"name": "messages", "request": {"method": "POST", "path": "/v1/messages"}, "llm": {"provider": "anthropic", "text": "Hello over h2."}},
     {"name": "dribbled", "request": {"method": "GET", "path": "/dribbled"}, "response": {"text": "0123456789"}, "dribble": {"chunks": 5, "seconds": 0.5}},
+    {"name": "avatar", "request": {"method": "POST", "path": "/avatar", "body": {"multipart": [{"name": "note", "text": "hi"},
+                                                                                           {"name": "file", "fileName": "a.png", "base64": "AP8="}]}},
+     "response": {"status": 201}},
+    {"name": "events-gz", "request": {"method": "POST", "path": "/analytics", "body": {"json": {"event": "open"}}}, "response": {"status": 202}},
     {"name": "checksum", "request": {"method": "GET", "path": "/checksum"}, "response": {"json": {"id": 1}, "trailers": {"X-Checksum": "sha-256=1"}}},
     {"name": "profile", "request": {"method": "POST", "path": "/graphql", "graphql": "ProfileQuery"},
      "response": {"template": True, "json": {"data": {"user": {"id": "{{graphql.variables.id}}"}}}}},
@@ -181,6 +186,8 @@ def main():
         json.dump({"routes": ROUTES}, handle)
     with open(os.path.join(folder, "collections.json"), "w") as handle:
         json.dump({"collections": COLLECTIONS}, handle)
+    with open(os.path.join(work, "avatar.png"), "wb") as handle:
+        handle.write(b"\x00\xff")
     big = bytes(range(256)) * (BIG // 256)
     with open(os.path.join(folder, "__files", "big.bin"), "wb") as handle:
         handle.write(big)
@@ -263,6 +270,14 @@ def main():
                cors.headers.get("access-control-allow-origin"), added.status_code, [item.get("title") for item in listed.json()])
               == ("HTTP/2", {"data": {"user": {"id": 7}}}, 204, "http://localhost:3000", "http://localhost:3000", 201, ["milk", "tea"]),
               (graphql.http_version, graphql.text[:80], preflight.status_code, cors.headers.get("access-control-allow-origin"), added.status_code, listed.text[:120]))
+        # Request bodies as apps send them: a multipart upload (curl -F) and a gzip-compressed JSON body.
+        import gzip
+        code, uploaded = curl("--http2-prior-knowledge", "-w", "%{http_code}", "-F", "note=hi", "-F", f"file=@{work}/avatar.png;filename=a.png", f"{base}/avatar")
+        with httpx.Client(http1=False, http2=True) as client:
+            compressed = client.post(f"{base}/analytics", content=gzip.compress(b'{"event": "open"}'),
+                                     headers={"content-type": "application/json", "content-encoding": "gzip"})
+        check("over h2: a multipart upload matched part by part (curl -F), a gzip-compressed JSON body matched as decoded (httpx)",
+              (uploaded, compressed.status_code, compressed.http_version) == (b"201", 202, "HTTP/2"), (uploaded, compressed.status_code))
         # Trailers: after the body, over HTTP/1.1 (chunked, announced in Trailer) and over h2c.
         done = subprocess.run(["node", "-e", TRAILERS, base], capture_output=True, text=True, timeout=60)
         read = json.loads(done.stdout) if done.stdout.strip() else done.stderr[-300:]
