@@ -73,6 +73,13 @@ def client_command(name, bin_dir):
 SYSTEM_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
 
 
+def system_bundle_with(ca, path):
+    """Writes the system's bundle plus `ca` to `path` (what `trusting_system_bundle` mounts); returns `path`."""
+    with open(path, "wb") as out, open(SYSTEM_BUNDLE, "rb") as system, open(ca, "rb") as local:
+        out.write(system.read() + b"\n" + local.read())
+    return path
+
+
 def trusting_system_bundle():
     """The command prefix that runs a client with `STUBD_CA_BUNDLE` as the system bundle (none
     when no bundle is set: plain HTTP)."""
@@ -255,10 +262,7 @@ def trust_local_ca(ca_dir, binary):
         "STUBD_CHROMIUM_FLAGS": "--ignore-certificate-errors",
     })
     if os.path.exists(SYSTEM_BUNDLE):
-        bundle = os.path.join(ca_dir, "bundle.pem")
-        with open(bundle, "wb") as out, open(SYSTEM_BUNDLE, "rb") as system, open(ca, "rb") as local:
-            out.write(system.read() + b"\n" + local.read())
-        CLIENT_ENV["STUBD_CA_BUNDLE"] = bundle
+        CLIENT_ENV["STUBD_CA_BUNDLE"] = system_bundle_with(ca, os.path.join(ca_dir, "bundle.pem"))
 
 
 def write_page(path, text, marker="conformance"):

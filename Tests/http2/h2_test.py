@@ -338,10 +338,7 @@ def main():
             sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "conformance"))
             import run as conformance  # noqa: E402
             client = os.path.join(work, "URLSessionClient")
-            bundle = os.path.join(work, "bundle.pem")
-            with open(bundle, "wb") as out, open(conformance.SYSTEM_BUNDLE, "rb") as system, open(ca, "rb") as local:
-                out.write(system.read() + b"\n" + local.read())
-            conformance.CLIENT_ENV["STUBD_CA_BUNDLE"] = bundle
+            conformance.CLIENT_ENV["STUBD_CA_BUNDLE"] = conformance.system_bundle_with(ca, os.path.join(work, "bundle.pem"))
             built = subprocess.run(["swiftc", "-O", os.path.join(os.path.dirname(os.path.dirname(HERE)), "conformance", "clients", "URLSessionClient.swift"),
                                     "-o", client], capture_output=True, text=True, timeout=600)
             isolated = subprocess.run(conformance.trusting_system_bundle() + ["true"], capture_output=True, text=True, timeout=60)
@@ -453,15 +450,14 @@ def main():
     # reaches the client when the upstream sends it, and the recording keeps their timing.
     upstream = paced_upstream()
     recorded = os.path.join(work, "recorded")
-    ready = os.path.join(work, "ready-record")
     recorder = subprocess.Popen([STUBD, "record", "--upstream", f"http://127.0.0.1:{upstream.server_port}", "--port", "0", "--out", recorded,
-                                 "--ready-file", ready, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                 "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        for _ in range(200):
-            if os.path.exists(ready) and open(ready).read().strip():
-                break
-            time.sleep(0.05)
-        base = open(ready).read().split()[0]
+        # Its first line says where it listens, once it does.
+        banner = recorder.stdout.readline()
+        if " on http://" not in banner:
+            raise RuntimeError(f"stubd record did not start: {banner!r}")
+        base = banner.rsplit(" on ", 1)[1].strip()
         with httpx.Client(http1=False, http2=True, timeout=10) as client:
             started = time.monotonic()
             with client.stream("GET", f"{base}/events") as relayed:
